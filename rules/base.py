@@ -1,0 +1,731 @@
+"""The common interface every rule system implements.
+
+``rules`` is a pure Python domain package: no Django, no database, no I/O.
+Other apps call it with plain JSON-like data (dicts, lists, str, int, bool)
+and store what it returns. Everything returned here is JSON-serialisable via
+``to_dict()`` so the web apps can put it in a ``JSONField`` unchanged.
+
+Conventions
+-----------
+* A *sheet* is the stored part of a character: a dict whose shape is declared
+  by :meth:`RuleSystem.sheet_fields` (the Foundry "defineSchema" idea). Derived
+  values are never stored: :meth:`RuleSystem.derive` recomputes them.
+* Every user-facing message is a :class:`Msg` holding French and English, so
+  the web layer chooses the language (French is the default).
+* Randomness is always injected (:class:`RandomSource`). Every draw is
+  recorded in the order it was made, so a result can be recomputed from its
+  inputs and raw draws (:class:`ScriptedRandom` replays them).
+* *settings* are the campaign's options for this system (a dict validated
+  against :meth:`RuleSystem.campaign_settings_fields`); ``None`` means defaults.
+"""
+
+from __future__ import annotations
+
+import random as _random
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+JSON = Any
+Lang = Literal["fr", "en"]
+
+
+# --------------------------------------------------------------------------
+# Messages
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Msg:
+    """A bilingual message (French first: it is the default language)."""
+
+    fr: str
+    en: str
+
+    def get(self, lang: str = "fr") -> str:
+        return self.en if (lang or "fr").startswith("en") else self.fr
+
+    def format(self, **kwargs: Any) -> Msg:
+        return Msg(self.fr.format(**kwargs), self.en.format(**kwargs))
+
+    def to_dict(self) -> dict[str, str]:
+        return {"fr": self.fr, "en": self.en}
+
+
+@dataclass(frozen=True)
+class FieldError:
+    """A validation error attached to a dotted path of the sheet or request.
+
+    ``path`` is ``""`` for errors about the whole object. ``code`` is stable
+    and machine-readable (the API exposes it), ``message`` is for people.
+    """
+
+    path: str
+    code: str
+    message: Msg
+
+    def to_dict(self, lang: str | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {"path": self.path, "code": self.code}
+        if lang:
+            data["message"] = self.message.get(lang)
+        else:
+            data["message"] = self.message.to_dict()
+        return data
+
+
+class RulesError(ValueError):
+    """Raised when a request cannot be resolved; carries field errors."""
+
+    def __init__(self, errors: Sequence[FieldError]):
+        self.errors = list(errors)
+        super().__init__("; ".join(f"{e.path}: {e.message.en}" for e in self.errors))
+
+
+def error(path: str, code: str, fr: str, en: str, **fmt: Any) -> FieldError:
+    """Shorthand to build a :class:`FieldError` with a formatted message."""
+    return FieldError(path, code, Msg(fr, en).format(**fmt) if fmt else Msg(fr, en))
+
+
+# --------------------------------------------------------------------------
+# Schema
+# --------------------------------------------------------------------------
+FieldKind = Literal["int", "str", "text", "bool", "choice", "list", "dict"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One stored field of a sheet (or of a campaign setting, or a request).
+
+    ``path`` is dotted (``"attributes.strength"``). For ``kind="list"`` the
+    items are objects described by ``item_fields`` (paths relative to the
+    item). ``group`` is a display group, ``step`` the creation wizard step.
+    """
+
+    path: str
+    kind: FieldKind
+    label: Msg
+    default: JSON = None
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[tuple[str, Msg], ...] = ()
+    item_fields: tuple[Field, ...] = ()
+    max_items: int | None = None
+    max_length: int | None = None
+    required: bool = False
+    group: str = ""
+    step: str = ""
+    help: Msg | None = None
+    secret: bool = False  # shown only to owner and GMs (e.g. Ambre true points)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "kind": self.kind,
+            "label": self.label.to_dict(),
+            "default": self.default,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "choices": [[value, label.to_dict()] for value, label in self.choices],
+            "item_fields": [f.to_dict() for f in self.item_fields],
+            "max_items": self.max_items,
+            "max_length": self.max_length,
+            "required": self.required,
+            "group": self.group,
+            "step": self.step,
+            "help": self.help.to_dict() if self.help else None,
+            "secret": self.secret,
+        }
+
+
+@dataclass(frozen=True)
+class Step:
+    """A creation wizard step: a key, a label and the field paths it edits."""
+
+    key: str
+    label: Msg
+    paths: tuple[str, ...]
+    help: Msg | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label.to_dict(),
+            "paths": list(self.paths),
+            "help": self.help.to_dict() if self.help else None,
+        }
+
+
+@dataclass(frozen=True)
+class DerivedSpec:
+    """Describes one derived value for display (label, group, gauge max)."""
+
+    key: str
+    label: Msg
+    group: str = ""
+    secret: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label.to_dict(), "group": self.group, "secret": self.secret}
+
+
+_MISSING = object()
+
+
+def get_path(data: JSON, path: str, default: JSON = None) -> JSON:
+    """Read a dotted path (``a.b.0.c``) from nested dicts/lists."""
+    current = data
+    for part in path.split(".") if path else []:
+        if isinstance(current, dict):
+            current = current.get(part, _MISSING)
+        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+            current = current[int(part)]
+        else:
+            return default
+        if current is _MISSING:
+            return default
+    return current
+
+
+def set_path(data: dict[str, Any], path: str, value: JSON) -> None:
+    """Write a dotted path into nested dicts, creating dicts on the way."""
+    parts = path.split(".")
+    current: Any = data
+    for part in parts[:-1]:
+        if isinstance(current, list):
+            current = current[int(part)]
+            continue
+        if not isinstance(current.get(part), dict | list):
+            current[part] = {}
+        current = current[part]
+    if isinstance(current, list):
+        current[int(parts[-1])] = value
+    else:
+        current[parts[-1]] = value
+
+
+def default_from_fields(fields: Iterable[Field]) -> dict[str, Any]:
+    """Build a default object from field declarations."""
+    data: dict[str, Any] = {}
+    for f in fields:
+        default = f.default
+        if default is None:
+            default = {"list": [], "dict": {}, "bool": False, "str": "", "text": ""}.get(f.kind)
+        if isinstance(default, list | dict):
+            default = _copy(default)
+        set_path(data, f.path, default)
+    return data
+
+
+def _copy(value: JSON) -> JSON:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def validate_fields(data: JSON, fields: Iterable[Field], prefix: str = "") -> list[FieldError]:
+    """Type, range, choice and size checks shared by every system.
+
+    Systems call this first, then add their own rule checks (budgets,
+    prerequisites...). Unknown keys are not errors here (migrations may
+    keep them); systems may reject them explicitly.
+    """
+    errors: list[FieldError] = []
+    for f in fields:
+        value = get_path(data, f.path, _MISSING)
+        full = f"{prefix}{f.path}"
+        if value is _MISSING or value is None:
+            if f.required:
+                errors.append(error(full, "required", "Ce champ est obligatoire.", "This field is required."))
+            continue
+        errors.extend(_check_value(value, f, full))
+    return errors
+
+
+def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
+    errors: list[FieldError] = []
+    if f.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            return [error(full, "invalid_int", "Entrez un nombre entier.", "Enter a whole number.")]
+        if f.minimum is not None and value < f.minimum:
+            errors.append(
+                error(full, "min_value", "Doit être au moins {n}.", "Must be at least {n}.", n=f.minimum)
+            )
+        if f.maximum is not None and value > f.maximum:
+            errors.append(
+                error(full, "max_value", "Doit être au plus {n}.", "Must be at most {n}.", n=f.maximum)
+            )
+    elif f.kind in ("str", "text"):
+        if not isinstance(value, str):
+            return [error(full, "invalid_str", "Entrez un texte.", "Enter some text.")]
+        if f.required and not value.strip():
+            errors.append(error(full, "required", "Ce champ est obligatoire.", "This field is required."))
+        if f.max_length is not None and len(value) > f.max_length:
+            errors.append(
+                error(
+                    full,
+                    "max_length",
+                    "{n} caractères au plus.",
+                    "At most {n} characters.",
+                    n=f.max_length,
+                )
+            )
+    elif f.kind == "bool":
+        if not isinstance(value, bool):
+            errors.append(error(full, "invalid_bool", "Valeur oui/non attendue.", "Expected yes or no."))
+    elif f.kind == "choice":
+        allowed = {c for c, _ in f.choices}
+        if value not in allowed:
+            errors.append(
+                error(full, "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=value)
+            )
+    elif f.kind == "list":
+        if not isinstance(value, list):
+            return [error(full, "invalid_list", "Liste attendue.", "Expected a list.")]
+        if f.max_items is not None and len(value) > f.max_items:
+            errors.append(
+                error(full, "max_items", "{n} éléments au plus.", "At most {n} items.", n=f.max_items)
+            )
+        for index, item in enumerate(value):
+            if f.item_fields:
+                if not isinstance(item, dict):
+                    errors.append(error(f"{full}.{index}", "invalid_item", "Élément invalide.", "Invalid item."))
+                    continue
+                errors.extend(validate_fields(item, f.item_fields, prefix=f"{full}.{index}."))
+    elif f.kind == "dict":
+        if not isinstance(value, dict):
+            errors.append(error(full, "invalid_dict", "Objet attendu.", "Expected an object."))
+    return errors
+
+
+# --------------------------------------------------------------------------
+# Randomness
+# --------------------------------------------------------------------------
+@runtime_checkable
+class RandomSource(Protocol):
+    """What the rules need from a random source: inclusive integer draws."""
+
+    def randint(self, a: int, b: int) -> int: ...
+
+
+class SecureRandom:
+    """Cryptographically secure draws (what the server uses for real rolls)."""
+
+    def __init__(self) -> None:
+        self._sys = secrets.SystemRandom()
+
+    def randint(self, a: int, b: int) -> int:
+        return self._sys.randint(a, b)
+
+
+class SeededRandom:
+    """Reproducible draws from a seed (tests, benchmarks, creation replays)."""
+
+    def __init__(self, seed: int | str) -> None:
+        self._rng = _random.Random(seed)
+
+    def randint(self, a: int, b: int) -> int:
+        return self._rng.randint(a, b)
+
+
+class ScriptedRandom:
+    """Returns the given draws in order: replays a recorded roll exactly.
+
+    Raises :class:`ValueError` if a scripted draw is outside ``[a, b]`` or if
+    the script runs out, so a replay that diverges is detected.
+    """
+
+    def __init__(self, draws: Iterable[int]) -> None:
+        self._draws = list(draws)
+        self._index = 0
+
+    def randint(self, a: int, b: int) -> int:
+        if self._index >= len(self._draws):
+            raise ValueError("scripted random source exhausted")
+        value = self._draws[self._index]
+        self._index += 1
+        if not a <= value <= b:
+            raise ValueError(f"scripted draw {value} outside [{a}, {b}]")
+        return value
+
+    @property
+    def remaining(self) -> int:
+        return len(self._draws) - self._index
+
+
+class RecordingRandom:
+    """Wraps a source and records every draw with its die size, in order."""
+
+    def __init__(self, source: RandomSource | None = None) -> None:
+        self.source = source or SecureRandom()
+        self.draws: list[int] = []
+        self.dice: list[tuple[int, int]] = []
+
+    def randint(self, a: int, b: int) -> int:
+        value = self.source.randint(a, b)
+        self.draws.append(value)
+        self.dice.append((a, b))
+        return value
+
+    # ``random.Random``-like API used by d20's expression evaluator.
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        if stop is None:
+            start, stop = 0, start
+        count = (stop - start + step - 1) // step
+        return start + step * (self.randint(1, count) - 1)
+
+
+# --------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------
+@dataclass
+class Resolution:
+    """The result of one test or roll: everything needed to audit it.
+
+    ``kind`` names the test (e.g. ``"skill_test"``); ``inputs`` are the
+    validated request; ``draws`` the raw dice in draw order (empty for a
+    diceless comparison); ``outcome`` the computed values; ``success`` is
+    ``None`` when the notion does not apply; ``tags`` are facts other apps
+    read (e.g. ``"natural_1"`` for Altaride's experience).
+    """
+
+    system: str
+    kind: str
+    inputs: dict[str, Any]
+    draws: list[int]
+    outcome: dict[str, Any]
+    summary: Msg
+    success: bool | None = None
+    tags: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["summary"] = self.summary.to_dict()
+        return data
+
+
+@dataclass
+class Budget:
+    """A creation budget: what is spent, what remains, what is invalid."""
+
+    currency: str  # "karma", "xp", "points"...
+    total: int
+    spent: int
+    lines: list[dict[str, Any]] = field(default_factory=list)  # {"label": Msg dict, "amount": int, "path": str}
+    errors: list[FieldError] = field(default_factory=list)
+    pools: dict[str, dict[str, int]] = field(default_factory=dict)  # sub-budgets: {"talents": {"total":..,"spent":..}}
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.spent
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def to_dict(self, lang: str | None = None) -> dict[str, Any]:
+        return {
+            "currency": self.currency,
+            "total": self.total,
+            "spent": self.spent,
+            "remaining": self.remaining,
+            "lines": self.lines,
+            "errors": [e.to_dict(lang) for e in self.errors],
+            "pools": self.pools,
+            "valid": self.valid,
+        }
+
+
+@dataclass
+class Combatant:
+    """A participant as the rules see it (built by the combat app)."""
+
+    id: str
+    name: str
+    side: str
+    sheet: dict[str, Any]
+    state: dict[str, Any]
+    is_npc: bool = False
+
+
+@dataclass
+class StateChange:
+    participant_id: str
+    path: str
+    before: JSON
+    after: JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class CombatResult:
+    """One resolved combat step (an exchange, an attack...).
+
+    ``state_changes`` say which participant state paths change; the combat
+    app applies them in the same transaction that appends the log entry.
+    ``secret`` holds details only GMs may see (e.g. NPC values).
+    """
+
+    system: str
+    kind: str
+    inputs: dict[str, Any]
+    draws: list[int]
+    outcome: dict[str, Any]
+    summary: Msg
+    state_changes: list[StateChange] = field(default_factory=list)
+    secret: dict[str, Any] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "kind": self.kind,
+            "inputs": self.inputs,
+            "draws": self.draws,
+            "outcome": self.outcome,
+            "summary": self.summary.to_dict(),
+            "state_changes": [c.to_dict() for c in self.state_changes],
+            "secret": self.secret,
+            "tags": self.tags,
+        }
+
+
+@dataclass
+class LedgerDraft:
+    """A ledger entry the rules propose; the app stores it append-only.
+
+    ``currency`` is ``"xp"`` or ``"karma"``; ``kind`` one of
+    ``creation_budget, rank_refund, auction_bid, purchase, gm_award,
+    gm_penalty, system_award, correction``.
+    """
+
+    currency: str
+    amount: int
+    kind: str
+    note: Msg
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "currency": self.currency,
+            "amount": self.amount,
+            "kind": self.kind,
+            "note": self.note.to_dict(),
+            "data": self.data,
+        }
+
+
+@dataclass
+class PurchaseResult:
+    """What a purchase (experience or karma spending) does to a sheet."""
+
+    sheet: dict[str, Any]
+    entries: list[LedgerDraft]
+    errors: list[FieldError] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass
+class ProgressionResult:
+    """The outcome of applying a closed session to one character."""
+
+    balances: dict[str, int]  # {"xp": .., "karma": ..}
+    sheet: dict[str, Any]
+    flags: list[dict[str, Any]] = field(default_factory=list)  # e.g. {"code": "mortal_wound_negative_karma", ...}
+    notes: list[Msg] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------
+# The system interface
+# --------------------------------------------------------------------------
+class RuleSystem(ABC):
+    """One rule system. Subclasses are stateless singletons.
+
+    Every method is pure: same inputs (and same random draws) give the same
+    outputs.
+    """
+
+    slug: str
+    name: Msg
+    schema_version: int = 1
+    diceless: bool = False
+    currencies: tuple[str, ...] = ("xp",)
+
+    # ---- schema -----------------------------------------------------------
+    @abstractmethod
+    def sheet_fields(self) -> tuple[Field, ...]:
+        """Stored fields of a sheet, with types, ranges and defaults."""
+
+    def default_sheet(self) -> dict[str, Any]:
+        return default_from_fields(self.sheet_fields())
+
+    def creation_steps(self) -> tuple[Step, ...]:
+        """Creation wizard steps in order (default: one step per group)."""
+        groups: dict[str, list[str]] = {}
+        for f in self.sheet_fields():
+            groups.setdefault(f.step or f.group or "sheet", []).append(f.path)
+        return tuple(Step(key, Msg(key, key), tuple(paths)) for key, paths in groups.items())
+
+    def derived_specs(self) -> tuple[DerivedSpec, ...]:
+        """Labels of the derived values, for display."""
+        return ()
+
+    def campaign_settings_fields(self) -> tuple[Field, ...]:
+        """Options a GM may set for this system in a campaign."""
+        return ()
+
+    def default_campaign_settings(self) -> dict[str, Any]:
+        return default_from_fields(self.campaign_settings_fields())
+
+    def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
+        """Campaign settings merged over the defaults."""
+        merged = self.default_campaign_settings()
+        merged.update(settings or {})
+        return merged
+
+    def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """Bring a stored sheet from ``from_version`` to :attr:`schema_version`.
+
+        Migrations are static and repeatable (Foundry's ``migrateData``):
+        override and chain one step per version.
+        """
+        if from_version > self.schema_version:
+            raise ValueError(f"sheet version {from_version} is newer than {self.schema_version}")
+        return sheet
+
+    # ---- validation and derived values ------------------------------------
+    def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+        """Field-level errors (types and ranges, then the system's rules)."""
+        return validate_fields(sheet, self.sheet_fields())
+
+    @abstractmethod
+    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Derived values, recomputed from the stored sheet."""
+
+    @abstractmethod
+    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
+        """What the sheet spends of its creation budget."""
+
+    # ---- resolution -------------------------------------------------------
+    def test_kinds(self) -> dict[str, tuple[Field, ...]]:
+        """Request kinds :meth:`resolve` accepts, with their fields."""
+        return {}
+
+    def resolve(
+        self,
+        request: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> Resolution:
+        """Resolve a test request (``{"kind": ..., ...}``).
+
+        Raises :class:`RulesError` with field errors for a bad request.
+        """
+        raise RulesError([error("kind", "unsupported", "Test non pris en charge.", "Unsupported test.")])
+
+    def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Exact odds of a test, if the system defines them."""
+        return None
+
+    # ---- combat -----------------------------------------------------------
+    def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Initial combat state of a participant (gauges, pools, wounds)."""
+        return {}
+
+    def action_fields(self) -> tuple[Field, ...]:
+        """Fields of a combat declaration for this system."""
+        return ()
+
+    def initiative(
+        self,
+        combatants: Sequence[Combatant],
+        declarations: dict[str, dict[str, Any]],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Initiative order: ``[{"id": ..., "score": ..., "draws": [...]}, ...]``."""
+        return [{"id": c.id, "score": 0, "draws": []} for c in combatants]
+
+    def resolve_action(
+        self,
+        actor: Combatant,
+        target: Combatant | None,
+        declaration: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> CombatResult:
+        """Resolve one declared action into a result and state changes."""
+        raise RulesError([error("kind", "unsupported", "Action non prise en charge.", "Unsupported action.")])
+
+    # ---- progression ------------------------------------------------------
+    def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
+        """Purchase kinds a player may request, with their fields."""
+        return {}
+
+    def purchase(
+        self,
+        sheet: dict[str, Any],
+        request: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+    ) -> PurchaseResult:
+        """Cost and effect of spending experience/karma on the sheet."""
+        return PurchaseResult(
+            sheet,
+            [],
+            [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")],
+        )
+
+    def suggest_session_awards(
+        self,
+        sheet: dict[str, Any],
+        facts: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+    ) -> list[LedgerDraft]:
+        """Awards the system suggests for a closed session.
+
+        ``facts`` come from the app: ``{"resolutions": [Resolution dicts of
+        the character's rolls in the session], "present": bool, ...}``.
+        """
+        return []
+
+    def apply_progression(
+        self,
+        sheet: dict[str, Any],
+        entries: Sequence[dict[str, Any]],
+        settings: dict[str, Any] | None = None,
+    ) -> ProgressionResult:
+        """Recompute balances and progression effects from ledger entries.
+
+        ``entries`` are all approved ledger entries of the character (dicts
+        with ``currency``, ``amount``, ``kind``, ``data``), in order. Must be
+        idempotent: same entries, same result.
+        """
+        balances: dict[str, int] = {c: 0 for c in self.currencies}
+        for entry in entries:
+            balances[entry["currency"]] = balances.get(entry["currency"], 0) + int(entry["amount"])
+        return ProgressionResult(balances=balances, sheet=sheet)
+
+    # ---- description ------------------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        """A JSON description of the system (for the API and the wizard)."""
+        return {
+            "slug": self.slug,
+            "name": self.name.to_dict(),
+            "schema_version": self.schema_version,
+            "diceless": self.diceless,
+            "currencies": list(self.currencies),
+            "sheet_fields": [f.to_dict() for f in self.sheet_fields()],
+            "creation_steps": [s.to_dict() for s in self.creation_steps()],
+            "derived": [d.to_dict() for d in self.derived_specs()],
+            "campaign_settings": [f.to_dict() for f in self.campaign_settings_fields()],
+            "test_kinds": {k: [f.to_dict() for f in v] for k, v in self.test_kinds().items()},
+            "action_fields": [f.to_dict() for f in self.action_fields()],
+            "purchase_kinds": {k: [f.to_dict() for f in v] for k, v in self.purchase_fields().items()},
+        }
