@@ -1,25 +1,138 @@
-"""Placeholder for the Mythe d'Altaride, Édition Action 2.1 system (being implemented)."""
+"""Mythe d'Altaride, Édition Action 2.1 (slug ``altaride``).
+
+Seed: ``shared/seeds/004_82be985d1ac26aab.txt`` (line refs ``Lnn``); spec:
+``shared/rules/altaride.md`` (readings ``Ann``). Modules:
+
+* :mod:`.tables` — rule tables and cost formulas (DERIVED cost tables);
+* :mod:`.schema` — sheet fields, campaign settings and catalogues, migration;
+* :mod:`.derive` — domains, Endurance maxima, skill formulas and CRs;
+* :mod:`.creation` — 4,000 + 500 creation budget and validation;
+* :mod:`.resolution` — d20 roll-under tests, opposed tests, magic, damage,
+  learning rolls, XP die lowering (:func:`lower_die`);
+* :mod:`.combat` — initiative, attack/parry/dodge, damage, pools, recovery;
+* :mod:`.progression` — purchases with per-session limits, session awards.
+
+Extra public API beyond :class:`~rules.base.RuleSystem`: :meth:`AltarideSystem.lower_die`,
+:meth:`AltarideSystem.creation_ledger`, :meth:`AltarideSystem.validate_settings`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from rules.base import Budget, Field, Msg, RuleSystem
+from rules.altaride import combat, creation, derive, progression, resolution, schema
+from rules.altaride import tables as T
+from rules.base import (
+    Budget,
+    Combatant,
+    CombatResult,
+    DerivedSpec,
+    Field,
+    FieldError,
+    LedgerDraft,
+    Msg,
+    ProgressionResult,
+    PurchaseResult,
+    RandomSource,
+    Resolution,
+    RuleSystem,
+    Step,
+)
 
 
-class _System(RuleSystem):
+class AltarideSystem(RuleSystem):
     slug = "altaride"
     name = Msg("Mythe d'Altaride, Édition Action 2.1", "Mythe d'Altaride, Action Edition 2.1")
+    schema_version = 1
     diceless = False
+    currencies = ("xp",)
 
+    # ---- schema -----------------------------------------------------------
     def sheet_fields(self) -> tuple[Field, ...]:
-        return ()
+        return schema.sheet_fields()
+
+    def creation_steps(self) -> tuple[Step, ...]:
+        return schema.creation_steps()
+
+    def derived_specs(self) -> tuple[DerivedSpec, ...]:
+        specs = [DerivedSpec(f"domains.{d}", T.DOMAIN_LABELS[d], "domains") for d in T.DOMAINS]
+        specs += [DerivedSpec(f"endurance.{p}.max", T.POOL_LABELS[p], "endurance") for p in T.POOLS]
+        specs.append(DerivedSpec("skills", Msg("Chances de réussite", "Success chances"), "skills"))
+        return tuple(specs)
+
+    def campaign_settings_fields(self) -> tuple[Field, ...]:
+        return schema.campaign_settings_fields()
+
+    def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
+        super().migrate_sheet(sheet, from_version)
+        return schema.migrate(sheet, from_version)
+
+    def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
+        """Checks of the campaign settings and catalogues (formulas, duplicate keys)."""
+        return schema.validate_settings(settings or {})
+
+    # ---- validation and derived values ------------------------------------
+    def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+        return creation.validate_sheet(sheet, self.settings(settings))
 
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {}
+        return derive.derive(sheet, self.settings(settings))
 
     def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
-        return Budget("points", 0, 0)
+        return creation.creation_budget(sheet, self.settings(settings))
+
+    def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
+        """Ledger drafts at the end of creation (leftover of the 500 pool, A7)."""
+        return creation.creation_ledger(sheet, self.settings(settings))
+
+    # ---- resolution -------------------------------------------------------
+    def test_kinds(self) -> dict[str, tuple[Field, ...]]:
+        return resolution.test_kinds()
+
+    def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
+        return resolution.resolve(request, rng, self.settings(settings))
+
+    def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        return resolution.odds(request, self.settings(settings))
+
+    def lower_die(self, stored: Resolution | dict[str, Any], points: int, xp_balance: int, side: str = "active",
+                  settings: dict[str, Any] | None = None) -> tuple[dict[str, Any], LedgerDraft]:
+        """Spend XP to lower a stored roll's die (L217): ``(new outcome, ledger draft)``."""
+        return resolution.lower_die(stored, points, xp_balance, side, self.settings(settings))
+
+    # ---- combat -----------------------------------------------------------
+    def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        return combat.combat_state(sheet)
+
+    def action_fields(self) -> tuple[Field, ...]:
+        return combat.action_fields()
+
+    def initiative(self, combatants: Sequence[Combatant], declarations: dict[str, dict[str, Any]],
+                   rng: RandomSource, settings: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        return combat.initiative(combatants, declarations, rng, self.settings(settings))
+
+    def resolve_action(self, actor: Combatant, target: Combatant | None, declaration: dict[str, Any],
+                       rng: RandomSource, settings: dict[str, Any] | None = None) -> CombatResult:
+        return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    # ---- progression ------------------------------------------------------
+    def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
+        return progression.purchase_fields()
+
+    def purchase(self, sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int],
+                 settings: dict[str, Any] | None = None) -> PurchaseResult:
+        return progression.purchase(sheet, request, balances, self.settings(settings))
+
+    def suggest_session_awards(self, sheet: dict[str, Any], facts: dict[str, Any],
+                               settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
+        return progression.suggest_session_awards(sheet, facts, self.settings(settings))
+
+    def apply_progression(self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]],
+                          settings: dict[str, Any] | None = None) -> ProgressionResult:
+        return progression.apply_progression(sheet, list(entries), self.settings(settings))
 
 
-SYSTEM = _System()
+SYSTEM = AltarideSystem()
+
+__all__ = ["SYSTEM", "AltarideSystem"]

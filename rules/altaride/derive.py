@@ -1,0 +1,94 @@
+"""Derived values (never stored): domains, endurance maxima, skill formulas and CRs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.altaride import tables as T
+from rules.altaride.schema import skill_formula, skill_name
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def talent(sheet: dict[str, Any], code: str, with_magic: bool = True) -> int:
+    """Talent score (+ temporary magic bonus, which may pass 20: L55)."""
+    score = _int((sheet.get("talents") or {}).get(code), T.TALENT_BASE)
+    if with_magic:
+        score += _int((sheet.get("talent_magic_bonus") or {}).get(code), 0)
+    return score
+
+
+def domain(sheet: dict[str, Any], name: str) -> int:
+    """Domain = floor(sum of its 3 talents / 3) (L49, L59, L220). Stored talents, no magic bonus."""
+    return sum(talent(sheet, t, with_magic=False) for t in T.DOMAINS[name]) // 3
+
+
+def endurance_max(sheet: dict[str, Any], pool: str) -> int:
+    """Max = Domain + points bought (L113, L115; reading A4)."""
+    return domain(sheet, T.POOL_DOMAIN[pool]) + _int((sheet.get("endurance_bought") or {}).get(pool), 0)
+
+
+def endurance_current(sheet: dict[str, Any], pool: str) -> int:
+    """Current value; ``null`` means full. Never above the max (L117)."""
+    maximum = endurance_max(sheet, pool)
+    value = (sheet.get("endurance_current") or {}).get(pool)
+    if not isinstance(value, int) or isinstance(value, bool):
+        return maximum
+    return min(value, maximum)
+
+
+def formula_value(sheet: dict[str, Any], codes: list[str]) -> int:
+    """Formula = floor(sum of the formula's talents / 2) (L89; rounding A5)."""
+    return sum(talent(sheet, c) for c in codes) // 2
+
+
+def skill_entry(sheet: dict[str, Any], key: str) -> dict[str, Any] | None:
+    for item in sheet.get("skills") or []:
+        if isinstance(item, dict) and item.get("key") == key:
+            return item
+    return None
+
+
+def skill_cr(sheet: dict[str, Any], key: str, settings: dict[str, Any]) -> int | None:
+    """CR = Formula + level (L71). Unknown skill: level 0 with the catalogue formula; None if no formula."""
+    item = skill_entry(sheet, key) or {"key": key, "level": 0}
+    codes = skill_formula(item, settings)
+    if codes is None:
+        return None
+    return formula_value(sheet, codes) + _int(item.get("level"), 0)
+
+
+def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    domains = {d: domain(sheet, d) for d in T.DOMAINS}
+    endurance = {
+        p: {"max": endurance_max(sheet, p), "current": endurance_current(sheet, p)} for p in T.POOLS
+    }
+    skills: list[dict[str, Any]] = []
+    for item in sheet.get("skills") or []:
+        if not isinstance(item, dict):
+            continue
+        key = str(item.get("key", ""))
+        codes = skill_formula(item, settings)
+        level = _int(item.get("level"), 0)
+        formula = formula_value(sheet, codes) if codes else None
+        skills.append(
+            {
+                "key": key,
+                "name": skill_name(key, settings),
+                "formula_talents": codes or [],
+                "formula": formula,
+                "level": level,
+                "cr": None if formula is None else formula + level,
+                "expert": formula is not None and formula + level > 15,  # L77
+            }
+        )
+    result: dict[str, Any] = {
+        "domains": domains,
+        "talents": {t: talent(sheet, t) for t in T.TALENTS},
+        "endurance": endurance,
+        "skills": skills,
+        "can_practise_trade": any(s["cr"] is not None and s["cr"] >= 10 for s in skills),  # L81
+    }
+    return result

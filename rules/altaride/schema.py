@@ -1,0 +1,339 @@
+"""Stored fields of an Altaride sheet, campaign settings and catalogues.
+
+Sheet shape (all JSON)::
+
+    {
+      "is_player_character": true, "is_anthropoid": true, "creation_complete": false,
+      "talents": {"HAB": 5, ... 12 codes},            # L36-L47, base 5 (L63)
+      "talent_magic_bonus": {"HAB": 0, ...},          # temporary magic effects (L55)
+      "endurance_bought": {"EP": 0, "EM": 0, "EL": 0, "EO": 0},   # +1 per 2 XP (L115)
+      "endurance_current": {"EP": null, ...},         # null = full (= max)
+      "skills": [{"key": "mains_nues", "level": 3, "formula": ""}],  # formula from catalogue
+      "scruples": 10,
+      "schools": [{"school": "enchanteurs", "magic_level": 1, ...}],
+      "guild_spells": [...], "capacities": [...], "aptitudes": [...],
+      "weapons": [{"key": "..."}], "charged_objects": [...],
+      "conditions": {"unconscious": false, "unconscious_cause": "", "dead": false, "madness": "", "mounted": false}
+    }
+
+The skill list and the weapons table are missing from the seed (L85-L89,
+L198-L209, spec A1): they are campaign catalogues (``skill_catalogue``,
+``weapon_catalogue``, ``aptitude_catalogue``) the GM fills in; they start
+empty. A sheet skill whose key is not in the catalogue may carry its own
+``formula`` (e.g. ``"HAB+VIG"``) entered by the GM.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.altaride import tables as T
+from rules.base import Field, FieldError, Msg, Step, error
+
+_TALENT_CHOICES = tuple((t, T.TALENT_LABELS[t]) for t in T.TALENTS)
+_POOL_CHOICES = tuple((p, T.POOL_LABELS[p]) for p in T.POOLS)
+_SCHOOL_CHOICES = tuple(T.SCHOOLS.items())
+_ELEMENT_CHOICES = (("", Msg("—", "—")), *T.ELEMENTS.items())
+_CAUSE_CHOICES = (
+    ("", Msg("—", "—")),
+    ("EP", T.POOL_LABELS["EP"]),
+    ("EM", T.POOL_LABELS["EM"]),
+    ("EL", T.POOL_LABELS["EL"]),
+)
+
+SKILL_ITEM_FIELDS = (
+    Field("key", "str", Msg("Compétence", "Skill"), required=True, max_length=60),
+    Field("level", "int", Msg("Niveau de Compétence", "Skill level"), default=0, minimum=0),
+    Field(
+        "formula",
+        "str",
+        Msg("Formule (si hors catalogue)", "Formula (if not in the catalogue)"),
+        default="",
+        max_length=40,
+        help=Msg("Codes de Talents séparés par +, ex. HAB+VIG (L89).", "Talent codes joined by +, e.g. HAB+VIG (L89)."),
+    ),
+)
+
+SCHOOL_ITEM_FIELDS = (
+    Field("school", "choice", Msg("École", "School"), choices=_SCHOOL_CHOICES, required=True),
+    Field("magic_level", "int", Msg("Niveau de magie", "Magic level"), default=1, minimum=1, maximum=10),
+    Field("major_element", "choice", Msg("Élément majeur", "Major element"), default="", choices=_ELEMENT_CHOICES),
+    Field("minor_element", "choice", Msg("Élément mineur", "Minor element"), default="", choices=_ELEMENT_CHOICES),
+    Field("major_level", "int", Msg("Niveau majeur", "Major level"), default=1, minimum=1, maximum=10),
+    Field("minor_level", "int", Msg("Niveau mineur", "Minor level"), default=1, minimum=1, maximum=10),
+    Field("guild", "str", Msg("Guilde", "Guild"), default="", max_length=100),
+    Field("max_accessible_level", "int", Msg("Niveau du grimoire", "Grimoire level"), default=5, minimum=1, maximum=10),
+    Field("honorary", "bool", Msg("Membre honoraire", "Honorary member"), default=False),
+    Field("derogation", "bool", Msg("Dérogation spéciale", "Special derogation"), default=False),
+)
+
+GUILD_SPELL_FIELDS = (
+    Field("name", "str", Msg("Sortilège", "Spell"), required=True, max_length=100),
+    Field("level", "int", Msg("Niveau", "Level"), default=1, minimum=1),
+    Field("guild", "str", Msg("Guilde", "Guild"), default="", max_length=100),
+)
+
+CAPACITY_FIELDS = (
+    Field("name", "str", Msg("Capacité", "Capacity"), required=True, max_length=100),
+    Field("level", "int", Msg("Niveau", "Level"), default=1, minimum=1),
+)
+
+APTITUDE_FIELDS = (
+    Field("key", "str", Msg("Aptitude", "Aptitude"), required=True, max_length=60),
+    Field("level", "int", Msg("Niveau d'Aptitude", "Aptitude level"), default=1, minimum=1),
+)
+
+WEAPON_ITEM_FIELDS = (Field("key", "str", Msg("Arme", "Weapon"), required=True, max_length=60),)
+
+CHARGED_OBJECT_FIELDS = (
+    Field("name", "str", Msg("Objet", "Object"), required=True, max_length=100),
+    Field("runes_score", "int", Msg("Score en Runes", "Runes score"), default=10, minimum=0),
+    Field("spell", "str", Msg("Sortilège", "Spell"), default="", max_length=100),
+    Field("spell_level", "int", Msg("Niveau du sort", "Spell level"), default=1, minimum=1, maximum=10),
+    Field("charges", "int", Msg("Charges", "Charges"), default=0, minimum=0),
+)
+
+
+def sheet_fields() -> tuple[Field, ...]:
+    fields: list[Field] = [
+        Field("is_player_character", "bool", Msg("Personnage joueur", "Player character"), default=True,
+              group="identity", step="talents"),
+        Field("is_anthropoid", "bool", Msg("Antropoïde", "Anthropoid"), default=True, group="identity",
+              step="talents", help=Msg("Talents limités à 20 (L55).", "Talents capped at 20 (L55).")),
+        Field("creation_complete", "bool", Msg("Création terminée", "Creation complete"), default=False,
+              group="identity", step="finish"),
+    ]
+    for domain, trio in T.DOMAINS.items():
+        for t in trio:
+            fields.append(
+                Field(f"talents.{t}", "int", T.TALENT_LABELS[t], default=T.TALENT_BASE, minimum=0,
+                      group=f"domain_{domain.lower()}", step="talents")
+            )
+    for t in T.TALENTS:
+        fields.append(
+            Field(f"talent_magic_bonus.{t}", "int",
+                  Msg(f"Bonus magique {T.TALENT_LABELS[t].fr}", f"Magic bonus {T.TALENT_LABELS[t].en}"),
+                  default=0, group="magic_effects", step="")
+        )
+    for p in T.POOLS:
+        fields.append(
+            Field(f"endurance_bought.{p}", "int",
+                  Msg(f"{T.POOL_LABELS[p].fr} achetée", f"{T.POOL_LABELS[p].en} bought"),
+                  default=0, minimum=0, group="endurance", step="other")
+        )
+    for p in T.POOLS:
+        fields.append(
+            Field(f"endurance_current.{p}", "int",
+                  Msg(f"{T.POOL_LABELS[p].fr} actuelle", f"{T.POOL_LABELS[p].en} current"),
+                  default=None, minimum=0 if p == "EO" else None, group="endurance", step="",
+                  help=Msg("Vide = maximum.", "Empty = maximum."))
+        )
+    fields += [
+        Field("skills", "list", Msg("Compétences", "Skills"), item_fields=SKILL_ITEM_FIELDS, max_items=200,
+              group="skills", step="other"),
+        Field("scruples", "int", Msg("Scrupules", "Scruples"), default=T.SCRUPLES_BASE, minimum=T.SCRUPLES_MIN,
+              maximum=T.SCRUPLES_MAX, group="morality", step="other"),
+        Field("schools", "list", Msg("Écoles de Sorcellerie", "Schools of sorcery"), item_fields=SCHOOL_ITEM_FIELDS,
+              max_items=6, group="sorcery", step="other"),
+        Field("guild_spells", "list", Msg("Sorts de Guilde", "Guild spells"), item_fields=GUILD_SPELL_FIELDS,
+              max_items=200, group="sorcery", step=""),
+        Field("capacities", "list", Msg("Capacités", "Capacities"), item_fields=CAPACITY_FIELDS, max_items=100,
+              group="capacities", step="other"),
+        Field("aptitudes", "list", Msg("Aptitudes", "Aptitudes"), item_fields=APTITUDE_FIELDS, max_items=100,
+              group="aptitudes", step="other"),
+        Field("weapons", "list", Msg("Armes", "Weapons"), item_fields=WEAPON_ITEM_FIELDS, max_items=30,
+              group="equipment", step="equipment"),
+        Field("charged_objects", "list", Msg("Objets chargés", "Charged objects"), item_fields=CHARGED_OBJECT_FIELDS,
+              max_items=50, group="equipment", step="equipment"),
+        Field("conditions.unconscious", "bool", Msg("Inconscient", "Unconscious"), default=False, group="state"),
+        Field("conditions.unconscious_cause", "choice", Msg("Cause de l'inconscience", "Cause of unconsciousness"),
+              default="", choices=_CAUSE_CHOICES, group="state"),
+        Field("conditions.dead", "bool", Msg("Mort", "Dead"), default=False, group="state"),
+        Field("conditions.madness", "text", Msg("Folie", "Madness"), default="", max_length=500, group="state"),
+        Field("conditions.mounted", "bool", Msg("Monté", "Mounted"), default=False, group="state"),
+    ]
+    return tuple(fields)
+
+
+def creation_steps() -> tuple[Step, ...]:
+    by_step: dict[str, list[str]] = {}
+    for f in sheet_fields():
+        if f.step:
+            by_step.setdefault(f.step, []).append(f.path)
+    return (
+        Step("talents", Msg("Talents (4000 points)", "Talents (4,000 points)"), tuple(by_step["talents"]),
+             help=Msg("Chaque Talent entre 5 et 15 ; les points non dépensés sont perdus (L51, L55).",
+                      "Each talent between 5 and 15; unspent points are lost (L51, L55).")),
+        Step("other", Msg("Compétences, Endurances, Écoles… (500 points)", "Skills, Endurance, schools… (500 points)"),
+             tuple(by_step["other"]),
+             help=Msg("Chances de réussite au plus 15 à la création (L77).",
+                      "Success chance at most 15 at creation (L77).")),
+        Step("equipment", Msg("Équipement", "Equipment"), tuple(by_step["equipment"])),
+        Step("finish", Msg("Validation", "Finish"), tuple(by_step["finish"])),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Campaign settings: catalogues and readings.
+# ---------------------------------------------------------------------------
+SKILL_CATALOGUE_FIELDS = (
+    Field("key", "str", Msg("Identifiant", "Key"), required=True, max_length=60),
+    Field("name", "str", Msg("Nom", "Name"), required=True, max_length=100),
+    Field("category", "choice", Msg("Catégorie", "Category"), default="intellectuelle", choices=T.SKILL_CATEGORIES),
+    Field("formula", "str", Msg("Formule (ex. HAB+VIG)", "Formula (e.g. HAB+VIG)"), required=True, max_length=40),
+    Field("description", "text", Msg("Description", "Description"), default="", max_length=2000),
+)
+
+WEAPON_CATALOGUE_FIELDS = (
+    Field("key", "str", Msg("Identifiant", "Key"), required=True, max_length=60),
+    Field("name", "str", Msg("Nom", "Name"), required=True, max_length=100),
+    Field("initiative", "int", Msg("Initiative", "Initiative"), default=0),
+    Field("damage_lucidite", "int", Msg("Dommages Lucidité (X)", "Lucidity damage (X)"), default=0),
+    Field("damage_physique", "int", Msg("Dommages Physique (X)", "Physical damage (X)"), default=0),
+    Field("vig_min", "int", Msg("VIG Mini", "Min. Vigour"), default=0, minimum=0),
+    Field("skill", "str", Msg("Compétence", "Skill"), default="", max_length=60),
+    Field("mounted_only", "bool", Msg("Sur monture seulement", "Mounted only"), default=False),
+    Field("weight", "str", Msg("Poids", "Weight"), default="", max_length=30),
+    Field("price", "str", Msg("Prix", "Price"), default="", max_length=30),
+    Field("legality", "str", Msg("Légalité", "Legality"), default="", max_length=60),
+    Field("rarity", "str", Msg("Rareté", "Rarity"), default="", max_length=60),
+)
+
+APTITUDE_CATALOGUE_FIELDS = (
+    Field("key", "str", Msg("Identifiant", "Key"), required=True, max_length=60),
+    Field("name", "str", Msg("Nom", "Name"), required=True, max_length=100),
+    Field("level1_cost", "int", Msg("Prix au niveau 1 (XP)", "Level-1 price (XP)"), required=True, minimum=0),
+)
+
+
+def campaign_settings_fields() -> tuple[Field, ...]:
+    return (
+        Field("skill_catalogue", "list", Msg("Catalogue des Compétences", "Skill catalogue"),
+              item_fields=SKILL_CATALOGUE_FIELDS, max_items=300, group="catalogues",
+              help=Msg("Table absente du texte (L85-L89) : à saisir par le MJ.",
+                       "Table missing from the text (L85-L89): entered by the GM.")),
+        Field("weapon_catalogue", "list", Msg("Catalogue des armes", "Weapon catalogue"),
+              item_fields=WEAPON_CATALOGUE_FIELDS, max_items=300, group="catalogues",
+              help=Msg("Table absente du texte (L198-L209) : à saisir par le MJ.",
+                       "Table missing from the text (L198-L209): entered by the GM.")),
+        Field("aptitude_catalogue", "list", Msg("Catalogue des Aptitudes", "Aptitude catalogue"),
+              item_fields=APTITUDE_CATALOGUE_FIELDS, max_items=300, group="catalogues",
+              help=Msg("Prix au niveau 1 tirés de l'Édition Simulation (L223).",
+                       "Level-1 prices from the Simulation edition (L223).")),
+        Field("dodge_skill", "str", Msg("Compétence d'esquive", "Dodge skill"), default="", max_length=60,
+              group="readings", help=Msg("A16 : clé du catalogue.", "A16: catalogue key.")),
+        Field("skill_level_capped_by_talents", "bool",
+              Msg("Niveau de Compétence ≤ Talents de la Formule (L61)", "Skill level ≤ formula talents (L61)"),
+              default=True, group="readings"),
+        Field("creation_leftover_kept", "bool",
+              Msg("Reliquat des 500 points conservé en XP", "Leftover of the 500 points kept as XP"),
+              default=True, group="readings",
+              help=Msg("Les 4000 points non dépensés sont toujours perdus (L51).",
+                       "Unspent talent points are always lost (L51).")),
+        Field("allow_sorciers_at_creation", "bool",
+              Msg("Sorciers autorisés à la création (L144)", "Sorcerers allowed at creation (L144)"),
+              default=False, group="readings"),
+        Field("crit_success_wins_opposed", "bool",
+              Msg("Une réussite critique l'emporte en opposition (A10)", "A critical success wins opposed rolls (A10)"),
+              default=True, group="readings"),
+        Field("spell_works_on_low_margin", "bool",
+              Msg("Le sort réussit même si la marge est insuffisante (L173)",
+                  "The spell works even with a low margin (L173)"),
+              default=True, group="readings"),
+        Field("initiative_mode", "choice", Msg("Initiative", "Initiative"), default="roll",
+              choices=(("roll", Msg("Jet de Perception + arme (L202)", "Perception roll + weapon (L202)")),
+                       ("static", Msg("Score de Perception (L105)", "Perception score (L105)"))),
+              group="readings"),
+        Field("damage_net_margin", "bool",
+              Msg("Dommages avec la marge nette (variante A17)", "Damage uses the net margin (A17 variant)"),
+              default=False, group="readings"),
+        Field("xp_for_every_d20", "bool",
+              Msg("XP pour tout 1 sur 1D20, dommages compris (L213)", "XP for every 1 on 1D20, damage included (L213)"),
+              default=False, group="readings"),
+        Field("max_actions_per_round", "int", Msg("Actions max par assaut (0 = illimité)",
+                                                   "Max actions per round (0 = unlimited)"),
+              default=0, minimum=0, group="readings"),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Catalogue helpers (pure: the catalogues are passed in the settings).
+# ---------------------------------------------------------------------------
+def parse_formula(formula: Any) -> list[str] | None:
+    """``"HAB+VIG"`` or ``["HAB", "VIG"]`` -> talent codes; None if invalid (L89).
+
+    Accents and case are tolerated (``GÉN`` -> ``GEN``). A talent may appear twice.
+    """
+    if isinstance(formula, list | tuple):
+        parts = [str(p) for p in formula]
+    elif isinstance(formula, str):
+        parts = [p for p in formula.replace(",", "+").replace(" ", "").split("+") if p]
+    else:
+        return None
+    codes = [p.upper().replace("É", "E").replace("é", "E")[:3] for p in parts]
+    if not codes or any(c not in T.TALENTS for c in codes):
+        return None
+    return codes
+
+
+def catalogue(settings: dict[str, Any], name: str) -> dict[str, dict[str, Any]]:
+    """A catalogue list from the settings, indexed by ``key`` (bad rows skipped)."""
+    rows = settings.get(name) or []
+    result: dict[str, dict[str, Any]] = {}
+    if isinstance(rows, dict):  # tolerate {key: row}
+        rows = [{"key": k, **v} for k, v in rows.items() if isinstance(v, dict)]
+    for row in rows if isinstance(rows, list) else []:
+        if isinstance(row, dict) and isinstance(row.get("key"), str) and row["key"]:
+            result[row["key"]] = row
+    return result
+
+
+def skill_formula(skill_item: dict[str, Any], settings: dict[str, Any]) -> list[str] | None:
+    """Formula talents of a sheet skill: catalogue first, then the item's own formula."""
+    row = catalogue(settings, "skill_catalogue").get(str(skill_item.get("key", "")))
+    if row is not None:
+        return parse_formula(row.get("formula"))
+    return parse_formula(skill_item.get("formula") or "")
+
+
+def skill_name(key: str, settings: dict[str, Any]) -> str:
+    row = catalogue(settings, "skill_catalogue").get(key)
+    return str(row.get("name") or key) if row else key
+
+
+def validate_settings(settings: dict[str, Any]) -> list[FieldError]:
+    """Extra checks of the catalogues (formulas are talent codes, keys unique)."""
+    from rules.base import validate_fields
+
+    errors = validate_fields(settings, campaign_settings_fields())
+    for name in ("skill_catalogue", "weapon_catalogue", "aptitude_catalogue"):
+        seen: set[str] = set()
+        for index, row in enumerate(settings.get(name) or []):
+            if not isinstance(row, dict):
+                continue
+            key = row.get("key")
+            if key in seen:
+                errors.append(error(f"{name}.{index}.key", "duplicate_key", "Identifiant en double : {k}.",
+                                    "Duplicate key: {k}.", k=key))
+            seen.add(key)
+            if name == "skill_catalogue" and parse_formula(row.get("formula")) is None:
+                errors.append(error(f"{name}.{index}.formula", "invalid_formula",
+                                    "Formule invalide : codes de Talents attendus (ex. HAB+VIG).",
+                                    "Invalid formula: talent codes expected (e.g. HAB+VIG)."))
+    return errors
+
+
+def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
+    """Schema version 1 is the first: fill missing keys from the defaults (repeatable)."""
+    from rules.base import default_from_fields
+
+    defaults = default_from_fields(sheet_fields())
+    result = dict(sheet)
+    for key, value in defaults.items():
+        if key not in result:
+            result[key] = value
+        elif isinstance(value, dict) and isinstance(result[key], dict):
+            merged = dict(value)
+            merged.update(result[key])
+            result[key] = merged
+    return result
