@@ -1,25 +1,503 @@
-"""Placeholder for the Les Clefs de l'Aube system (being implemented)."""
+"""*Les Clefs de l'Aube* (slug ``clefs-de-l-aube``), seed 002 rev. 1.3.
+
+Modules: :mod:`.tables` (rule tables as data), :mod:`.schema` (fields and
+forms), :mod:`.derive` (BC, CA, aspect ladder), :mod:`.creation`
+(semi-random creation, :func:`creation_roll`), :mod:`.resolution` (one d20
+roll-under, ND, critical die, confrontation, multiple actions, exact odds,
+:func:`reevaluate`), :mod:`.combat` (confrontations round by round),
+:mod:`.progression` (PX spending).
+
+Extra public API beyond :class:`~rules.base.RuleSystem`:
+:func:`creation_roll`, :func:`replay_creation_roll`, :func:`reevaluate`,
+:func:`add_critical_die`, :func:`combination_name`, :func:`combinations_table`
+(GM aid, never on the sheet, L360-L363), :func:`request_from_sheet`,
+:func:`multiple_action_handicap`, :func:`unplanned_action_handicap`,
+:func:`aspect_ladder`, :func:`skill_cost`.
+"""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
-from rules.base import Budget, Field, Msg, RuleSystem
+from rules.base import (
+    Budget,
+    Combatant,
+    CombatResult,
+    DerivedSpec,
+    Field,
+    FieldError,
+    LedgerDraft,
+    Msg,
+    ProgressionResult,
+    PurchaseResult,
+    RandomSource,
+    Resolution,
+    RulesError,
+    RuleSystem,
+    Step,
+    error,
+    validate_fields,
+)
+from rules.clefs import combat, progression, schema
+from rules.clefs import tables as t
+from rules.clefs.combat import request_from_sheet
+from rules.clefs.creation import creation_errors, creation_pools, creation_roll, replay_creation_roll
+from rules.clefs.derive import (
+    aspect_ladder,
+    combination_name,
+    combinations_table,
+    derive_sheet,
+    means_errors,
+    skill_cost,
+    skills_of,
+)
+from rules.clefs.resolution import (
+    add_critical_die,
+    base_result,
+    confrontation_winner,
+    draw,
+    evaluate,
+    exact_odds,
+    multiple_action_handicap,
+    normalize_action,
+    odds_report,
+    reevaluate,
+    resolve_simple,
+    summary_for,
+    target_number,
+    unplanned_action_handicap,
+)
+
+__all__ = [
+    "SYSTEM",
+    "ClefsDeLAube",
+    "add_critical_die",
+    "aspect_ladder",
+    "combination_name",
+    "combinations_table",
+    "creation_roll",
+    "exact_odds",
+    "multiple_action_handicap",
+    "reevaluate",
+    "replay_creation_roll",
+    "request_from_sheet",
+    "skill_cost",
+    "target_number",
+    "unplanned_action_handicap",
+]
 
 
-class _System(RuleSystem):
-    slug = "clefs-de-l-aube"
+class ClefsDeLAube(RuleSystem):
+    slug = t.SLUG
     name = Msg("Les Clefs de l'Aube", "Les Clefs de l'Aube")
+    schema_version = 1
     diceless = False
+    currencies = ("xp",)
 
+    # ---- schema -----------------------------------------------------------
     def sheet_fields(self) -> tuple[Field, ...]:
-        return ()
+        return schema.sheet_fields()
+
+    def creation_steps(self) -> tuple[Step, ...]:
+        return schema.creation_steps()
+
+    def campaign_settings_fields(self) -> tuple[Field, ...]:
+        return schema.campaign_settings_fields()
+
+    def derived_specs(self) -> tuple[DerivedSpec, ...]:
+        specs = [DerivedSpec(f"aspects.{c}", t.ASPECT_LABELS[c], "aspects") for c in t.ASPECTS]
+        specs += [
+            DerivedSpec(f"aspect_px.{c}", Msg(f"PX d'aspect {c}", f"Aspect PX {c}"), "aspects") for c in t.ASPECTS
+        ]
+        specs += [
+            DerivedSpec(
+                "pending_means_exchanges", Msg("Échanges de moyens en attente", "Pending means exchanges"), "means"
+            ),
+            DerivedSpec(
+                "skills", Msg("Compétences : BC, CA par défaut, titre", "Skills: BC, default CA, title"), "skills"
+            ),
+            DerivedSpec("handicap_total", Msg("Handicaps actifs", "Active handicaps"), "conditions"),
+            DerivedSpec("advantage_total", Msg("Avantages actifs", "Active advantages"), "conditions"),
+        ]
+        return tuple(specs)
+
+    def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
+        """Version 0 → 1: accept the seed's alternative codes (Mt, Rs, full names) as keys (reading G24)."""
+        sheet = super().migrate_sheet(sheet, from_version)
+        if from_version >= 1:
+            return sheet
+        sheet = copy.deepcopy(sheet)
+        for key, aliases in (("aspects", t.ASPECT_ALIASES), ("means", t.MEANS_ALIASES)):
+            block = sheet.get(key)
+            if isinstance(block, dict):
+                sheet[key] = {aliases.get(str(k).upper(), k): v for k, v in block.items()}
+        for skill in skills_of(sheet):
+            if "aspect" in skill:
+                skill["aspect"] = t.ASPECT_ALIASES.get(str(skill["aspect"]).upper(), skill["aspect"])
+            if "default_means" in skill:
+                skill["default_means"] = t.MEANS_ALIASES.get(
+                    str(skill["default_means"]).upper(), skill["default_means"]
+                )
+        return sheet
+
+    # ---- validation and derived values ------------------------------------
+    def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+        errors = validate_fields(sheet, self.sheet_fields())
+        if errors:
+            return errors
+        merged = self.settings(settings)
+        seen: set[tuple[str, str]] = set()
+        for index, skill in enumerate(skills_of(sheet)):
+            key = (str(skill.get("name", "")).strip().casefold(), str(skill.get("aspect")))
+            if key in seen:
+                errors.append(
+                    error(
+                        f"skills.{index}.name",
+                        "duplicate_skill",
+                        "Cette compétence existe déjà sous cet aspect.",
+                        "This skill already exists under this aspect.",
+                    )
+                )
+            seen.add(key)
+            nc = skill.get("nc") or 0
+            if skill.get("creation_nc") is not None and skill["creation_nc"] > nc:
+                errors.append(
+                    error(
+                        f"skills.{index}.creation_nc",
+                        "creation_nc_above_nc",
+                        "Le NC de création dépasse le NC actuel.",
+                        "The creation NC exceeds the current NC.",
+                    )
+                )
+            if skill.get("aspect_px_granted") is not None and skill["aspect_px_granted"] > nc:
+                errors.append(
+                    error(
+                        f"skills.{index}.aspect_px_granted",
+                        "granted_above_nc",
+                        "Une compétence ne donne pas plus de PX d'aspect que son NC.",
+                        "A skill gives no more aspect PX than its NC.",
+                    )
+                )
+        errors += [FieldError(path, code, msg) for path, code, msg in means_errors(sheet.get("means") or {})]
+        errors += creation_errors(sheet, merged)
+        return errors
 
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {}
+        return derive_sheet(sheet)
 
     def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
-        return Budget("points", 0, 0)
+        pools = creation_pools(sheet)
+        spent = pools["aspect_exchanges"]["spent"] + pools["means_exchanges"]["spent"]
+        lines = [
+            {
+                "label": Msg("Échanges d'aspects", "Aspect exchanges").to_dict(),
+                "amount": pools["aspect_exchanges"]["spent"],
+                "path": "aspects",
+            },
+            {
+                "label": Msg("Points d'échange de moyens", "Means exchange points").to_dict(),
+                "amount": pools["means_exchanges"]["spent"],
+                "path": "means",
+            },
+        ]
+        errors = creation_errors(sheet, self.settings(settings))
+        errors += [FieldError(path, code, msg) for path, code, msg in means_errors(sheet.get("means") or {})]
+        total = t.ASPECT_EXCHANGES + t.MEANS_EXCHANGE_POINTS
+        return Budget("points", total, spent, lines, errors, pools)
+
+    # ---- resolution -------------------------------------------------------
+    def test_kinds(self) -> dict[str, tuple[Field, ...]]:
+        return schema.test_kinds()
+
+    def _inputs(self, request: dict[str, Any], settings: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+        if isinstance(request, dict) and isinstance(request.get("sheet"), dict):
+            extra = {
+                k: v
+                for k, v in request.items()
+                if k not in ("sheet", "aspect_code", "means_code", "skill_name", "kind")
+            }
+            request = request_from_sheet(
+                request["sheet"],
+                request.get("aspect_code", ""),
+                request.get("means_code"),
+                request.get("skill_name"),
+                **extra,
+            )
+        return normalize_action(request, settings, prefix)
+
+    def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
+        merged = self.settings(settings)
+        if not isinstance(request, dict):
+            raise RulesError([error("", "invalid_dict", "Objet attendu.", "Expected an object.")])
+        kind = request.get("kind", "action")
+        if kind == "action":
+            return resolve_simple(self._inputs(request, merged), rng)
+        if kind == "overreach":
+            return self._overreach(request, rng, merged)
+        if kind == "confrontation":
+            return self._confrontation(request, rng, merged)
+        if kind == "multiple":
+            return self._multiple(request, rng, merged)
+        raise RulesError([error("kind", "unsupported", "Test non pris en charge.", "Unsupported test.")])
+
+    def _overreach(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+        """Overreach action (action de dépassement, L1111-L1134), as far as the truncated text goes.
+
+        Resolved like a simple action (L1114-L1116); Diff, "la difficulté du
+        jet de résolution" (L1122-L1126), is used as the roll's ND unless an
+        ND is given; Eff (effort maximal, "le [dom] maximal", L1130-L1132) is
+        recorded without mechanics (reading G21). The player-controlled risk
+        element is not in the supplied text.
+        """
+        errors: list[FieldError] = []
+        values = {}
+        for key, lo, hi in (("diff", -100, 100), ("eff", 0, 1000)):
+            value = request.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi):
+                errors.append(
+                    error(
+                        key,
+                        "out_of_range",
+                        "Doit être entre {lo} et {hi}.",
+                        "Must be between {lo} and {hi}.",
+                        lo=lo,
+                        hi=hi,
+                    )
+                )
+            values[key] = value
+        if errors:
+            raise RulesError(errors)
+        base = dict(request)
+        if base.get("nd") in (None, "") and values["diff"] is not None:
+            base["nd"] = values["diff"]
+        inputs = self._inputs(base, settings)
+        inputs["diff"], inputs["eff"] = values["diff"], values["eff"]
+        resolution = resolve_simple(inputs, rng, kind="overreach")
+        resolution.outcome["overreach"] = {"diff": values["diff"], "eff": values["eff"], "rules_complete": False}
+        resolution.tags.append("overreach_incomplete_rules")
+        return resolution
+
+    def _confrontation(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+        """Two opposed actions (la confrontation, L1065-L1073); draws: side a, then side b."""
+        sides = {}
+        errors: list[FieldError] = []
+        for side in ("a", "b"):
+            try:
+                sides[side] = self._inputs(request.get(side) or {}, settings, f"{side}.")
+            except RulesError as exc:
+                errors += exc.errors
+        if errors:
+            raise RulesError(errors)
+        if settings.get("confrontation_force_roll", True):
+            for inputs in sides.values():
+                inputs["force_roll"] = True
+        draws_a = draw(sides["a"], rng)
+        draws_b = draw(sides["b"], rng)
+        out_a, out_b = evaluate(sides["a"], draws_a), evaluate(sides["b"], draws_b)
+        winner = confrontation_winner(out_a, out_b)
+        verdict = {
+            "a": Msg("A l'emporte", "A wins"),
+            "b": Msg("B l'emporte", "B wins"),
+            None: Msg("aucun vainqueur", "no winner"),
+        }[winner]
+        sa, sb = summary_for(out_a, sides["a"].get("label") or "A"), summary_for(out_b, sides["b"].get("label") or "B")
+        return Resolution(
+            t.SLUG,
+            "confrontation",
+            {"a": sides["a"], "b": sides["b"]},
+            draws_a + draws_b,
+            {"a": out_a, "b": out_b, "winner": winner, "draws_a": len(draws_a)},
+            Msg(f"{sa.fr} | {sb.fr} → {verdict.fr}", f"{sa.en} | {sb.en} → {verdict.en}"),
+            success=None,
+            tags=["confrontation", f"winner_{winner or 'none'}"],
+        )
+
+    def _multiple(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+        """Simultaneous actions in order of importance, then unplanned ones (L1075-L1109)."""
+        planned = request.get("actions")
+        unplanned = request.get("unplanned") or []
+        if not isinstance(planned, list) or not planned or len(planned) > 10:
+            raise RulesError([error("actions", "invalid_list", "Entre 1 et 10 actions.", "Between 1 and 10 actions.")])
+        if not isinstance(unplanned, list) or len(unplanned) > 10:
+            raise RulesError(
+                [error("unplanned", "invalid_list", "10 actions imprévues au plus.", "At most 10 unplanned.")]
+            )
+        n = len(planned)
+        rows: list[tuple[str, dict[str, Any], int]] = []
+        errors: list[FieldError] = []
+        for group, items in (("actions", planned), ("unplanned", unplanned)):
+            for i, item in enumerate(items, start=1):
+                handicap = multiple_action_handicap(n, i) if group == "actions" else unplanned_action_handicap(n, i)
+                try:
+                    inputs = self._inputs(item, settings, f"{group}.{i - 1}.")
+                except RulesError as exc:
+                    errors += exc.errors
+                    continue
+                if handicap:
+                    inputs["handicaps"] = [*inputs["handicaps"], handicap]
+                rows.append((group, inputs, handicap))
+        if errors:
+            raise RulesError(errors)
+        all_draws: list[int] = []
+        results = []
+        for group, inputs, handicap in rows:
+            draws = draw(inputs, rng)
+            all_draws += draws
+            outcome = evaluate(inputs, draws)
+            results.append(
+                {
+                    "group": group,
+                    "multiple_action_handicap": handicap,
+                    "inputs": inputs,
+                    "outcome": outcome,
+                    "draws": draws,
+                }
+            )
+        fr = " | ".join(summary_for(r["outcome"], f"#{k + 1}").fr for k, r in enumerate(results))
+        en = " | ".join(summary_for(r["outcome"], f"#{k + 1}").en for k, r in enumerate(results))
+        return Resolution(
+            t.SLUG,
+            "multiple",
+            {"actions": [r["inputs"] for r in results], "planned": n},
+            all_draws,
+            {"results": results},
+            Msg(fr, en),
+            success=None,
+            tags=["multiple_actions"],
+        )
+
+    def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Exact odds before rolling (spec §4.13). Hidden NDs are left out of the report."""
+        merged = self.settings(settings)
+        kind = request.get("kind", "action") if isinstance(request, dict) else None
+        if kind in ("action", "overreach"):
+            base = dict(request)
+            if kind == "overreach" and base.get("nd") in (None, "") and base.get("diff") is not None:
+                base["nd"] = base["diff"]
+            inputs = self._inputs(base, merged)
+            hidden = inputs.get("nd_hidden")
+            if hidden:
+                inputs = {**inputs, "nd": None}
+            report = odds_report(inputs)
+            report["nd_hidden"] = bool(hidden)
+            return report
+        if kind == "confrontation":
+            sides = {s: self._inputs(request.get(s) or {}, merged, f"{s}.") for s in ("a", "b")}
+            if merged.get("confrontation_force_roll", True):
+                for inputs in sides.values():
+                    inputs["force_roll"] = True
+            report = {s: odds_report(sides[s]) for s in sides}
+            report["winner"] = confrontation_odds(sides["a"], sides["b"])
+            return report
+        if kind == "multiple":
+            planned = request.get("actions") or []
+            n = len(planned)
+            out = []
+            for i, item in enumerate(planned, start=1):
+                inputs = self._inputs(item, merged, f"actions.{i - 1}.")
+                handicap = multiple_action_handicap(n, i)
+                if handicap:
+                    inputs["handicaps"] = [*inputs["handicaps"], handicap]
+                out.append(odds_report(inputs))
+            return {"actions": out}
+        return None
+
+    # ---- combat -----------------------------------------------------------
+    def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        return combat.combat_state(sheet)
+
+    def action_fields(self) -> tuple[Field, ...]:
+        return schema.action_fields()
+
+    def initiative(
+        self,
+        combatants: Sequence[Combatant],
+        declarations: dict[str, dict[str, Any]],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        return combat.initiative(combatants, declarations, rng, self.settings(settings))
+
+    def resolve_action(
+        self,
+        actor: Combatant,
+        target: Combatant | None,
+        declaration: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> CombatResult:
+        return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    # ---- progression ------------------------------------------------------
+    def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
+        return schema.purchase_fields()
+
+    def purchase(
+        self,
+        sheet: dict[str, Any],
+        request: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+    ) -> PurchaseResult:
+        return progression.purchase(sheet, request, balances, self.settings(settings))
+
+    def suggest_session_awards(
+        self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> list[LedgerDraft]:
+        return progression.suggest_session_awards(sheet, facts, self.settings(settings))
+
+    def apply_progression(
+        self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any] | None = None
+    ) -> ProgressionResult:
+        return progression.apply_progression(sheet, entries, self.settings(settings))
+
+    # ---- GM aids ----------------------------------------------------------
+    def gm_aids(self) -> dict[str, Any]:
+        """GM-only help: the indicative combination names (L356-L422) and the ND table (L837-L869)."""
+        return {
+            "combinations": combinations_table(),
+            "difficulties": [{"nd": nd, "label": label.to_dict()} for nd, label in t.DIFFICULTIES],
+        }
+
+    def creation_roll(
+        self, rng: RandomSource, aspect_method: str = "ROLL_STANDARD", means_method: str = "ROLL"
+    ) -> dict[str, Any]:
+        return creation_roll(rng, aspect_method, means_method)
+
+    def reevaluate(
+        self, resolution: dict[str, Any], difficulty: int | None, negative_nd: bool | None = None
+    ) -> dict[str, Any]:
+        return reevaluate(resolution, difficulty, negative_nd)
 
 
-SYSTEM = _System()
+def confrontation_odds(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
+    """Exact P(a wins), P(b wins), P(no winner) by enumerating both d20s (no critical die; else ``None``)."""
+    if a.get("crit_die") or b.get("crit_die"):
+        return None
+
+    def dist(inputs: dict[str, Any]) -> list[tuple[Fraction, dict[str, Any]]]:
+        from rules.clefs.resolution import compute_ca, is_automatic, must_roll
+
+        ca = compute_ca(inputs)
+        if not must_roll(inputs):
+            return [(Fraction(1), {"level": is_automatic(ca), "dr": None, "ca": ca})]
+        rows = []
+        for r in range(1, t.D20 + 1):
+            level, dr, _ = base_result(ca, r)
+            rows.append((Fraction(1, t.D20), {"level": level, "dr": dr, "ca": ca}))
+        return rows
+
+    result = {"a": Fraction(0), "b": Fraction(0), "none": Fraction(0)}
+    for pa, oa in dist(a):
+        for pb, ob in dist(b):
+            winner = confrontation_winner(oa, ob)
+            result[winner or "none"] += pa * pb
+    return {key: float(value) for key, value in result.items()} | {
+        "exact": {key: str(value) for key, value in result.items()}
+    }
+
+
+SYSTEM = ClefsDeLAube()
