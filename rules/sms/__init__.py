@@ -1,25 +1,61 @@
-"""Placeholder for the Storytelling Modulary System (SMS) system (being implemented)."""
+"""Storytelling Modulary System (SMS v1), the rules of the Omnivers de Loreval.
+
+Seed: ``seeds/003_2f455f1b43a71c78.txt``; English spec: ``rules/sms.md``. Layout (Foundry-style data model):
+
+* :mod:`rules.sms.tables` — rule tables as data (races, archetypes, severities, stakes, magic, NPC roles…);
+* :mod:`rules.sms.schema` — sheet fields, campaign settings, wizard steps, test/action/purchase fields;
+* :mod:`rules.sms.core` — action score, variable die D0..D12, resolution, stakes, quality of result;
+* :mod:`rules.sms.creation` — creation budget, validation, :func:`apply_race`, :func:`apply_archetype`;
+* :mod:`rules.sms.health` — wounds, healing, fatigue and recovery, falls, projections, Model B calculators;
+* :mod:`rules.sms.combat` — attack/defence dice, armour, size, initiative, reactions, PvP;
+* :mod:`rules.sms.magic` — :func:`build_spell` (live spell builder), rituals, counter-magic;
+* :mod:`rules.sms.system` — the :class:`~rules.base.RuleSystem` implementation, ``SYSTEM``.
+
+Campaign readings where the page contradicts itself (spec §7): ``health_model`` (wound modules L133–142 by
+default, or Model B wound levels converted, L583/L603–678), ``leather_armour`` (−2 as in L224/L228 by
+default, or light category 1 as in L220) and ``spell_range_reading`` (score penalty L316–320 by default, or
+on the die as in the example L431).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from rules.sms.core import (
+    action_score,
+    die_class,
+    difficulty_die,
+    module_xp,
+    quality_for_offset,
+    resolve_die,
+    round_die,
+    score_from_modules,
+    stake_for_die,
+    success_probability,
+)
+from rules.sms.creation import apply_archetype, apply_race, archetype_cost
+from rules.sms.health import heal_wounds, recover_fatigue
+from rules.sms.magic import build_spell, improvement_power
+from rules.sms.system import SMSSystem
 
-from rules.base import Budget, Field, Msg, RuleSystem
+SYSTEM = SMSSystem()
 
-
-class _System(RuleSystem):
-    slug = "sms"
-    name = Msg("Storytelling Modulary System (SMS)", "Storytelling Modulary System (SMS)")
-    diceless = False
-
-    def sheet_fields(self) -> tuple[Field, ...]:
-        return ()
-
-    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {}
-
-    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
-        return Budget("points", 0, 0)
-
-
-SYSTEM = _System()
+__all__ = [
+    "SYSTEM",
+    "SMSSystem",
+    "action_score",
+    "apply_archetype",
+    "apply_race",
+    "archetype_cost",
+    "build_spell",
+    "die_class",
+    "difficulty_die",
+    "heal_wounds",
+    "improvement_power",
+    "module_xp",
+    "quality_for_offset",
+    "recover_fatigue",
+    "resolve_die",
+    "round_die",
+    "score_from_modules",
+    "stake_for_die",
+    "success_probability",
+]

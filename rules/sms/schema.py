@@ -1,0 +1,463 @@
+"""Declarations of the SMS sheet, campaign settings, wizard steps, tests, actions and purchases."""
+
+from __future__ import annotations
+
+from rules.base import DerivedSpec, Field, Msg, Step
+from rules.sms.tables import (
+    ARCHETYPE_CHOICES,
+    ARMOUR_KINDS,
+    BESTIARY_CHOICES,
+    CAST_MODES,
+    DAMAGE_TYPES,
+    MAGIC_TYPES,
+    MODULE_KINDS,
+    MODULE_SOURCES,
+    NPC_METHODS,
+    NPC_ROLE_CHOICES,
+    PREDEFINED_MODULES,
+    RACE_CHOICES,
+    RACES,
+    RIGIDITY,
+    SEVERITY_CHOICES,
+    SPELL_AREAS,
+    SPELL_DURATIONS,
+    SPELL_NATURES,
+    SPELL_RANGES,
+    STATUSES,
+    WEAPON_SEVERITY_CHOICES,
+)
+
+SCHEMA_VERSION = 1
+
+
+def _c(*pairs: tuple[str, str, str]) -> tuple[tuple[str, Msg], ...]:
+    return tuple((k, Msg(fr, en)) for k, fr, en in pairs)
+
+
+MODULE_ITEM_FIELDS: tuple[Field, ...] = (
+    Field("name", "str", Msg("Nom du module", "Module name"), required=True, max_length=120),
+    Field("kind", "choice", Msg("Type", "Kind"), default="positive", choices=MODULE_KINDS),
+    Field("scope", "int", Msg("Portée", "Scope"), default=1, minimum=1, maximum=5,
+          help=Msg("1 très spécifique … 5 très générique (L26).", "1 very specific … 5 very generic (L26).")),
+    Field("rank", "int", Msg("Rang", "Rank"), default=1, minimum=0, maximum=30),
+    Field("free_rank", "int", Msg("Rangs offerts (race)", "Free ranks (race)"), default=0, minimum=0, maximum=30),
+    Field("progress_ranks", "int", Msg("Rangs acquis par l'expérience", "Ranks gained by experience"),
+          default=0, minimum=0, maximum=30),
+    Field("source", "choice", Msg("Origine", "Source"), default="purchased", choices=MODULE_SOURCES),
+    Field("predefined", "choice", Msg("Module prédéfini", "Predefined module"), default="",
+          choices=PREDEFINED_MODULES),
+    Field("domain", "str", Msg("Domaine (résistance, blessure)", "Domain (resistance, wound)"), default="",
+          max_length=60),
+    Field("removable", "bool", Msg("Amovible (lié à un objet)", "Removable (tied to an object)"), default=False),
+    Field("object_name", "str", Msg("Objet", "Object"), default="", max_length=120),
+    Field("object_possessed", "bool", Msg("Objet possédé", "Object possessed"), default=True),
+    Field("progressable", "bool", Msg("Peut progresser", "Can progress"), default=True),
+    Field("roleplay", "bool", Msg("Module roleplay", "Roleplay module"), default=False),
+)
+
+WOUND_ITEM_FIELDS: tuple[Field, ...] = (
+    Field("nature", "str", Msg("Nature", "Nature"), default="", max_length=120),
+    Field("severity", "choice", Msg("Gravité", "Severity"), default="light", choices=SEVERITY_CHOICES),
+    Field("domain", "str", Msg("Domaine", "Domain"), default="", max_length=60),
+    Field("damage_type", "choice", Msg("Type de dégâts", "Damage type"), default="",
+          choices=(("", Msg("—", "—")), *DAMAGE_TYPES)),
+    Field("source", "str", Msg("Cause", "Cause"), default="", max_length=120),
+)
+
+
+def sheet_fields() -> tuple[Field, ...]:
+    race_choice = RACE_CHOICES
+    return (
+        Field("race", "choice", Msg("Race", "Race"), default="humain", choices=race_choice, group="identity",
+              step="race", help=Msg("Modules raciaux fixes (L695–874).", "Fixed racial modules (L695–874).")),
+        Field("size_factor", "int", Msg("Facteur de taille", "Size factor"), default=5, minimum=1, maximum=9,
+              group="identity", step="race", help=Msg("1 à 9, moyenne 5 (L591).", "1 to 9, average 5 (L591).")),
+        Field("concept", "text", Msg("Historique", "Background"), default="", max_length=8000, group="identity",
+              step="background"),
+        Field("archetypes", "list", Msg("Archétypes appliqués", "Applied archetypes"), default=[],
+              item_fields=(Field("key", "choice", Msg("Archétype", "Archetype"), choices=ARCHETYPE_CHOICES),),
+              max_items=10, group="identity", step="archetype"),
+        Field("modules", "list", Msg("Modules", "Modules"), default=[], item_fields=MODULE_ITEM_FIELDS,
+              max_items=200, group="modules", step="modules"),
+        Field("wounds", "list", Msg("Blessures", "Wounds"), default=[], item_fields=WOUND_ITEM_FIELDS,
+              max_items=100, group="health", step=""),
+        Field("fatigue.transient", "int", Msg("Fatigue passagère", "Transient fatigue"), default=0, minimum=0,
+              maximum=99, group="health"),
+        Field("fatigue.lasting", "int", Msg("Fatigue durable", "Lasting fatigue"), default=0, minimum=0,
+              maximum=99, group="health"),
+        Field("fatigue.persistent", "int", Msg("Fatigue persistante", "Persistent fatigue"), default=0, minimum=0,
+              maximum=99, group="health"),
+        Field("status", "choice", Msg("État", "Status"), default="active", choices=STATUSES, group="health"),
+        Field("afflictions", "list", Msg("Maladies et poisons", "Diseases and poisons"), default=[], max_items=20,
+              group="health", item_fields=(
+                  Field("name", "str", Msg("Nom", "Name"), default="", max_length=120),
+                  Field("kind", "choice", Msg("Type", "Kind"), default="disease",
+                        choices=_c(("disease", "Maladie", "Disease"), ("poison", "Poison", "Poison"))),
+                  Field("boxes_total", "int", Msg("Cases (MJ)", "Boxes (GM)"), default=0, minimum=0, maximum=50),
+                  Field("boxes_checked", "int", Msg("Cases cochées", "Boxes ticked"), default=0, minimum=0,
+                        maximum=50),
+                  Field("causes", "str", Msg("Causes à éliminer", "Causes to remove"), default="", max_length=200),
+              )),
+        Field("armour.name", "str", Msg("Armure", "Armour"), default="", max_length=120, group="equipment",
+              step="equipment"),
+        Field("armour.kind", "choice", Msg("Type d'armure", "Armour kind"), default="custom", choices=ARMOUR_KINDS,
+              group="equipment", step="equipment"),
+        Field("armour.category", "int", Msg("Catégorie d'armure", "Armour category"), default=0, minimum=0,
+              maximum=3, group="equipment", step="equipment",
+              help=Msg("0 aucune, 1 légère, 2 moyenne, 3 lourde (L217–222).",
+                       "0 none, 1 light, 2 medium, 3 heavy (L217–222).")),
+        Field("armour.rigidity", "choice", Msg("Rigidité", "Rigidity"), default="soft", choices=RIGIDITY,
+              group="equipment", step="equipment"),
+        Field("armour.enchantment", "int", Msg("Enchantement", "Enchantment"), default=0, minimum=0, maximum=5,
+              group="equipment", step="equipment"),
+        Field("shield.name", "str", Msg("Bouclier", "Shield"), default="", max_length=120, group="equipment",
+              step="equipment"),
+        Field("shield.category", "int", Msg("Catégorie du bouclier", "Shield category"), default=0, minimum=0,
+              maximum=3, group="equipment", step="equipment"),
+        Field("weapons", "list", Msg("Armes", "Weapons"), default=[], max_items=20, group="equipment",
+              step="equipment", item_fields=(
+                  Field("name", "str", Msg("Nom", "Name"), default="", max_length=120),
+                  Field("uses", "str", Msg("Actions permises", "Actions allowed"), default="", max_length=200),
+                  Field("size_factor", "int", Msg("Facteur de taille", "Size factor"), default=5, minimum=1,
+                        maximum=9),
+              )),
+        Field("spells", "list", Msg("Sorts connus", "Known spells"), default=[], max_items=100, group="magic",
+              step="magic", item_fields=(
+                  Field("name", "str", Msg("Nom", "Name"), default="", max_length=120),
+                  Field("magic_type", "choice", Msg("Magie", "Magic"), default="arcane", choices=MAGIC_TYPES),
+                  Field("mode", "choice", Msg("Forme", "Form"), default="spell", choices=CAST_MODES),
+                  Field("nature", "choice", Msg("Nature", "Nature"), default="misc", choices=SPELL_NATURES),
+                  Field("power", "int", Msg("Puissance", "Power"), default=1, minimum=1, maximum=5),
+                  Field("description", "text", Msg("Description", "Description"), default="", max_length=2000),
+              )),
+        Field("maintained_spells", "list", Msg("Sorts maintenus", "Maintained spells"), default=[], max_items=20,
+              group="magic", item_fields=(Field("name", "str", Msg("Nom", "Name"), default="", max_length=120),)),
+        Field("npc.role", "choice", Msg("Rôle du PNJ", "NPC role"), default="one_shot", choices=NPC_ROLE_CHOICES,
+              group="npc"),
+        Field("npc.method", "choice", Msg("Méthode de définition", "Definition method"), default="deluxe",
+              choices=NPC_METHODS, group="npc"),
+        Field("npc.creature_class", "choice", Msg("Classe du bestiaire", "Bestiary class"), default="",
+              choices=BESTIARY_CHOICES, group="npc"),
+        Field("npc.base_defence_die", "int", Msg("Dé de base pour le blesser", "Base die to wound it"), default=8,
+              minimum=0, maximum=30, group="npc"),
+        Field("npc.base_attack_die", "int", Msg("Dé de base de son attaque", "Base die of its attack"), default=8,
+              minimum=0, maximum=30, group="npc"),
+        Field("npc.is_minion", "bool", Msg("Sbire / quidam", "Minion / bystander"), default=False, group="npc"),
+        Field("npc.difficulties", "dict", Msg("Difficultés notées", "Noted difficulties"), default={}, group="npc"),
+        Field("advances", "list", Msg("Progressions", "Advances"), default=[], max_items=500, group="progression",
+              item_fields=(
+                  Field("module", "str", Msg("Module", "Module"), default="", max_length=120),
+                  Field("scenario", "str", Msg("Scénario", "Scenario"), default="", max_length=120),
+                  Field("cost", "int", Msg("Coût", "Cost"), default=0, minimum=0, maximum=5),
+              )),
+    )
+
+
+def settings_fields() -> tuple[Field, ...]:
+    return (
+        Field("creation_xp", "int", Msg("Expérience de création", "Creation experience"), default=40, minimum=0,
+              maximum=500, help=Msg("40 par défaut ; le MJ peut la changer (L61, L693).",
+                                    "40 by default; the GM may change it (L61, L693).")),
+        Field("negative_xp_cap", "int", Msg("Plafond des gains négatifs", "Cap on negative gains"), default=10,
+              minimum=0, maximum=100, help=Msg("L67", "L67")),
+        Field("creation_rank_cap", "int", Msg("Rangs max. à la création", "Max ranks at creation"), default=3,
+              minimum=1, maximum=30, help=Msg("L71", "L71")),
+        Field("max_rank", "int", Msg("Rang maximum (0 = aucun)", "Maximum rank (0 = none)"), default=0, minimum=0,
+              maximum=30, help=Msg("Aucun plafond après la création n'est écrit (L71, L77).",
+                                   "No cap after creation is written (L71, L77).")),
+        Field("magic_max_rank", "int", Msg("Rang maximum des magies", "Maximum rank of magic modules"), default=5,
+              minimum=1, maximum=30, help=Msg("Prérequis des pouvoirs particuliers «au rang maximum» (L408–410).",
+                                              "Special-power prerequisite «at maximum rank» (L408–410).")),
+        Field("allowed_races", "list", Msg("Races autorisées (vide = toutes)", "Allowed races (empty = all)"),
+              default=[], help=Msg("L689", "L689")),
+        Field("health_model", "choice", Msg("Modèle de santé", "Health model"), default="severity_modules",
+              choices=_c(
+                  ("severity_modules", "Blessures-modules (L133–142)", "Wound modules (L133–142)"),
+                  ("wound_levels", "Niveaux de blessure convertis (L583, L603–678)",
+                   "Wound levels converted (L583, L603–678)"),
+              )),
+        Field("leather_armour", "choice", Msg("Armure de cuir", "Leather armour"), default="minus_two",
+              choices=_c(
+                  ("minus_two", "Dé −2 comme dans les exemples (L224, L228)", "Die −2 as in the examples (L224, L228)"),
+                  ("light", "Armure légère, catégorie 1 (L220)", "Light armour, category 1 (L220)"),
+              )),
+        Field("spell_range_reading", "choice", Msg("Portée des sorts", "Spell range"), default="score",
+              choices=_c(
+                  ("score", "Malus au score du lanceur (L316–320)", "Penalty on the caster's score (L316–320)"),
+                  ("die", "Augmente le dé (exemple L431)", "Raises the die (example L431)"),
+              )),
+        Field("fatigue_penalty", "int", Msg("Malus par niveau de fatigue", "Penalty per fatigue level"), default=1,
+              minimum=0, maximum=4, help=Msg("«beaucoup plus minime que pour les blessures» (L154).",
+                                             "«much smaller than wounds» (L154).")),
+        Field("archetype_modules", "dict", Msg("Modules des archétypes (MJ)", "Archetype modules (GM)"), default={},
+              help=Msg("{clé: [{name, kind, scope, rank}]} — la page ne donne pas les listes (L893–985).",
+                       "{key: [{name, kind, scope, rank}]} — the page gives no lists (L893–985).")),
+        Field("bestiary", "dict", Msg("Bestiaire (MJ)", "Bestiary (GM)"), default={},
+              help=Msg("Créatures par classe : la page ne donne que les classes (L1039–1057).",
+                       "Creatures by class: the page gives only the classes (L1039–1057).")),
+        Field("weapon_base_damage", "dict", Msg("Dégâts de base des armes (MJ)", "Weapon base damage (GM)"),
+              default={}, help=Msg("Table annoncée L583 mais absente : {arme: -1|0|1}.",
+                                   "Table announced at L583 but missing: {weapon: -1|0|1}.")),
+        Field("health_track_length", "int", Msg("Longueur de la piste de santé (MJ)", "Health track length (GM)"),
+              default=0, minimum=0, maximum=100, help=Msg("Absente de la page (modèle B).",
+                                                          "Missing from the page (Model B).")),
+        Field("disease_boxes", "int", Msg("Cases maladie par défaut (MJ)", "Default disease boxes (GM)"), default=0,
+              minimum=0, maximum=50, help=Msg("Absent de la page (L615).", "Missing from the page (L615).")),
+    )
+
+
+def creation_steps() -> tuple[Step, ...]:
+    return (
+        Step("race", Msg("Race", "Race"), ("race", "size_factor"),
+             Msg("Humain : 40 XP ; autres races : modules raciaux (7 XP) + 33 XP (L61, L691).",
+                 "Human: 40 XP; other races: racial modules (7 XP) + 33 XP (L61, L691).")),
+        Step("background", Msg("Historique", "Background"), ("concept",),
+             Msg("Racontez l'histoire : elle donne la liste des modules (L14, L689).",
+                 "Tell the story: it yields the module list (L14, L689).")),
+        Step("archetype", Msg("Archétypes", "Archetypes"), ("archetypes",),
+             Msg("Facultatif : un jeu de modules de 33 XP au plus (L882).",
+                 "Optional: a module set of at most 33 XP (L882).")),
+        Step("modules", Msg("Modules et rangs", "Modules and ranks"), ("modules",),
+             Msg("Un rang coûte la portée ; 3 rangs max ; les négatifs rapportent 10 XP au plus (L63–71).",
+                 "A rank costs its scope; 3 ranks max; negatives give at most 10 XP (L63–71).")),
+        Step("magic", Msg("Magie", "Magic"), ("spells",)),
+        Step("equipment", Msg("Équipement", "Equipment"),
+             ("armour.name", "armour.kind", "armour.category", "armour.rigidity", "armour.enchantment",
+              "shield.name", "shield.category", "weapons")),
+    )
+
+
+def derived_specs() -> tuple[DerivedSpec, ...]:
+    return (
+        DerivedSpec("xp_budget", Msg("Budget de création", "Creation budget"), "xp"),
+        DerivedSpec("xp_spent", Msg("XP dépensés à la création", "Creation XP spent"), "xp"),
+        DerivedSpec("xp_negative_credit", Msg("Gain des modules négatifs", "Negative module credit"), "xp"),
+        DerivedSpec("xp_creation_left", Msg("XP de création restants", "Creation XP left"), "xp"),
+        DerivedSpec("wound_penalty", Msg("Malus de blessures", "Wound penalty"), "health"),
+        DerivedSpec("fatigue_penalty", Msg("Malus de fatigue", "Fatigue penalty"), "health"),
+        DerivedSpec("out_of_combat", Msg("Hors de combat", "Out of combat"), "health"),
+        DerivedSpec("interventions_allowed", Msg("Interventions entre deux actions", "Interventions per turn"),
+                    "combat"),
+        DerivedSpec("initiative_tiebreak", Msg("Départage d'initiative", "Initiative tie-break"), "combat"),
+        DerivedSpec("magic", Msg("Magies maîtrisées", "Magic mastered"), "magic"),
+        DerivedSpec("full_rest_hours", Msg("Heures pour récupérer", "Hours to recover"), "health"),
+        DerivedSpec("module_lines", Msg("Modules (notation)", "Modules (notation)"), "modules"),
+    )
+
+
+_SCORE = Field("score", "int", Msg("Score d'action", "Action score"), default=1, minimum=-99, maximum=99,
+               help=Msg("Somme des rangs des modules retenus ; ≤ 0 compte 1 (L95).",
+                        "Sum of the approved module ranks; ≤ 0 counts as 1 (L95)."))
+_SCORE_MODULES = Field("modules", "list", Msg("Modules engagés", "Modules involved"), default=[], max_items=50,
+                       item_fields=(
+                           Field("name", "str", Msg("Nom", "Name"), default="", max_length=120),
+                           Field("kind", "choice", Msg("Type", "Kind"), default="positive", choices=MODULE_KINDS),
+                           Field("rank", "int", Msg("Rang", "Rank"), default=1, minimum=0, maximum=30),
+                           Field("domain", "str", Msg("Domaine", "Domain"), default="", max_length=60),
+                           Field("as_positive", "bool", Msg("Résistif compté positif", "Resistive as positive"),
+                                 default=False),
+                       ),
+                       help=Msg("Si renseigné, remplace le score saisi.", "If given, replaces the typed score."))
+_CIRC = Field("circumstances", "int", Msg("Circonstances (±1..±3 chacune)", "Circumstances (±1..±3 each)"),
+              default=0, minimum=-12, maximum=12, help=Msg("L246–258", "L246–258"))
+_MOD = Field("modifier", "int", Msg("Autres modificateurs au score", "Other score modifiers"), default=0,
+             minimum=-30, maximum=30)
+_SEV = Field("severity", "choice", Msg("Blessure visée", "Wound sought"), default="light",
+             choices=WEAPON_SEVERITY_CHOICES)
+_RANGE = Field("range", "choice", Msg("Portée", "Range"), default="0", choices=SPELL_RANGES)
+_AREA = Field("area", "choice", Msg("Zone d'effet", "Area"), default="0", choices=SPELL_AREAS)
+_DURATION = Field("duration", "choice", Msg("Durée", "Duration"), default="0", choices=SPELL_DURATIONS)
+
+SPELL_COMPONENT_FIELDS: tuple[Field, ...] = (
+    Field("mode", "choice", Msg("Forme", "Form"), default="spell", choices=CAST_MODES),
+    Field("magic_type", "choice", Msg("Magie", "Magic"), default="arcane", choices=MAGIC_TYPES),
+    Field("nature", "choice", Msg("Nature de l'effet", "Effect nature"), default="misc", choices=SPELL_NATURES),
+    Field("power", "int", Msg("Puissance", "Power"), default=1, minimum=1, maximum=5),
+    Field("severity", "choice", Msg("Gravité (offensif, curatif)", "Severity (offensive, curative)"),
+          default="light", choices=SEVERITY_CHOICES),
+    Field("scope", "int", Msg("Portée du module (amélioration)", "Module scope (improvement)"), default=1, minimum=1,
+          maximum=5),
+    Field("rank", "int", Msg("Rang du module (amélioration)", "Module rank (improvement)"), default=1, minimum=1,
+          maximum=5),
+    Field("opposed", "bool", Msg("La cible s'oppose", "The target opposes"), default=False),
+    Field("target_die", "int", Msg("Dé de défense de la cible", "Target's defence die"), default=0, minimum=0,
+          maximum=40),
+    _RANGE, _AREA, _DURATION,
+    Field("extension_rank", "int", Msg("Rangs résistifs d'extension", "Resistive extension ranks"), default=0,
+          minimum=0, maximum=30),
+    Field("participants", "int", Msg("Participants au rituel", "Ritual participants"), default=0, minimum=0,
+          maximum=50),
+    Field("damage_type", "choice", Msg("Type de dégâts (modèle B)", "Damage type (Model B)"), default="",
+          choices=(("", Msg("—", "—")), *DAMAGE_TYPES)),
+    Field("intervention", "bool", Msg("Lancé en intervention", "Cast as an intervention"), default=False),
+    _CIRC,
+)
+
+
+def test_kinds() -> dict[str, tuple[Field, ...]]:
+    return {
+        "action": (
+            _SCORE, _SCORE_MODULES, _MOD,
+            Field("die", "int", Msg("Dé de difficulté du MJ", "GM difficulty die"), default=6, minimum=0, maximum=40,
+                  required=True),
+            _CIRC,
+            Field("threshold", "choice", Msg("Seuil", "Threshold"), default="none", choices=_c(
+                ("none", "Dé du MJ", "GM die"),
+                ("relative", "Relatif (degrés de réussite)", "Relative (degrees of success)"),
+                ("absolute", "Absolu (tout ou rien)", "Absolute (all or nothing)"),
+            )),
+            Field("chosen_die", "int", Msg("Dé choisi par le joueur", "Die chosen by the player"), default=None,
+                  minimum=0, maximum=40),
+        ),
+        "attack_npc": (
+            _SCORE, _SCORE_MODULES, _MOD,
+            Field("base_die", "int", Msg("Dé de base du PNJ", "NPC base die"), default=8, minimum=0, maximum=30),
+            _SEV,
+            Field("armour_category", "int", Msg("Armure du PNJ engagée", "NPC armour engaged"), default=0, minimum=0,
+                  maximum=3),
+            Field("barrier_power", "int", Msg("Barrière magique du PNJ", "NPC magic barrier"), default=0, minimum=0,
+                  maximum=5),
+            _CIRC,
+            Field("is_minion", "bool", Msg("Sbire / quidam", "Minion / bystander"), default=False),
+        ),
+        "defend_npc": (
+            _SCORE, _SCORE_MODULES, _MOD,
+            Field("base_die", "int", Msg("Dé de base de l'attaque du PNJ", "NPC attack base die"), default=8,
+                  minimum=0, maximum=30),
+            _SEV,
+            Field("armour_category", "int", Msg("Armure qui s'interpose", "Armour interposing"), default=0,
+                  minimum=0, maximum=3),
+            Field("leather", "bool", Msg("Armure de cuir", "Leather armour"), default=False),
+            Field("shield_category", "int", Msg("Bouclier", "Shield"), default=0, minimum=0, maximum=3),
+            Field("barrier_power", "int", Msg("Barrière magique", "Magic barrier"), default=0, minimum=0, maximum=5),
+            _CIRC,
+        ),
+        "opposed": (
+            Field("attacker_score", "int", Msg("Score de l'attaquant", "Attacker score"), default=1, minimum=-99,
+                  maximum=99),
+            Field("attacker_die", "int", Msg("Dé de l'attaquant", "Attacker die"), default=6, minimum=0, maximum=40),
+            Field("defender_score", "int", Msg("Score du défenseur", "Defender score"), default=1, minimum=-99,
+                  maximum=99),
+            Field("defender_die", "int", Msg("Dé du défenseur", "Defender die"), default=6, minimum=0, maximum=40),
+            Field("defends", "bool", Msg("Le défenseur réagit", "The defender reacts"), default=True),
+            Field("weapon_base", "int", Msg("Dégât de base de l'arme (modèle B)", "Weapon base damage (Model B)"),
+                  default=0, minimum=-1, maximum=1),
+            Field("armour_category", "int", Msg("Armure du défenseur", "Defender armour"), default=0, minimum=0,
+                  maximum=3),
+        ),
+        "spell_builder": SPELL_COMPONENT_FIELDS,
+        "cast_spell": (_SCORE, _SCORE_MODULES, _MOD, *SPELL_COMPONENT_FIELDS),
+        "counter_spell": (
+            _SCORE, _SCORE_MODULES, _MOD,
+            Field("caster_base_die", "int", Msg("Dé pour interrompre ce lanceur (MJ)", "Die to interrupt this caster"),
+                  default=4, minimum=0, maximum=30),
+            Field("power", "int", Msg("Puissance du sort", "Spell power"), default=1, minimum=1, maximum=5),
+            Field("magic_rank", "int", Msg("Rang dans la même magie", "Rank in the same magic"), default=0, minimum=0,
+                  maximum=30),
+            _CIRC,
+        ),
+        "dispel": (
+            _SCORE, _SCORE_MODULES, _MOD,
+            Field("power", "int", Msg("Puissance de l'effet", "Effect power"), default=1, minimum=1, maximum=5),
+            Field("magic_rank", "int", Msg("Meilleur rang de magie", "Best magic rank"), default=0, minimum=0,
+                  maximum=30),
+            Field("effect_duration", "choice", Msg("Durée de l'effet", "Effect duration"), default="0",
+                  choices=SPELL_DURATIONS),
+            Field("effect_area", "choice", Msg("Zone de l'effet", "Effect area"), default="0", choices=SPELL_AREAS),
+            Field("range", "choice", Msg("Portée jusqu'à l'effet", "Range to the effect"), default="0",
+                  choices=SPELL_RANGES),
+            Field("ritual", "bool", Msg("Rituel de dissipation", "Ritual of dispelling"), default=False),
+            _CIRC,
+        ),
+        "fall": (
+            _SCORE, _SCORE_MODULES, _MOD,
+            Field("height", "int", Msg("Hauteur (m)", "Height (m)"), default=0, minimum=0, maximum=10000,
+                  required=True),
+            Field("size_factor", "int", Msg("Facteur de taille", "Size factor"), default=5, minimum=1, maximum=9),
+            Field("controlled", "bool", Msg("Chute contrôlée", "Controlled fall"), default=False),
+            Field("sharp_surface", "bool", Msg("Surface saillante/tranchante", "Sharp surface"), default=False),
+            Field("resist", "bool", Msg("Tenter d'amortir", "Try to cushion"), default=True),
+            Field("chosen_die", "int", Msg("Dé choisi", "Chosen die"), default=None, minimum=0, maximum=40),
+        ),
+        "projection": (
+            _SCORE, _SCORE_MODULES, _MOD,
+            Field("distance", "int", Msg("Distance (m)", "Distance (m)"), default=0, minimum=0, maximum=10000),
+            Field("obstacle_after", "int", Msg("Obstacle après (m)", "Obstacle after (m)"), default=None, minimum=0,
+                  maximum=10000),
+            Field("size_factor", "int", Msg("Facteur de taille", "Size factor"), default=5, minimum=1, maximum=9),
+            Field("resist", "bool", Msg("Tenter d'amortir", "Try to cushion"), default=False),
+            Field("chosen_die", "int", Msg("Dé choisi", "Chosen die"), default=None, minimum=0, maximum=40),
+        ),
+        "disease": _affliction_fields(),
+        "poison": _affliction_fields(),
+    }
+
+
+def _affliction_fields() -> tuple[Field, ...]:
+    return (
+        _SCORE, _SCORE_MODULES, _MOD,
+        Field("die", "int", Msg("Dé pour résister (MJ)", "Die to resist (GM)"), default=0, minimum=0, maximum=40),
+        Field("boxes_total", "int", Msg("Cases (MJ)", "Boxes (GM)"), default=0, minimum=0, maximum=50),
+        Field("boxes_checked", "int", Msg("Cases déjà cochées", "Boxes already ticked"), default=0, minimum=0,
+              maximum=50),
+        Field("rate", "int", Msg("Cases par étape", "Boxes per step"), default=1, minimum=1, maximum=10),
+        Field("treated", "bool", Msg("Causes éliminées", "Causes removed"), default=False),
+    )
+
+
+def action_fields() -> tuple[Field, ...]:
+    return (
+        Field("kind", "choice", Msg("Action", "Action"), default="attack", required=True, choices=_c(
+            ("attack", "Attaque (PJ → PNJ, ou PNJ → PJ : le PJ se défend)",
+             "Attack (PC → NPC, or NPC → PC: PC defends)"),
+            ("spell", "Sort", "Spell"),
+            ("counter_spell", "Contre-sort", "Counter-spell"),
+            ("catch_breath", "Souffler", "Catch breath"),
+            ("other", "Autre action", "Other action"),
+            ("end_sequence", "Fin de la séquence", "End of the sequence"),
+        )),
+        Field("timing", "choice", Msg("Moment", "Timing"), default="action", choices=_c(
+            ("action", "Action", "Action"), ("reaction", "Réaction", "Reaction"),
+            ("intervention", "Intervention", "Intervention"),
+        )),
+        _SCORE, _SCORE_MODULES, _MOD,
+        Field("die", "int", Msg("Dé de base (sinon celui du PNJ)", "Base die (else the NPC's)"), default=None,
+              minimum=0, maximum=30),
+        _SEV,
+        Field("armour_applies", "choice", Msg("L'armure s'interpose", "Armour interposes"), default="full",
+              choices=_c(("full", "Oui", "Yes"), ("partial", "Partiellement (−1)", "Partly (−1)"),
+                         ("none", "Non", "No"))),
+        Field("shield", "bool", Msg("Bouclier sur le membre visé", "Shield on the limb attacked"), default=False),
+        Field("barrier_power", "int", Msg("Barrière magique", "Magic barrier"), default=0, minimum=0, maximum=5),
+        _CIRC,
+        Field("apply_size", "bool", Msg("Appliquer la différence de taille", "Apply the size difference"),
+              default=True),
+        Field("special_power", "bool", Msg("Pouvoir particulier", "Special power"), default=False),
+        Field("spell", "dict", Msg("Composants du sort", "Spell components"), default={}),
+        Field("wound_nature", "str", Msg("Nature de la blessure", "Wound nature"), default="", max_length=120),
+    )
+
+
+def purchase_fields() -> dict[str, tuple[Field, ...]]:
+    scenario = Field("scenario", "str", Msg("Scénario terminé", "Completed scenario"), required=True, max_length=120)
+    completed = Field("scenario_completed", "bool", Msg("Scénario terminé", "Scenario completed"), default=True,
+                      help=Msg("On ne dépense qu'à la fin d'un scénario (L77).",
+                               "Experience is spent at the end of a scenario (L77)."))
+    return {
+        "raise_module": (
+            Field("module", "int", Msg("Module (index)", "Module (index)"), required=True, minimum=0, maximum=199),
+            scenario, completed,
+        ),
+        "new_module": (
+            Field("name", "str", Msg("Nom du module", "Module name"), required=True, max_length=120),
+            Field("module_kind", "choice", Msg("Type", "Kind"), default="positive",
+                  choices=tuple(c for c in MODULE_KINDS if c[0] != "negative")),
+            Field("scope", "int", Msg("Portée", "Scope"), default=1, minimum=1, maximum=5),
+            Field("predefined", "choice", Msg("Module prédéfini", "Predefined module"), default="",
+                  choices=PREDEFINED_MODULES),
+            scenario, completed,
+        ),
+    }
+
+
+ALL_RACES = tuple(RACES)
