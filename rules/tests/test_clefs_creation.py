@@ -19,7 +19,7 @@ from rules.base import RulesError, ScriptedRandom, SeededRandom
 from rules.clefs import SYSTEM, aspect_ladder, creation_roll, replay_creation_roll
 from rules.clefs.creation import aspect_exchange_errors, means_exchange_points
 from rules.clefs.derive import means_errors
-from rules.tests.clefs_helpers import MARIE_PIERRE_DRAWS, marie_pierre_roll, marie_pierre_sheet
+from rules.tests.test_clefs_helpers import MARIE_PIERRE_DRAWS, marie_pierre_roll, marie_pierre_sheet
 
 
 def codes(errors):

@@ -12,7 +12,7 @@ import pytest
 from rules.base import RulesError, ScriptedRandom, SeededRandom
 from rules.clefs import SYSTEM, add_critical_die, reevaluate, target_number
 from rules.clefs.resolution import multiple_action_handicap, unplanned_action_handicap
-from rules.tests.clefs_helpers import act
+from rules.tests.test_clefs_helpers import act
 
 
 # ---------------------------------------------------------------- worked examples
@@ -299,7 +299,7 @@ def test_it_resolves_overreach_as_far_as_the_text_goes():
 
 
 def test_it_builds_a_request_from_a_sheet():
-    from rules.tests.clefs_helpers import marie_pierre_sheet
+    from rules.tests.test_clefs_helpers import marie_pierre_sheet
 
     sheet = marie_pierre_sheet()
     res = SYSTEM.resolve(

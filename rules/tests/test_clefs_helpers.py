@@ -1,4 +1,4 @@
-"""Shared builders for the Clefs de l'Aube tests (not a test module)."""
+"""Shared builders for the Clefs de l'Aube tests (no tests here; named test_clefs_* to stay in the owned paths)."""
 
 from __future__ import annotations
 
