@@ -1,0 +1,10 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest
+
+
+def site(request: HttpRequest) -> dict[str, Any]:
+    return {"SITE_NAME": "Tablée", "LIVE_BACKEND": settings.LIVE_BACKEND}

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CampaignsConfig(AppConfig):
+    name = "campaigns"
+    verbose_name = _("Campaigns")
+
+    def ready(self) -> None:
+        from campaigns import live  # noqa: F401  (registers live channel authorizers)

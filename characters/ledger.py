@@ -1,0 +1,70 @@
+"""The experience/karma ledger: append entries, read balances.
+
+Entries are never edited or deleted (:class:`characters.models.LedgerEntry`
+refuses it). Balances are always the sum of the approved entries. Call
+:func:`append_entry` inside the service's transaction.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Sum
+
+from characters.models import Character, LedgerEntry
+
+
+def append_entry(
+    character: Character,
+    currency: str,
+    amount: int,
+    kind: str,
+    *,
+    session: Any = None,
+    created_by: Any = None,
+    note: str = "",
+    data: dict[str, Any] | None = None,
+    key: str | None = None,
+    approval: str = LedgerEntry.Approval.APPROVED,
+) -> LedgerEntry:
+    """Append one entry. With ``key``, a second call with the same key
+    returns the existing entry instead of writing twice (idempotent jobs)."""
+    if currency not in LedgerEntry.Currency.values:
+        raise ValueError(f"unknown currency {currency!r}")
+    if kind not in LedgerEntry.Kind.values:
+        raise ValueError(f"unknown ledger kind {kind!r}")
+    if key is not None:
+        existing = LedgerEntry.objects.filter(key=key).first()
+        if existing is not None:
+            return existing
+    try:
+        with transaction.atomic():
+            return LedgerEntry.objects.create(
+                character=character,
+                currency=currency,
+                amount=int(amount),
+                kind=kind,
+                session=session,
+                created_by=created_by,
+                note=note[:300],
+                data=data or {},
+                key=key,
+                approval=approval,
+            )
+    except IntegrityError:
+        if key is not None:
+            return LedgerEntry.objects.get(key=key)
+        raise
+
+
+def balances(character: Character) -> dict[str, int]:
+    """Current balances per currency: the sum of approved entries."""
+    rows = (
+        LedgerEntry.objects.filter(character=character, approval=LedgerEntry.Approval.APPROVED)
+        .values("currency")
+        .annotate(total=Sum("amount"))
+    )
+    result = {currency: 0 for currency in LedgerEntry.Currency.values}
+    result.update({row["currency"]: int(row["total"] or 0) for row in rows})
+    return result

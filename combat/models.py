@@ -1,0 +1,1 @@
+"""Encounters, rounds and the append-only combat log."""

@@ -1,0 +1,5 @@
+"""Tablée project configuration. Importing it loads the Celery app."""
+
+from config.celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,27 @@
+"""Root URL configuration."""
+
+from django.conf import settings
+from django.conf.urls.static import static
+from django.contrib import admin
+from django.urls import include, path
+
+from campaigns import views as campaign_views
+
+urlpatterns = [
+    path("", campaign_views.home, name="home"),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("profile/", include("accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("live/", include("live.urls")),
+    path("campaigns/", include("campaigns.urls")),
+    path("characters/", include("characters.urls")),
+    path("combat/", include("combat.urls")),
+    path("progression/", include("progression.urls")),
+    path("moderation/", include("moderation.urls")),
+    path("api/", include("api.urls")),
+    path("healthz", campaign_views.healthz, name="healthz"),
+]
+
+if settings.DEBUG:
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

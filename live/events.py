@@ -1,0 +1,54 @@
+"""Publishing live events from services (Zulip's ``send_event_on_commit``).
+
+Call :func:`publish` inside the service's transaction: the event row is
+written in the same transaction (so a rollback leaves no trace) and the
+notification goes out with ``transaction.on_commit`` (so nobody hears about
+a write that did not happen).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from live.hub import hub
+from live.models import LiveEvent
+
+
+def publish(
+    channel: str,
+    kind: str,
+    data: dict[str, Any] | None = None,
+    *,
+    users: list[int] | None = None,
+    gms: bool = True,
+    gms_only: bool = False,
+) -> LiveEvent:
+    """Record an event on ``channel`` and notify its viewers after commit.
+
+    ``kind`` is the SSE event name (use ``a-b`` style names: htmx triggers on
+    ``sse:<kind>``). ``data`` must be safe for every allowed viewer. Narrow
+    the audience with ``users`` (plus the GMs unless ``gms=False``) or
+    ``gms_only``.
+    """
+    audience: dict[str, Any] = {}
+    if gms_only:
+        audience = {"gms_only": True}
+    elif users is not None:
+        audience = {"users": sorted(set(users)), "gms": gms}
+    event = LiveEvent.objects.create(channel=channel, kind=kind, data=data or {}, audience=audience)
+    message = event.message()
+    transaction.on_commit(lambda: hub.publish(message))
+    return event
+
+
+def audience_allows(audience: dict[str, Any], user_id: int | None, is_gm: bool) -> bool:
+    """Whether a viewer may receive an event with this audience."""
+    if not audience:
+        return True
+    if audience.get("gms_only"):
+        return is_gm
+    if is_gm and audience.get("gms", True):
+        return True
+    return user_id is not None and user_id in audience.get("users", [])

@@ -1,0 +1,147 @@
+"""Per-process fan-out of live events to open streams.
+
+Each web process holds ONE hub. With the Redis backend, the hub keeps a
+single pattern subscription (``PSUBSCRIBE prefix*``) and dispatches every
+message to the asyncio queues of its own open streams, so one process holds
+thousands of streams on one Redis connection. With the in-process backend
+(one process, no Redis) publishers hand messages to the hub directly.
+
+Publishing never raises: if Redis is down the event is still in the
+database (:class:`live.models.LiveEvent`) and reconnecting browsers catch up
+with ``Last-Event-ID``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections import defaultdict
+from typing import Any
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+QUEUE_SIZE = 1000
+
+
+class Subscription:
+    """One open stream's queue, bound to the event loop that reads it."""
+
+    def __init__(self, channel: str) -> None:
+        self.channel = channel
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self.overflowed = False
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            # The stream is too slow: it will reconnect and catch up from the DB.
+            self.overflowed = True
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._subs: dict[str, set[Subscription]] = defaultdict(set)
+        self._lock = threading.Lock()
+        self._listener: asyncio.Task[None] | None = None
+        self._listener_loop: asyncio.AbstractEventLoop | None = None
+        self._redis_sync: Any = None
+
+    # -- subscribers --------------------------------------------------------
+    def subscribe(self, channel: str) -> Subscription:
+        sub = Subscription(channel)
+        with self._lock:
+            self._subs[channel].add(sub)
+        if settings.LIVE_BACKEND == "redis":
+            self._ensure_listener()
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            subs = self._subs.get(sub.channel)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del self._subs[sub.channel]
+
+    def subscriber_count(self, channel: str | None = None) -> int:
+        with self._lock:
+            if channel is None:
+                return sum(len(s) for s in self._subs.values())
+            return len(self._subs.get(channel, ()))
+
+    def dispatch(self, message: dict[str, Any]) -> None:
+        """Hand a message to every local stream of its channel (any thread)."""
+        with self._lock:
+            subs = list(self._subs.get(message["channel"], ()))
+        for sub in subs:
+            try:
+                sub.loop.call_soon_threadsafe(sub.deliver, message)
+            except RuntimeError:  # loop closed: the stream is gone
+                self.unsubscribe(sub)
+
+    # -- publishing -----------------------------------------------------------
+    def publish(self, message: dict[str, Any]) -> None:
+        if settings.LIVE_BACKEND != "redis":
+            self.dispatch(message)
+            return
+        try:
+            if self._redis_sync is None:
+                import redis
+
+                self._redis_sync = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+            self._redis_sync.publish(settings.LIVE_REDIS_PREFIX + message["channel"], json.dumps(message))
+        except Exception:
+            logger.warning("live: could not publish to Redis; viewers will catch up", exc_info=True)
+            self._redis_sync = None
+
+    # -- the Redis listener -----------------------------------------------------
+    def _ensure_listener(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._listener is not None and not self._listener.done() and self._listener_loop is loop:
+            return
+        self._listener_loop = loop
+        self._listener = loop.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        import redis.asyncio as aioredis
+
+        prefix = settings.LIVE_REDIS_PREFIX
+        delay = 0.5
+        while True:
+            client = aioredis.Redis.from_url(settings.REDIS_URL)
+            try:
+                pubsub = client.pubsub()
+                await pubsub.psubscribe(prefix + "*")
+                delay = 0.5
+                async for raw in pubsub.listen():
+                    if raw.get("type") != "pmessage":
+                        continue
+                    try:
+                        message = json.loads(raw["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    self.dispatch(message)
+                    if not self._subs:
+                        # Nobody listens in this process any more.
+                        await pubsub.aclose()
+                        return
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("live: Redis subscription lost; retrying in %.1fs", delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 10)
+            finally:
+                try:
+                    await client.aclose()
+                except Exception:
+                    pass
+
+
+hub = Hub()
