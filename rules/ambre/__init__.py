@@ -1,25 +1,18 @@
-"""Placeholder for the Ambre (Système V2.1) system (being implemented)."""
+"""Ambre, le jeu de rôle sans dés: the forum adaptation "Système V2.1".
+
+Seed: ``shared/seeds/000_05e59504de7a2c73.txt``; spec: ``shared/rules/ambre.md``.
+Modules: :mod:`~rules.ambre.tables` (rule data), :mod:`~rules.ambre.schema`
+(stored fields, settings, migrations), :mod:`~rules.ambre.derive`,
+:mod:`~rules.ambre.costs` (karma calculators), :mod:`~rules.ambre.creation`,
+:mod:`~rules.ambre.resolution` (diceless comparison), :mod:`~rules.ambre.combat`,
+:mod:`~rules.ambre.sorcery`, :mod:`~rules.ambre.progression` (karma ledger),
+:mod:`~rules.ambre.ranks` and :mod:`~rules.ambre.auction` (attribute auction).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from rules.ambre.system import AmbreSystem
 
-from rules.base import Budget, Field, Msg, RuleSystem
+SYSTEM = AmbreSystem()
 
-
-class _System(RuleSystem):
-    slug = "ambre"
-    name = Msg("Ambre (Système V2.1)", "Amber (V2.1 system)")
-    diceless = True
-
-    def sheet_fields(self) -> tuple[Field, ...]:
-        return ()
-
-    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {}
-
-    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
-        return Budget("points", 0, 0)
-
-
-SYSTEM = _System()
+__all__ = ["SYSTEM", "AmbreSystem"]

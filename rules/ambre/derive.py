@@ -1,0 +1,165 @@
+"""Derived values of an Ambre sheet: pools, global levels, keys, ranks.
+
+Never stored: recomputed from the sheet (Foundry's ``prepareDerivedData``).
+
+Attribute scale (spec §8 #3, L400): an attribute is stored as its signed
+points A: 0 = Amberite rank (L17), > 0 = points bought above Amberite, -10 =
+chaosian (L18 "rend 10 points"), -25 = human (L18 "rend 25pts"; L29 a human
+has 0 in every characteristic). Global levels add A plus the 25-point human
+gap per attribute appearing in the sum (L400), hence the +50 / +25 constants
+of L402–L408.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.ambre import tables as T
+from rules.ambre.costs import power_rank
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def attribute_points(sheet: dict[str, Any], key: str) -> int:
+    """Signed attribute points A of ``key`` (0 = Amberite)."""
+    return _int((sheet.get("attributes") or {}).get(key), 0)
+
+
+def characteristic(sheet: dict[str, Any], key: str) -> int:
+    return _int((sheet.get("characteristics") or {}).get(key), 0)
+
+
+def pool(points: int) -> int:
+    """Characteristic points of an attribute (L28): 25 + A (human 0, L29)."""
+    return max(0, T.AMBERITE_POOL + points)
+
+
+def effective(points: int) -> int:
+    """Attribute value including the human gap (L400): A + 25."""
+    return T.HUMAN_GAP + points
+
+
+def base_rank(points: int) -> str:
+    """Rank decided by the sheet alone (L18); ladder ranks need the campaign."""
+    if points <= T.HUMAN_POINTS:
+        return "human"
+    if points < 0:
+        return "chaosian"
+    if points == 0:
+        return "amberite"
+    return "ranked"
+
+
+def rank_label(points: int, true_position: int | None = None, public_position: int | None = None) -> dict[str, Any]:
+    """Rank label of one attribute (L18), with the secret overlay.
+
+    ``true_position`` is the position among the campaign's characters with
+    A > 0 (1 = dominant); ``public_position`` the last publicly known one.
+    Secret = it overtook someone without a comparison (true < public).
+    """
+    label = base_rank(points)
+    if label == "ranked" and true_position == 1:
+        label = "dominant"
+    secret = (
+        label in ("ranked", "dominant")
+        and true_position is not None
+        and public_position is not None
+        and true_position < public_position
+    )
+    return {"label": label, "secret": secret, "true_position": true_position, "public_position": public_position}
+
+
+def minor_keys(mental: int, volonte: int) -> int:
+    """ "Mental+Volonté / 4 = nb de clés mineures" (L440), rounded down (L447: 50/4 -> 12)."""
+    return max(0, (mental + volonte) // T.KEYS_DIVISOR)
+
+
+def global_levels(sheet: dict[str, Any]) -> dict[str, int]:
+    """The four global levels (L402–L408) plus the thrown/wrestling variants.
+
+    GM modifiers (L400 "sujets à de multiples variations") are added from
+    ``sheet["modifiers"]``.
+    """
+    psy, phy, end = (attribute_points(sheet, k) for k in ("psy", "phy", "end"))
+    mods = sheet.get("modifiers") or {}
+    c = lambda key: characteristic(sheet, key)  # noqa: E731
+    levels = {
+        "life_max": end + phy + 2 * T.HUMAN_GAP,  # L402
+        "energy_max": psy + end + 2 * T.HUMAN_GAP,  # L404
+        "ranged_level": phy + c("hab_distance") + T.HUMAN_GAP,  # L406
+        "thrown_level": phy + c("dexterite") + T.HUMAN_GAP,  # L406 "dextérité dans le cadre d'armes de lancer"
+        "melee_level": phy + c("hab_cac") + T.HUMAN_GAP,  # L408
+        "wrestling_level": phy + c("force") + T.HUMAN_GAP,  # L408 "force dans le cadre de lutte"
+    }
+    for key in levels:
+        levels[key] += _int(mods.get(key), 0)
+    return levels
+
+
+def wound_points(wounds: dict[str, Any]) -> int:
+    """Weighted wound total W = L + 2S + 4G + 8M (L429)."""
+    return sum(T.WOUND_WEIGHTS[k] * max(0, _int((wounds or {}).get(k), 0)) for k in T.WOUND_ORDER)
+
+
+def normalise_wounds(points: int) -> dict[str, int]:
+    """Pair-merged wound state from W (L429: two of a kind make the next)."""
+    points = max(0, points)
+    return {
+        "light": points & 1,
+        "serious": (points >> 1) & 1,
+        "grave": (points >> 2) & 1,
+        "mortal": points >> 3,
+    }
+
+
+def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    """All derived values of a sheet (flat keys for display + details)."""
+    levels = global_levels(sheet)
+    attributes = {}
+    ladder = sheet.get("ladder") or {}
+    for key in T.ATTRIBUTES:
+        points = attribute_points(sheet, key)
+        positions = ladder.get(key) or {}
+        attributes[key] = {
+            "points": points,
+            "effective": effective(points),
+            "pool": pool(points),
+            "allocated": sum(characteristic(sheet, c) for c in T.GOVERNS[key]),
+            **rank_label(points, positions.get("true_position"), positions.get("public_position")),
+        }
+    condition = sheet.get("condition") or {}
+    keys = minor_keys(characteristic(sheet, "mental"), characteristic(sheet, "volonte"))
+    wounds = normalise_wounds(wound_points(condition.get("wounds") or {}))
+    powers = []
+    for item in sheet.get("powers") or []:
+        if isinstance(item, dict) and item.get("power") in T.POWERS:
+            level = _int(item.get("level"), T.POWERS[item["power"]].level)
+            powers.append({"power": item["power"], "level": level, **power_rank(level, settings)})
+    warnings = []
+    if characteristic(sheet, "resistance") == 0:
+        warnings.append(
+            {
+                "code": "zero_resistance",
+                "message": {
+                    "fr": "Résistance 0 : toute blessure sera mortelle (L428).",
+                    "en": "Resistance 0: every wound will be mortal (L428).",
+                },
+            }
+        )
+    return {
+        **levels,
+        "life": levels["life_max"] - _int(condition.get("life_damage"), 0),
+        "energy": levels["energy_max"] - _int(condition.get("energy_spent"), 0),
+        "minor_keys": keys,
+        "keys_available": max(0, keys - _int(condition.get("keys_used"), 0)),
+        "initiative_physical": characteristic(sheet, "rapidite"),  # L416
+        "initiative_mental": characteristic(sheet, "concentration"),  # L416
+        "one_vs_many": characteristic(sheet, "strategie") + characteristic(sheet, "adaptation"),  # L51
+        "wound_points": wound_points(condition.get("wounds") or {}),
+        "wounds": wounds,
+        "attributes": attributes,
+        "powers": powers,
+        "warnings": warnings,
+    }

@@ -1,0 +1,200 @@
+"""The Ambre "Système V2.1" rule system object (diceless, karma currency)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.ambre import combat, creation, derive, progression, resolution, schema
+from rules.base import (
+    Budget,
+    Combatant,
+    CombatResult,
+    DerivedSpec,
+    Field,
+    FieldError,
+    LedgerDraft,
+    Msg,
+    ProgressionResult,
+    PurchaseResult,
+    RandomSource,
+    Resolution,
+    RuleSystem,
+    Step,
+    validate_fields,
+)
+
+_DERIVED = (
+    ("life", Msg("Vie", "Life"), "levels"),
+    ("life_max", Msg("Jauge de vie (L402)", "Life gauge (L402)"), "levels"),
+    ("energy", Msg("Énergie", "Energy"), "levels"),
+    ("energy_max", Msg("Jauge d'énergie (L404)", "Energy gauge (L404)"), "levels"),
+    ("ranged_level", Msg("Niveau en combat à distance (L406)", "Ranged combat level (L406)"), "levels"),
+    ("thrown_level", Msg("Niveau armes de lancer (L406)", "Thrown weapons level (L406)"), "levels"),
+    ("melee_level", Msg("Niveau au corps à corps (L408)", "Melee level (L408)"), "levels"),
+    ("wrestling_level", Msg("Niveau de lutte (L408)", "Wrestling level (L408)"), "levels"),
+    ("minor_keys", Msg("Clés mineures (L440)", "Minor keys (L440)"), "sorcery"),
+    ("keys_available", Msg("Clés disponibles", "Keys available"), "sorcery"),
+    ("initiative_physical", Msg("Initiative physique (Rapidité)", "Physical initiative (Speed)"), "combat"),
+    ("initiative_mental", Msg("Initiative mentale (Concentration)", "Mental initiative (Concentration)"), "combat"),
+    (
+        "one_vs_many",
+        Msg("Un contre plusieurs (Stratégie + Adaptation, L51)", "One against many (Strategy + Adaptation, L51)"),
+        "combat",
+    ),
+    ("wound_points", Msg("Poids des blessures", "Wound weight"), "condition"),
+)
+
+
+class AmbreSystem(RuleSystem):
+    slug = "ambre"
+    name = Msg("Ambre (Système V2.1)", "Amber (V2.1 system)")
+    schema_version = schema.SCHEMA_VERSION
+    diceless = True
+    currencies = ("karma",)
+
+    def __init__(self) -> None:
+        self._fields = schema.sheet_fields()
+        self._steps = schema.creation_steps()
+        self._settings_fields = schema.campaign_settings_fields()
+
+    # ---- schema -----------------------------------------------------------
+    def sheet_fields(self) -> tuple[Field, ...]:
+        return self._fields
+
+    def creation_steps(self) -> tuple[Step, ...]:
+        return self._steps
+
+    def derived_specs(self) -> tuple[DerivedSpec, ...]:
+        return tuple(DerivedSpec(key, label, group) for key, label, group in _DERIVED)
+
+    def campaign_settings_fields(self) -> tuple[Field, ...]:
+        return self._settings_fields
+
+    def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
+        return schema.migrate(sheet, from_version)
+
+    def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
+        """Extra: check a campaign's settings (types, power table shape)."""
+        errors = validate_fields(settings or {}, self._settings_fields)
+        tables = (settings or {}).get("power_tables") or {}
+        if isinstance(tables, dict):
+            for power, rows in tables.items():
+                if power not in __import__("rules.ambre.tables", fromlist=["POWERS"]).POWERS:
+                    errors.append(
+                        FieldError(f"power_tables.{power}", "invalid_choice", Msg("Pouvoir inconnu.", "Unknown power."))
+                    )
+                    continue
+                if not isinstance(rows, list) or not all(
+                    isinstance(r, dict) and isinstance(r.get("level"), int) and isinstance(r.get("cost"), int)
+                    for r in rows
+                ):
+                    errors.append(
+                        FieldError(
+                            f"power_tables.{power}",
+                            "invalid_table",
+                            Msg(
+                                "Liste attendue de {level, cost} entiers.", "Expected a list of integer {level, cost}."
+                            ),
+                        )
+                    )
+        return errors
+
+    # ---- validation and derived values ------------------------------------
+    def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+        if not isinstance(sheet, dict):
+            return [FieldError("", "invalid_dict", Msg("Objet attendu.", "Expected an object."))]
+        errors = validate_fields(sheet, self._fields)
+        if errors:
+            return errors
+        return creation.validate_rules(sheet, self.settings(settings))
+
+    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        return derive.derive_sheet(sheet, self.settings(settings))
+
+    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
+        return creation.creation_budget(sheet, self.settings(settings))
+
+    # ---- resolution -------------------------------------------------------
+    def test_kinds(self) -> dict[str, tuple[Field, ...]]:
+        return resolution.test_kinds()
+
+    def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
+        return resolution.resolve(request, rng, self.settings(settings))
+
+    def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        return resolution.odds(request, self.settings(settings))
+
+    # ---- combat -----------------------------------------------------------
+    def combat_state(
+        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, karma: int | None = None
+    ) -> dict[str, Any]:
+        return combat.combat_state(sheet, self.settings(settings), karma)
+
+    def action_fields(self) -> tuple[Field, ...]:
+        return combat._ACTION_FIELDS
+
+    def initiative(
+        self,
+        combatants: Sequence[Combatant],
+        declarations: dict[str, dict[str, Any]],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        return combat.initiative(combatants, declarations, rng, self.settings(settings))
+
+    def resolve_action(
+        self,
+        actor: Combatant,
+        target: Combatant | None,
+        declaration: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> CombatResult:
+        return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    # ---- progression ------------------------------------------------------
+    def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
+        return progression.purchase_fields()
+
+    def purchase(
+        self,
+        sheet: dict[str, Any],
+        request: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+    ) -> PurchaseResult:
+        return progression.purchase(sheet, request, balances, self.settings(settings))
+
+    def suggest_session_awards(
+        self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> list[LedgerDraft]:
+        return progression.suggest_session_awards(sheet, facts, self.settings(settings))
+
+    def apply_progression(
+        self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any] | None = None
+    ) -> ProgressionResult:
+        return progression.apply_progression(sheet, entries, self.settings(settings))
+
+    def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
+        """Extra: the ledger entries that record a validated creation (L18, L22)."""
+        budget = self.creation_budget(sheet, settings)
+        entries = []
+        for line in budget.lines:
+            path = line["path"]
+            kind = (
+                "creation_budget"
+                if path == "creation_points"
+                else "rank_refund"
+                if path.startswith("attributes.") and line["amount"] > 0
+                else "auction_bid"
+                if path.startswith("attributes.")
+                else "purchase"
+            )
+            if line["amount"]:
+                entries.append(
+                    LedgerDraft(
+                        "karma", line["amount"], kind, Msg(line["label"]["fr"], line["label"]["en"]), {"path": path}
+                    )
+                )
+        return entries
