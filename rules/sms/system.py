@@ -218,9 +218,19 @@ class SMSSystem(RuleSystem):
         if errors:
             raise RulesError(errors)
 
+    @staticmethod
+    def _normalise(request: dict[str, Any]) -> dict[str, Any]:
+        """Accept manipulation steps as ints as well as the choice strings ``"0"``..``"3"``."""
+        out = dict(request)
+        for key in ("range", "area", "duration", "effect_duration", "effect_area"):
+            if isinstance(out.get(key), int) and not isinstance(out.get(key), bool):
+                out[key] = str(out[key])
+        return out
+
     def resolve(
         self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None
     ) -> Resolution:
+        request = self._normalise(request)
         kind = request.get("kind", "")
         self._validate(request, kind)
         s = self.settings(settings)
@@ -230,6 +240,7 @@ class SMSSystem(RuleSystem):
         return Resolution(SLUG, kind, dict(request), list(rec.draws), outcome, summary, success, tags)
 
     def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        request = self._normalise(request)
         kind = request.get("kind", "")
         if kind not in ("action", "attack_npc", "defend_npc", "cast_spell", "counter_spell", "dispel"):
             return None
