@@ -92,6 +92,10 @@ def action_fields() -> tuple[Field, ...]:
         Field("defender_weapon", "str", Msg("Arme de parade", "Parrying weapon"), default="", max_length=60),
         Field("defender_skill", "str", Msg("Compétence de défense", "Defence skill"), default="", max_length=60),
         Field("defender_modifier", "int", Msg("Bonus/malus du défenseur", "Defender bonus/malus"), default=0),
+        Field("xp_lowering", "int", Msg("XP dépensés pour baisser le dé (attaquant)",
+                                        "XP spent to lower the die (attacker)"), default=0, minimum=0),
+        Field("defender_xp_lowering", "int", Msg("XP dépensés pour baisser le dé (défenseur)",
+                                                 "XP spent to lower the die (defender)"), default=0, minimum=0),
         Field("spell_level", "int", Msg("Niveau du sort", "Spell level"), default=1, minimum=1, maximum=10),
         Field("pool", "choice", Msg("Endurance", "Endurance"), default="EP",
               choices=tuple((p, T.POOL_LABELS[p]) for p in T.POOLS)),
@@ -281,6 +285,17 @@ def resolve_action(actor: Combatant, target: Combatant | None, declaration: dict
     return handler(actor, target, declaration, rng, settings)
 
 
+def _lowering(natural: int, die_modifier: int, wanted: int) -> int:
+    """XP actually spent lowering a die declared in advance (L217, A13): none on a natural 20, die floor 1.
+
+    The combat app debits ``outcome["xp_spent"]`` (1 XP per point) from the ledger;
+    it must check the balance before declaring.
+    """
+    if natural == T.NATURAL_CRIT_FAILURE:
+        return 0
+    return max(0, min(wanted, natural + die_modifier - 1))
+
+
 def _need_target(target: Combatant | None) -> Combatant:
     if target is None:
         raise RulesError([error("target", "target_required", "Choisissez une cible.", "Choose a target.")])
@@ -314,7 +329,9 @@ def _attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rn
     draws: list[int] = []
     natural = rng.randint(1, T.DIE)
     draws.append(natural)
-    a_roll = evaluate(a_target, natural, die_modifier=T.STUN_DIE_MODIFIER if stun else 0)
+    a_mod = T.STUN_DIE_MODIFIER if stun else 0
+    a_roll = evaluate(a_target, natural, die_modifier=a_mod,
+                      xp_lowering=_lowering(natural, a_mod, int(decl.get("xp_lowering") or 0)))
     _count_action(actor, a_state, changes)
 
     defence = decl.get("defence") or "none"
@@ -338,7 +355,7 @@ def _attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rn
             d_target -= vig_min_malus(talent(target.sheet, "VIG"), int((d_weapon or {}).get("vig_min") or 0))
         d_nat = rng.randint(1, T.DIE)
         draws.append(d_nat)
-        d_roll = evaluate(d_target, d_nat)
+        d_roll = evaluate(d_target, d_nat, xp_lowering=_lowering(d_nat, 0, int(decl.get("defender_xp_lowering") or 0)))
         _count_action(target, d_state, changes)
         if defence == "dodge":
             changes.set(target.id, "dodge", None, d_roll)
@@ -371,6 +388,8 @@ def _attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rn
     else:
         summary = Msg(f"{actor.name} ne touche pas {target.name}", f"{actor.name} does not hit {target.name}")
     outcome["natural_ones"] = 1 if natural == 1 else 0
+    outcome["xp_spent"] = {"actor": a_roll["xp_lowering"],
+                           "target": d_roll["xp_lowering"] if d_roll and not reused_dodge else 0}
     return CombatResult(SLUG, "attack", dict(decl), draws, outcome, summary, changes.items, tags=tags)
 
 

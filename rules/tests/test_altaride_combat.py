@@ -242,3 +242,14 @@ def test_it_resolves_a_magic_attack_in_combat() -> None:  # D49
     result = act(caster, target, {"action": "magic_attack", "defence": "parry"}, 9, 6)
     assert result.outcome["target_affected"] is False
     assert changes(result)[("t", "actions_taken")] == (0, 1)
+
+
+def test_it_lowers_declared_dice_in_combat() -> None:  # L217, A13
+    attacker, target = fighter("a"), fighter("t")
+    result = act(attacker, target, {"action": "attack", "weapon": "dague", "xp_lowering": 2}, 17, 10)
+    assert (result.outcome["roll"]["die"], result.outcome["hit"]) == (15, True)
+    assert result.outcome["xp_spent"] == {"actor": 2, "target": 0}
+    no_effect = act(attacker, target, {"action": "attack", "weapon": "dague", "xp_lowering": 5}, 20)
+    assert no_effect.outcome["xp_spent"]["actor"] == 0 and no_effect.outcome["hit"] is False
+    floored = act(attacker, target, {"action": "attack", "weapon": "dague", "xp_lowering": 5}, 3, 10)
+    assert floored.outcome["roll"]["die"] == 1 and floored.outcome["roll"]["outcome"] == "success"

@@ -33,3 +33,25 @@ def test_it_is_registered() -> None:
 
     assert get_system("altaride") is SYSTEM
     assert SYSTEM.slug == "altaride" and not SYSTEM.diceless
+
+
+def test_its_outputs_are_json_serialisable() -> None:
+    import json
+
+    from rules.altaride import SYSTEM
+    from rules.base import Combatant, SeededRandom
+    from rules.tests.test_altaride_creation import SETTINGS, aldo
+
+    json.dumps(SYSTEM.describe())
+    json.dumps(SYSTEM.creation_budget(aldo(), SETTINGS).to_dict("fr"))
+    json.dumps(SYSTEM.derive(aldo(), SETTINGS))
+    for kind, fields in SYSTEM.test_kinds().items():
+        assert fields, kind
+    res = SYSTEM.resolve({"kind": "opposed_test", "target": 12, "defender_target": 11}, SeededRandom(1), SETTINGS)
+    json.dumps(res.to_dict())
+    a = Combatant("a", "A", "x", aldo(), SYSTEM.combat_state(aldo(), SETTINGS))
+    b = Combatant("b", "B", "y", aldo(), SYSTEM.combat_state(aldo(), SETTINGS))
+    json.dumps(SYSTEM.initiative([a, b], {}, SeededRandom(2), SETTINGS))
+    result = SYSTEM.resolve_action(a, b, {"action": "attack", "weapon": "dague", "defence": "dodge"},
+                                   SeededRandom(3), SETTINGS)
+    json.dumps(result.to_dict())
