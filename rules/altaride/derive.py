@@ -90,5 +90,6 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         "endurance": endurance,
         "skills": skills,
         "can_practise_trade": any(s["cr"] is not None and s["cr"] >= 10 for s in skills),  # L81
+        "talent_at_zero": any(talent(sheet, t) <= 0 for t in T.TALENTS),  # L55 "0 correspondrait à la mort" (A38)
     }
     return result

@@ -575,8 +575,36 @@ def success_odds(target: int, die_modifier: int = 0, required_margin: int = 0) -
     }
 
 
+def opposed_odds(active_target: int, defender_target: int | None, crit_wins: bool = True,
+                 active_die_modifier: int = 0, defender_die_modifier: int = 0) -> dict[str, Any]:
+    """Exact odds of an opposed test over the 400 (or 20) equiprobable pairs of naturals."""
+    wins = {"active": 0, "defender": 0, None: 0}
+    faces = range(1, 21)
+    for a in faces:
+        ra = evaluate(active_target, a, die_modifier=active_die_modifier)
+        if defender_target is None:
+            wins[opposed(ra, None, crit_wins)["winner"]] += 20
+            continue
+        for d in faces:
+            rd = evaluate(defender_target, d, die_modifier=defender_die_modifier)
+            wins[opposed(ra, rd, crit_wins)["winner"]] += 1
+    return {"active": wins["active"] / 400, "defender": wins["defender"] / 400, "nobody": wins[None] / 400}
+
+
 def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:
     kind = str(request.get("kind", ""))
+    if kind in ("opposed_test", "magic_attack"):
+        _validate(kind, request)
+        target_mod, die_mod = _mods(request)
+        attr = "manipulations" if kind == "magic_attack" else "target"
+        defender = request.get("defender_target")
+        return opposed_odds(
+            int(request[attr]) + target_mod,
+            None if defender is None else int(defender) + int(request.get("defender_target_modifier") or 0),
+            bool(settings.get("crit_success_wins_opposed", True)),
+            die_mod,
+            int(request.get("defender_die_modifier") or 0),
+        )
     if kind not in ("test", "skill_test", "talent_test", "casting"):
         return None
     _validate(kind, request)

@@ -323,3 +323,19 @@ def test_property_ties_go_to_the_defender(a: int, an: int, d: int, dn: int) -> N
         assert result["winner"] == "defender"
     if not ra["success"]:
         assert result["active_succeeds"] is False
+
+
+def test_it_gives_exact_opposed_odds() -> None:
+    even = SYSTEM.odds({"kind": "opposed_test", "target": 10, "defender_target": 10}, SETTINGS)
+    assert even["active"] < even["defender"]  # ties go to the defender
+    assert abs(even["active"] + even["defender"] + even["nobody"] - 1) < 1e-9
+    alone = SYSTEM.odds({"kind": "opposed_test", "target": 12}, SETTINGS)
+    assert alone["active"] == 12 / 20
+    # brute-force cross-check against the resolver
+    wins = sum(
+        roll({"kind": "opposed_test", "target": 10, "defender_target": 10}, a, d).outcome["contest"]["winner"]
+        == "active"
+        for a in range(1, 21)
+        for d in range(1, 21)
+    )
+    assert even["active"] == wins / 400
