@@ -166,6 +166,8 @@ def lower_die(resolution: Resolution | dict[str, Any], points: int, xp_balance: 
     new_roll = evaluate(roll["target"], roll["natural"], die_modifier=roll["die_modifier"],
                         xp_lowering=roll["xp_lowering"] + points, required_margin=roll["required_margin"])
     outcome[roll_key] = new_roll  # type: ignore[index]
+    if side == "active" and "contest" not in outcome and "natural" in outcome:
+        outcome.update(new_roll)  # simple tests mirror the roll at the top level
     crit_wins = (settings or {}).get("crit_success_wins_opposed", True)
     if "contest" in outcome:
         outcome["contest"] = opposed(outcome["roll"], outcome.get("defender_roll"), crit_wins)

@@ -128,6 +128,7 @@ def test_it_lowers_a_die_with_experience() -> None:  # D23
     stored = roll_under(12, 14)
     outcome, draft = SYSTEM.lower_die(stored, 2, xp_balance=10)
     assert (outcome["roll"]["outcome"], outcome["roll"]["success_margin"], outcome["success"]) == ("success", 0, True)
+    assert (outcome["outcome"], outcome["die"], outcome["xp_lowering"]) == ("success", 12, 2)
     assert (draft.amount, draft.kind, draft.data["purchase"]) == (-2, "purchase", "die_lowering")
     assert stored.outcome["roll"]["outcome"] == "failure"  # the stored roll is not mutated
 
