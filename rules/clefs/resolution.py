@@ -222,6 +222,11 @@ def normalize_action(request: dict[str, Any], settings: dict[str, Any], prefix: 
     handicaps += _int_list(request.get("handicap"), f"{prefix}handicap", errors)
     advantages = _int_list(request.get("advantages"), f"{prefix}advantages", errors)
     advantages += _int_list(request.get("advantage"), f"{prefix}advantage", errors)
+    # Spec §4.12 input names are accepted as aliases.
+    if "crit_die" not in request and "crit_die_sides" in request:
+        request = {**request, "crit_die": request["crit_die_sides"]}
+    if "negative_nd" not in request and "negative_nd_converts_failure" in request:
+        request = {**request, "negative_nd": request["negative_nd_converts_failure"]}
     default_crit = parse_crit_die(settings.get("default_crit_die", "none"), "default_crit_die", errors, None)
     crit_die = parse_crit_die(request.get("crit_die", "default"), f"{prefix}crit_die", errors, default_crit)
     nd = _int(request.get("nd"), f"{prefix}nd", errors, -100, 100)
@@ -352,6 +357,10 @@ def evaluate(inputs: dict[str, Any], draws: Sequence[int]) -> dict[str, Any]:
                 out["de"] = de + bonus  # type: ignore[operator]
         elif len(draws) != 1:
             raise ValueError("unexpected extra draws")
+    out["r"] = out["d20"]  # spec §4.12 output name
+    if out["crit"]:
+        crit = out["crit"]
+        crit.update(c=crit["die"], extra_rolls=crit["extra"], X=crit["bonus"])
     out["signed_degree"] = out["dr"] if out["level"] == "SUCCESS" else (-out["de"] if out["de"] is not None else None)
     out["success"] = out["level"] in t.SUCCESS_LEVELS
     out["nd_met"] = nd_met(out["level"], out["dr"], out["de"], out["nd"], out["negative_nd"])

@@ -70,7 +70,16 @@ def test_it_resolves_gaston_exceptional_feat_tv_s12():
     """L1017-L1030: CA −18 forced, d10 critical; draws [1, 1, 20, 1] → °R −18 + 21 = +3 > ND −5."""
     res = act([1, 1, 20, 1], aspect=-18, force_roll=True, crit_die=10, nd=-5)
     out = res["outcome"]
-    assert out["crit"] == {"sides": 10, "die": 1, "triggered": True, "extra": [20, 1], "bonus": 21}
+    assert out["crit"] == {
+        "sides": 10,
+        "die": 1,
+        "triggered": True,
+        "extra": [20, 1],
+        "bonus": 21,
+        "c": 1,
+        "extra_rolls": [20, 1],
+        "X": 21,
+    }
     assert (out["level"], out["dr"], out["nd_met"]) == ("SUCCESS", 3, True)
     assert "exceptional_feat" in res["tags"]
 
@@ -338,3 +347,11 @@ def test_it_hides_a_hidden_nd_from_the_summary():
     res = act([9], aspect=12, nd=5, nd_hidden=True)
     assert "ND" not in res["summary"]["fr"]
     assert res["outcome"]["nd_met"] is True
+
+
+def test_it_accepts_spec_input_names():
+    """Spec §4.12 names ``crit_die_sides`` and ``negative_nd_converts_failure`` are aliases."""
+    out = act([18, 1, 18], aspect=16, crit_die_sides=10)["outcome"]
+    assert (out["r"], out["de"], out["crit"]["X"]) == (18, 20, 18)
+    out = act([17], aspect=14, nd=-5, negative_nd_converts_failure=True)["outcome"]
+    assert out["nd_met"] is True
