@@ -1,0 +1,152 @@
+"""The live event stream: authorization, audience, catch-up, delivery after commit."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.db import transaction
+from django.test import AsyncClient
+
+from campaigns.models import Thread
+from live.events import audience_allows, publish
+from live.hub import hub
+from live.models import LiveEvent
+
+
+def make_thread(table: Any) -> Thread:
+    board = table.campaign.boards.first()
+    return Thread.objects.create(board=board, campaign=table.campaign, title="Scène 1", created_by=table.gm)
+
+
+async def read_events(response: Any, count: int, timeout: float = 5.0) -> list[str]:
+    """Read SSE chunks until ``count`` events (``event:`` lines) arrived."""
+    events: list[str] = []
+    iterator = response.streaming_content.__aiter__()
+
+    async def consume() -> None:
+        while len(events) < count:
+            chunk = await iterator.__anext__()
+            text = chunk.decode() if isinstance(chunk, bytes) else chunk
+            events.extend(line[len("event: "):] for line in text.splitlines() if line.startswith("event: "))
+
+    try:
+        await asyncio.wait_for(consume(), timeout)
+    except TimeoutError:
+        pass
+    finally:
+        await iterator.aclose()
+    return events
+
+
+async def client_for(user: Any) -> AsyncClient:
+    client = AsyncClient()
+    if user is not None:
+        await client.aforce_login(user)
+    return client
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_answers_404_to_users_who_may_not_see_the_thread(table: Any) -> None:
+    thread = make_thread(table)
+
+    async def go() -> list[int]:
+        codes = []
+        for user in (None, table.outsider):
+            response = await (await client_for(user)).get(f"/live/thread/{thread.pk}/")
+            codes.append(response.status_code)
+        response = await (await client_for(table.player)).get("/live/thread/999999/")
+        codes.append(response.status_code)
+        response = await (await client_for(table.player)).get(f"/live/nosuchprefix/{thread.pk}/")
+        codes.append(response.status_code)
+        return codes
+
+    assert async_to_sync(go)() == [404, 404, 404, 404]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_replays_what_a_reconnecting_browser_missed(table: Any) -> None:
+    thread = make_thread(table)
+    first = publish(f"thread:{thread.pk}", "post-created", {"post": 1})
+    publish(f"thread:{thread.pk}", "post-created", {"post": 2})
+    publish(f"thread:{thread.pk}", "post-edited", {"post": 2})
+
+    async def go() -> list[str]:
+        response = await (await client_for(table.player)).get(
+            f"/live/thread/{thread.pk}/", headers={"Last-Event-ID": str(first.pk)}
+        )
+        assert response.status_code == 200
+        assert response["Content-Type"] == "text/event-stream"
+        return await read_events(response, 2, timeout=3)
+
+    assert async_to_sync(go)() == ["post-created", "post-edited"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_filters_events_by_audience(table: Any) -> None:
+    thread = make_thread(table)
+    start = publish(f"thread:{thread.pk}", "start", {})
+    publish(f"thread:{thread.pk}", "gm-note", {}, gms_only=True)
+    publish(f"thread:{thread.pk}", "whisper", {}, users=[table.player2.pk])
+    publish(f"thread:{thread.pk}", "public", {})
+
+    async def events_for(user: Any) -> list[str]:
+        response = await (await client_for(user)).get(
+            f"/live/thread/{thread.pk}/", headers={"Last-Event-ID": str(start.pk)}
+        )
+        return await read_events(response, 3, timeout=1.5)
+
+    assert async_to_sync(events_for)(table.player) == ["public"]
+    assert async_to_sync(events_for)(table.player2) == ["whisper", "public"]
+    assert async_to_sync(events_for)(table.gm) == ["gm-note", "whisper", "public"]
+    assert async_to_sync(events_for)(table.cogm) == ["gm-note", "whisper", "public"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_delivers_new_events_to_open_streams(table: Any) -> None:
+    thread = make_thread(table)
+    channel = f"thread:{thread.pk}"
+
+    async def go() -> list[str]:
+        response = await (await client_for(table.player)).get(f"/live/thread/{thread.pk}/")
+        reader = asyncio.ensure_future(read_events(response, 1, timeout=5))
+        for _ in range(100):  # wait until the stream has subscribed
+            if hub.subscriber_count(channel):
+                break
+            await asyncio.sleep(0.02)
+        await sync_to_async(publish)(channel, "post-created", {"post": 7})
+        return await reader
+
+    assert async_to_sync(go)() == ["post-created"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_publishes_nothing_when_the_transaction_rolls_back(table: Any) -> None:
+    thread = make_thread(table)
+    sent: list[dict] = []
+    original = hub.publish
+    hub.publish = sent.append  # type: ignore[method-assign]
+    try:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            publish(f"thread:{thread.pk}", "post-created", {"post": 1})
+            raise RuntimeError("write failed")
+        assert sent == []
+        assert LiveEvent.objects.count() == 0
+        with transaction.atomic():
+            publish(f"thread:{thread.pk}", "post-created", {"post": 2})
+            assert sent == []  # not before commit
+        assert [m["data"] for m in sent] == [{"post": 2}]
+    finally:
+        hub.publish = original  # type: ignore[method-assign]
+
+
+def test_audience_rules() -> None:
+    assert audience_allows({}, None, False)
+    assert not audience_allows({"gms_only": True}, 1, False)
+    assert audience_allows({"gms_only": True}, 1, True)
+    assert audience_allows({"users": [3], "gms": True}, 3, False)
+    assert not audience_allows({"users": [3], "gms": True}, 4, False)
+    assert audience_allows({"users": [3], "gms": True}, 4, True)
+    assert not audience_allows({"users": [3], "gms": False}, 4, True)
