@@ -51,7 +51,8 @@ def test_d7_npc_attacks_pc():
     assert pc_defence_die(10, "mortal", 1, circumstances=2) == 6
     res = SMS.resolve({"kind": "defend_npc", "score": 4, "base_die": 10, "severity": "mortal", "armour_category": 1,
                        "circumstances": 2}, ScriptedRandom([5]))
-    assert not res.success and res.outcome["wound"] == {"severity": "mortal"} and res.outcome["status"] == "out_of_combat"
+    assert not res.success and res.outcome["wound"] == {"severity": "mortal"}
+    assert res.outcome["status"] == "out_of_combat"
     assert pc_defence_die(10, "light", 1, circumstances=2) == 12
     assert pc_defence_die(10, "light", 1, barrier_power=2, circumstances=2) == 8
     res = SMS.resolve({"kind": "defend_npc", "score": 4, "base_die": 10, "severity": "serious", "armour_category": 3,

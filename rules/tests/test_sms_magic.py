@@ -148,7 +148,8 @@ def test_it_reports_builder_errors_without_raising():
     assert {"invalid_choice", "out_of_range"} <= {e["code"] for e in out["errors"]}
     out = build_spell({"power": 2, "damage_type": "elemental_lethal", "nature": "offensive", "target_die": 4})
     assert "power_too_low" in [e["code"] for e in out["errors"]]
-    out = build_spell({"nature": "offensive", "severity": "critical", "target_die": 4, "damage_type": "elemental_lethal"})
+    out = build_spell({"nature": "offensive", "severity": "critical", "target_die": 4,
+                       "damage_type": "elemental_lethal"})
     assert out["effect"]["damage_points"] == 1 and out["errors"] == []
     assert all("label" in line for line in out["breakdown"])
 
