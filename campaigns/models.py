@@ -8,6 +8,7 @@ through :mod:`campaigns.services`.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -182,6 +183,10 @@ class Post(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     hidden_reason = models.CharField(max_length=300, blank=True)
+    #: Posted by a GM on behalf of the system (e.g. a combat round summary).
+    is_system = models.BooleanField(default=False)
+    #: PostgreSQL full-text vector (French + English); unused on SQLite.
+    search_vector = SearchVectorField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["thread", "number"]
@@ -238,6 +243,9 @@ class Roll(models.Model):
     created = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    #: Random salt mixed into the content digest, so a published digest of a
+    #: secret roll cannot be brute-forced back to its dice.
+    salt = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["campaign", "sequence"]
@@ -255,3 +263,118 @@ class Roll(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ImmutableRecordError("A roll is never deleted.")
+
+
+class ThreadRead(models.Model):
+    """How far a member has read a thread (*lu jusqu'au message n°*)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, related_name="reads")
+    last_read_number = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "thread"], name="threadread_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} read {self.thread} up to {self.last_read_number}"
+
+
+class Invitation(models.Model):
+    """An invitation of a member by username (*invitation*)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_invitations")
+    role = models.CharField(_("role"), max_length=12, choices=Role.choices, default=Role.PLAYER)
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "user"], condition=models.Q(status="pending"), name="invitation_one_pending"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to {self.campaign}"
+
+
+class JoinRequest(models.Model):
+    """A member asks to join a recruiting campaign (*demande d'inscription*)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        REFUSED = "refused", _("refused")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests")
+    message = models.TextField(_("message"), blank=True, max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "user"], condition=models.Q(status="pending"), name="joinrequest_one_pending"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} asks to join {self.campaign}"
+
+
+class Notification(models.Model):
+    """A header notification (*notification*): mention, reply, whisper, turn."""
+
+    class Kind(models.TextChoices):
+        MENTION = "mention", _("mention")
+        REPLY = "reply", _("reply")
+        WHISPER = "whisper", _("whisper")
+        TURN = "turn", _("your turn")
+        INVITATION = "invitation", _("invitation")
+        JOIN_REQUEST = "join", _("join request")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    thread = models.ForeignKey(Thread, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    post = models.ForeignKey(Post, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    text = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["user", "read_at"], name="notification_user_unread")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user}"
+
+
+class NotificationSettings(models.Model):
+    """A member's e-mail digest choice (*résumé par e-mail*)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    email_digest = models.BooleanField(_("e-mail digest of unread notifications"), default=False)
+    last_digest_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} digest={self.email_digest}"
