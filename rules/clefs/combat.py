@@ -82,6 +82,8 @@ def request_from_sheet(
     means = t.MEANS_ALIASES.get(str(means_code).upper()) if means_code else None
     if means_code and means is None:
         errors.append(error("means_code", "invalid_choice", "Moyen inconnu.", "Unknown means."))
+    if skill_name is not None and not isinstance(skill_name, str):
+        errors.append(error("skill_name", "invalid_str", "Texte invalide.", "Invalid text."))
     if errors:
         raise RulesError(errors)
     request: dict[str, Any] = {

@@ -8,8 +8,10 @@ handicaps (L1078-L1087), harm recorded as handicaps (L739-L746).
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rules.base import Combatant, RulesError, ScriptedRandom
+from rules.base import Combatant, RulesError, ScriptedRandom, SeededRandom
 from rules.clefs import SYSTEM
 
 MEANS = {"PU": 2, "RE": -1, "MA": 1, "PR": 0, "EX": -2, "PE": 0}
@@ -183,3 +185,15 @@ def test_it_keeps_npc_ca_secret_fields():
     )
     assert result.secret == {"target_ca": result.outcome["target"]["ca"]}
     assert result.to_dict()["system"] == "clefs-de-l-aube"
+
+
+_junk = st.one_of(st.none(), st.booleans(), st.integers(-300, 300), st.text(max_size=4))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from([f.path for f in SYSTEM.action_fields()]), _junk, max_size=8))
+def test_it_only_raises_rules_errors_on_junk_declarations(declaration):
+    try:
+        SYSTEM.resolve_action(fighter("alice"), fighter("bob"), declaration, SeededRandom(3))
+    except RulesError as exc:
+        assert exc.errors

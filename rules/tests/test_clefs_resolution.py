@@ -8,6 +8,8 @@ misprint; 18 − 16 + 18 = 20 is the value tested here (spec G5).
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.base import RulesError, ScriptedRandom, SeededRandom
 from rules.clefs import SYSTEM, add_critical_die, reevaluate, target_number
@@ -355,3 +357,49 @@ def test_it_accepts_spec_input_names():
     assert (out["r"], out["de"], out["crit"]["X"]) == (18, 20, 18)
     out = act([17], aspect=14, nd=-5, negative_nd_converts_failure=True)["outcome"]
     assert out["nd_met"] is True
+
+
+_junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-300, 300),
+    st.text(max_size=5),
+    st.lists(st.integers(-5, 30), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "aspect",
+                "means",
+                "skill_nc",
+                "handicap",
+                "handicaps",
+                "advantage",
+                "crit_die",
+                "nd",
+                "force_roll",
+                "negative_nd",
+                "nd_hidden",
+                "skill_name",
+                "a",
+                "b",
+                "actions",
+            ]
+        ),
+        _junk,
+        max_size=8,
+    ),
+    st.sampled_from(["action", "confrontation", "multiple", "overreach"]),
+)
+def test_it_only_raises_rules_errors_on_junk(request_, kind):
+    """Fuzz: any malformed request is refused with field errors, never a crash."""
+    try:
+        SYSTEM.resolve({"kind": kind, **request_}, SeededRandom(1))
+        SYSTEM.odds({"kind": kind, **request_})
+    except RulesError as exc:
+        assert exc.errors
