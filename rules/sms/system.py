@@ -63,8 +63,10 @@ from rules.sms.health import (
     fall_multiples,
     fall_virtual_height,
     fatigue_penalty,
+    heal_wounds,
     levels_to_severity,
     projection_levels,
+    recover_fatigue,
     severity_id,
     severity_key,
     status_after_wound,
@@ -77,6 +79,7 @@ from rules.sms.magic import (
     dispel_score_penalty,
     ritual_dispel_die,
 )
+from rules.sms.npc import npc_difficulty
 from rules.sms.tables import MAGIC_MODULE, RACES, SEVERITIES, STAKES
 
 SLUG = "sms"
@@ -465,6 +468,28 @@ class SMSSystem(RuleSystem):
         msg = Msg(f"{out['boxes_checked']}/{total} cases, {out['wounds']} blessure(s).",
                   f"{out['boxes_checked']}/{total} boxes, {out['wounds']} wound(s).")
         return out, msg, not out["progressed"], []
+
+    def _t_heal(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
+        before = list(r.get("wounds") or [])
+        after = heal_wounds(before, r.get("level", "light"), bool(r.get("area")))
+        out = {"wounds": after, "healed": len(before) - len(after),
+               "stabilised": any(severity_id(w.get("severity", "light")) == 4 for w in after)}
+        return out, Msg(f"{out['healed']} blessure(s) soignée(s).", f"{out['healed']} wound(s) healed."), None, []
+
+    def _t_recovery(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
+        fatigue = {k: _i(r.get(k)) for k in ("transient", "lasting", "persistent")}
+        after = recover_fatigue(fatigue, r.get("event", "sequence_end"), _i(r.get("amount")),
+                                bool(r.get("maintaining")))
+        out = {"fatigue": after, "penalty": fatigue_penalty(after, _i(s.get("fatigue_penalty"), 1))}
+        msg = Msg("Fatigue : {t} passagère, {l} durable, {p} persistante.",
+                  "Fatigue: {t} transient, {l} lasting, {p} persistent.").format(
+            t=after["transient"], l=after["lasting"], p=after["persistent"])
+        return out, msg, None, []
+
+    def _t_npc_difficulty(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
+        die = npc_difficulty(r.get("method", "simple"), _i(r.get("base")), r.get("modules") or [],
+                             _i(r.get("modifier")))
+        return {"die": die}, Msg(f"Difficulté D{die}.", f"Difficulty D{die}."), None, []
 
     def _t_disease(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         return self._affliction("disease", r, rng, s)

@@ -1,0 +1,47 @@
+"""NPCs and creatures (L987–1035): definition methods, roles, difficulties.
+
+Only PCs roll (L103): an NPC's values are difficulties.
+
+* uber-simple / simple (L995–1001): the GM notes plain numbers («3», «5/5»); they become dice through the
+  round-up rule (3 → D4, 5 → D6; spec Ambiguity 47);
+* semi-modular (L1005): a fixed difficulty + the ranks of the modules the action activates («par une simple
+  somme»);
+* deluxe (L1009): a full module sheet; the NPC's action score is a raw difficulty;
+* roles (L1013–1023) give the usual base die to inflict a light wound; they are hints, the GM's die is kept
+  (spec Ambiguity 50). Disposable NPCs are minions by default (L583, L1023).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rules.sms.core import round_die, score_from_modules
+from rules.sms.tables import NPC_ROLES
+
+
+def role_hint(role: str) -> dict[str, Any]:
+    """Suggested base dice of a role (L1017–1023)."""
+    data = NPC_ROLES[role]
+    low, high = data["dice"]
+    return {"role": role, "min_die": low, "max_die": high, "open_ended": data["open_ended"],
+            "default_minion": role == "disposable", "line": data["line"]}
+
+
+def npc_difficulty(
+    method: str, base: int = 0, modules: Iterable[Mapping[str, Any]] = (), modifier: int = 0
+) -> int:
+    """The die an NPC opposes to a PC for one action.
+
+    ``uber_simple``/``simple``: the noted number, rounded to a die; ``semi_modular``: the noted number +
+    Σ ranks of the activated modules; ``deluxe``: the action score of its modules (+ ``modifier``).
+    The result is rounded like any die (L264) and may exceed 12 (bosses, L1017).
+    """
+    mods = list(modules)
+    if method in ("uber_simple", "simple"):
+        return round_die(int(base) + int(modifier))
+    if method == "semi_modular":
+        return round_die(int(base) + score_from_modules(mods, modifier)["raw"])
+    if method == "deluxe":
+        return round_die(score_from_modules(mods, modifier)["score"])
+    raise ValueError(f"unknown NPC definition method {method!r}")
