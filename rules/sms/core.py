@@ -79,20 +79,24 @@ def success_probability(score: int, die: int) -> float:
     return score / die
 
 
-def resolve_die(score: int, die: int, rng: RandomSource | None, *, criticals: bool = False) -> dict[str, Any]:
+def resolve_die(
+    score: int, die: int, rng: RandomSource | None, *, criticals: bool = False, force_roll: bool = False
+) -> dict[str, Any]:
     """Resolve an action of score ``score`` against a final die (already rounded).
 
     R-R1 L97: S ≥ die → automatic success without a roll. D0 is always a success (L266).
     R-D4 L268: above 12 and S < die → automatic failure with the consequences of a failed D12.
     Otherwise roll 1d``die``; success iff roll ≤ S (L99).
+    ``force_roll``: roll even when S ≥ die (a fall/projection cushion roll seeking a critical, L627, L633;
+    spec Ambiguity 4); the success is then still certain.
     """
     score = action_score(score)
     out: dict[str, Any] = {"score": score, "die": die, "roll": None, "automatic": False,
                            "critical_success": False, "critical_failure": False}
-    if die <= 0 or score >= die:
+    if die <= 0 or (score >= die and not (force_roll and die <= DIE_MAX)):
         out.update(success=True, automatic=True, stake="none")
         return out
-    if die > DIE_MAX:
+    if die > DIE_MAX and score < die:
         out.update(success=False, automatic=True, stake="critical", impossible=True)
         return out
     if rng is None:

@@ -378,6 +378,7 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
             Field("sharp_surface", "bool", Msg("Surface saillante/tranchante", "Sharp surface"), default=False),
             Field("resist", "bool", Msg("Tenter d'amortir", "Try to cushion"), default=True),
             Field("chosen_die", "int", Msg("Dé choisi", "Chosen die"), default=None, minimum=0, maximum=40),
+            Field("roll_anyway", "bool", Msg("Lancer pour un critique", "Roll for a critical"), default=False),
         ),
         "projection": (
             _SCORE, _SCORE_MODULES, _MOD,
@@ -456,6 +457,7 @@ def action_fields() -> tuple[Field, ...]:
         Field("shield", "bool", Msg("Bouclier sur le membre visé", "Shield on the limb attacked"), default=False),
         Field("barrier_power", "int", Msg("Barrière magique", "Magic barrier"), default=0, minimum=0, maximum=5),
         _CIRC,
+        Field("weapon", "int", Msg("Arme (index)", "Weapon (index)"), default=None, minimum=0, maximum=19),
         Field("apply_size", "bool", Msg("Appliquer la différence de taille", "Apply the size difference"),
               default=True),
         Field("special_power", "bool", Msg("Pouvoir particulier", "Special power"), default=False),

@@ -38,6 +38,7 @@ from rules.sms.combat import (
     pvp_outcome,
     reaction_penalty,
     size_modifier,
+    weapon_size_malus,
 )
 from rules.sms.core import (
     action_score,
@@ -403,7 +404,7 @@ class SMSSystem(RuleSystem):
             chosen = r.get("chosen_die")
             if chosen is not None:
                 die = difficulty_die(_i(chosen))
-            res = resolve_die(score, die, rng, criticals=True)
+            res = resolve_die(score, die, rng, criticals=True, force_roll=bool(r.get("roll_anyway")))
             if res["critical_success"]:
                 outcome = "critical_success"
             elif res["success"]:
@@ -568,6 +569,10 @@ class SMSSystem(RuleSystem):
                 raise RulesError([error("timing", "no_intervention_left",
                                         "Plus d'intervention possible avant votre prochaine action (L565).",
                                         "No intervention left before your next action (L565).")])
+        if actor.is_npc and kind not in ("attack", "end_sequence", "catch_breath"):
+            raise RulesError([error("kind", "npc_never_rolls",
+                                    "Le MJ ne lance jamais les dés : l'action d'un PNJ est une difficulté (L103).",
+                                    "The GM never rolls: an NPC's action is a difficulty (L103).")])
         casts_spell = kind in ("spell", "counter_spell") and not declaration.get("special_power")
         if casts_spell and a_state.get("spell_cast") and timing != "action":
             raise RulesError([error("kind", "one_spell_per_turn",
@@ -650,6 +655,12 @@ class SMSSystem(RuleSystem):
         size = 0
         if d.get("apply_size", True):
             size = size_modifier(_i(actor.sheet.get("size_factor"), 5), _i(target.sheet.get("size_factor"), 5))
+        weapons = actor.sheet.get("weapons") or []
+        w_index = d.get("weapon")
+        if not actor.is_npc and w_index is not None and 0 <= _i(w_index) < len(weapons):
+            # an unsuited weapon costs the size difference (L597)
+            size += weapon_size_malus(_i(weapons[_i(w_index)].get("size_factor"), 5),
+                                      _i(actor.sheet.get("size_factor"), 5))
         if not actor.is_npc and target.is_npc:
             npc = target.sheet.get("npc") or {}
             base = d.get("die") if d.get("die") is not None else _i(npc.get("base_defence_die"), 8)

@@ -225,3 +225,13 @@ def test_resolve_action_rejects_bad_requests():
     with pytest.raises(RulesError):
         SMS.resolve_action(pc("a"), npc("b"), {"kind": "spell", "score": 3, "spell": {"power": 9}},
                            ScriptedRandom([]))
+
+
+def test_npcs_never_roll_and_unsuited_weapons_cost_the_difference():
+    with pytest.raises(RulesError) as exc:
+        SMS.resolve_action(npc("a"), pc("b"), {"kind": "other", "score": 3, "die": 6}, ScriptedRandom([]))
+    assert exc.value.errors[0].code == "npc_never_rolls"
+    hero = pc("h", weapons=[{"name": "Dague d'ogre", "uses": "", "size_factor": 6}])
+    res = SMS.resolve_action(hero, npc("f", base_defence_die=6), {"kind": "attack", "score": 4, "weapon": 0},
+                             ScriptedRandom([2]))
+    assert res.outcome["score"] == 3

@@ -197,3 +197,10 @@ def test_it_progresses_disease_and_poison():
     assert res.outcome["wounds"] == 1 and res.outcome["wound"]["severity"] == "serious"
     with pytest.raises(RulesError):
         SMS.resolve({"kind": "poison", "rate": 0}, ScriptedRandom([]))
+
+
+def test_a_cushion_roll_may_be_forced_to_seek_a_critical():
+    req = {"kind": "fall", "height": 12, "score": 8}
+    assert SMS.resolve(req, ScriptedRandom([])).outcome["outcome"] == "success"
+    res = SMS.resolve({**req, "roll_anyway": True}, ScriptedRandom([1]))
+    assert res.outcome["outcome"] == "critical_success" and res.outcome["levels"] == 0
