@@ -596,6 +596,9 @@ class SMSSystem(RuleSystem):
             fatigue_after["lasting"] = _i(fatigue_after.get("lasting")) + cost.get("lasting", 0)
             fatigue_after["transient"] = _i(fatigue_after.get("transient")) + cost.get("transient", 0)
         else:
+            if declaration.get("die") is None:
+                raise RulesError([error("die", "required", "Indiquez le dé de difficulté.",
+                                        "Give the difficulty die.")])
             sc = _score(declaration, penalty)
             die = difficulty_die(_i(declaration.get("die")), [_i(declaration.get("circumstances"))])
             outcome = resolve_die(sc["score"], die, rec)

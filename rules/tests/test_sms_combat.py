@@ -235,3 +235,9 @@ def test_npcs_never_roll_and_unsuited_weapons_cost_the_difference():
     res = SMS.resolve_action(hero, npc("f", base_defence_die=6), {"kind": "attack", "score": 4, "weapon": 0},
                              ScriptedRandom([2]))
     assert res.outcome["score"] == 3
+
+
+def test_other_actions_need_a_die():
+    with pytest.raises(RulesError) as exc:
+        SMS.resolve_action(pc("a"), None, {"kind": "other", "score": 3}, ScriptedRandom([]))
+    assert exc.value.errors[0].path == "die"
