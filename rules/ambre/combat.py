@@ -427,10 +427,14 @@ def initiative(
 # --------------------------------------------------------------------------
 # One exchange
 # --------------------------------------------------------------------------
+_STATE_KEYS = frozenset(("life", "life_max", "energy", "energy_max", "keys", "wounds", "wound_points", "determined",
+                         "coma", "dying", "death_assured", "dead", "karma"))
+
+
 def _full_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any]:
-    state = combat_state(c.sheet, settings)
-    for key, value in (c.state or {}).items():
-        state[key] = value
+    """The participant's state, completed from its sheet where keys are missing."""
+    given = c.state or {}
+    state = dict(given) if _STATE_KEYS <= given.keys() else {**combat_state(c.sheet, settings), **given}
     state["wounds"] = normalise_wounds(wound_points(state.get("wounds") or {}))
     return state
 

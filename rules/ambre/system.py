@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -57,6 +58,16 @@ class AmbreSystem(RuleSystem):
         self._fields = schema.sheet_fields()
         self._steps = schema.creation_steps()
         self._settings_fields = schema.campaign_settings_fields()
+        self._default_settings = super().default_campaign_settings()
+
+    def default_campaign_settings(self) -> dict[str, Any]:
+        return copy.deepcopy(self._default_settings)
+
+    def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
+        """Campaign settings merged over the cached defaults (read-only: never mutated)."""
+        merged = dict(self._default_settings)
+        merged.update(settings or {})
+        return merged
 
     # ---- schema -----------------------------------------------------------
     def sheet_fields(self) -> tuple[Field, ...]:
