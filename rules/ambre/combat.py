@@ -427,8 +427,23 @@ def initiative(
 # --------------------------------------------------------------------------
 # One exchange
 # --------------------------------------------------------------------------
-_STATE_KEYS = frozenset(("life", "life_max", "energy", "energy_max", "keys", "wounds", "wound_points", "determined",
-                         "coma", "dying", "death_assured", "dead", "karma"))
+_STATE_KEYS = frozenset(
+    (
+        "life",
+        "life_max",
+        "energy",
+        "energy_max",
+        "keys",
+        "wounds",
+        "wound_points",
+        "determined",
+        "coma",
+        "dying",
+        "death_assured",
+        "dead",
+        "karma",
+    )
+)
 
 
 def _full_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any]:

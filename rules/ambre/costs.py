@@ -81,6 +81,10 @@ def _s(settings: dict[str, Any] | None, key: str, default: Any) -> Any:
     return default if value is None else value
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _p(prefix: str, path: str) -> str:
     return f"{prefix}{path}" if prefix else path
 
@@ -130,7 +134,7 @@ def power_cost(
     only) prices the Broken Pattern already paid plus the conversion (L73).
     """
     result = Cost()
-    spec = T.POWERS.get(power)
+    spec = T.POWERS.get(power) if isinstance(power, str) else None
     if spec is None:
         result.errors.append(
             error(_p(prefix, "power"), "invalid_choice", "Pouvoir inconnu : {v}.", "Unknown power: {v}.", v=power)
@@ -372,10 +376,10 @@ def artefact_cost(
             present_powers.add(f"{key}.{category.tiers[idx][0]}")
 
     transfers_total = 0
-    transfers = list(spec.get("transfers") or [])
-    for name in spec.get("quality_transfers") or []:
+    transfers = list(_list(spec.get("transfers")))
+    for name in _list(spec.get("quality_transfers")):
         transfers.append({"kind": "quality", "target": name})
-    for name in spec.get("power_transfers") or []:
+    for name in _list(spec.get("power_transfers")):
         transfers.append({"kind": "power", "target": name})
     for index, transfer in enumerate(transfers):
         path = _p(prefix, f"transfers.{index}")
@@ -383,6 +387,7 @@ def artefact_cost(
             result.errors.append(error(path, "invalid_item", "Élément invalide.", "Invalid item."))
             continue
         tkind, target = transfer.get("kind"), transfer.get("target")
+        target = target if isinstance(target, str) else None
         if tkind == "quality":
             if target not in present_qualities:
                 result.errors.append(
@@ -462,6 +467,9 @@ def _one(
             )
             return None
         value = values[0] if values else ""
+    if not isinstance(value, str | None):
+        result.errors.append(error(path, "invalid_choice", "Choix invalide.", "Invalid choice."))
+        return None
     if value in (None, ""):
         if required:
             result.errors.append(
@@ -551,7 +559,7 @@ def shadow_cost(spec: dict[str, Any], prefix: str = "", require_descriptions: bo
                     )
                 )
     if spec.get("blocked_forces"):
-        bad = [f for f in spec["blocked_forces"] if f not in T.BLOCKABLE_FORCES]
+        bad = [f for f in _list(spec["blocked_forces"]) if not isinstance(f, str) or f not in T.BLOCKABLE_FORCES]
         if bad:
             result.errors.append(
                 error(
@@ -594,7 +602,7 @@ def construct_cost(
         return result
     owned = set(owner_powers) if owner_powers is not None else None
     base_power = spec.get("base_power") or "autre"
-    if base_power not in T.CONSTRUCT_BASES:
+    if not isinstance(base_power, str) or base_power not in T.CONSTRUCT_BASES:
         result.errors.append(
             error(
                 _p(prefix, "base_power"),
@@ -618,7 +626,7 @@ def construct_cost(
                 )
             )
 
-    shadows = spec.get("origin_shadows") or []
+    shadows = _list(spec.get("origin_shadows"))
     if not shadows:
         result.errors.append(
             error(
@@ -660,12 +668,14 @@ def construct_cost(
         _p(prefix, "origin_shadows"),
     )
 
-    for index, manifestation in enumerate(spec.get("manifestations") or []):
+    for index, manifestation in enumerate(_list(spec.get("manifestations"))):
         path = _p(prefix, f"manifestations.{index}.")
         item = artefact_cost(manifestation, owned, settings, prefix=path, apply_minimum=False)
         result.errors.extend(item.errors)
         connection = _multiplier(
-            T.CONNECTION_MULTIPLIERS, (manifestation or {}).get("connection"), default="intrinseque"
+            T.CONNECTION_MULTIPLIERS,
+            manifestation.get("connection") if isinstance(manifestation, dict) else None,
+            default="intrinseque",
         )
         if connection is None:
             result.errors.append(
@@ -692,7 +702,7 @@ def construct_cost(
             )
 
     psyche = spec.get("psyche") or "aucune"
-    if psyche not in T.CONSTRUCT_PSYCHE:
+    if not isinstance(psyche, str) or psyche not in T.CONSTRUCT_PSYCHE:
         result.errors.append(
             error(_p(prefix, "psyche"), "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=psyche)
         )
@@ -725,8 +735,8 @@ def construct_cost(
 def ally_cost(spec: dict[str, Any] | str, prefix: str = "") -> Cost:
     """Cost of an ally or friend (L329–L340): 1, 1, 2, 3, 4 or 6 points."""
     result = Cost()
-    kind = spec if isinstance(spec, str) else (spec or {}).get("type")
-    if kind not in T.ALLIES:
+    kind = spec if isinstance(spec, str) else (spec or {}).get("type") if isinstance(spec, dict) else None
+    if not isinstance(kind, str) or kind not in T.ALLIES:
         result.errors.append(
             error(
                 _p(prefix, "type"), "invalid_choice", "Type d'allié invalide : {v}.", "Invalid ally type: {v}.", v=kind
@@ -751,15 +761,16 @@ def invented_power_cost(spec: dict[str, Any], settings: dict[str, Any] | None = 
     """
     result = Cost()
     domain = spec.get("domain")
-    if domain not in T.INVENTED_DOMAINS:
+    if not isinstance(domain, str) or domain not in T.INVENTED_DOMAINS:
         result.errors.append(error(_p(prefix, "domain"), "invalid_choice", "Domaine invalide.", "Invalid domain."))
     else:
         result.add(Msg(f"Domaine : {domain}", f"Domain: {domain}"), T.INVENTED_DOMAINS[domain], _p(prefix, "domain"))
-    versus = spec.get("versus") or {}
+    versus = spec.get("versus") if isinstance(spec.get("versus"), dict) else {}
+    chosen = spec.get("multipliers") if isinstance(spec.get("multipliers"), dict) else {}
     for index, opponent in enumerate(T.INVENTED_OPPONENTS):
         strength = versus.get(opponent)
         path = _p(prefix, f"versus.{opponent}")
-        if strength not in T.INVENTED_STRENGTHS:
+        if not isinstance(strength, str) or strength not in T.INVENTED_STRENGTHS:
             result.errors.append(
                 error(
                     path,
@@ -776,7 +787,8 @@ def invented_power_cost(spec: dict[str, Any], settings: dict[str, Any] | None = 
         )
     factors: list[int] = []
     for category, options in T.INVENTED_MULTIPLIERS.items():
-        value = (spec.get("multipliers") or {}).get(category, "") or ""
+        value = chosen.get(category, "") or ""
+        value = value if isinstance(value, str) else "?"
         if value not in options:
             result.errors.append(
                 error(_p(prefix, f"multipliers.{category}"), "invalid_choice", "Choix invalide.", "Invalid choice.")

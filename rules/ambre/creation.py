@@ -22,6 +22,7 @@ from rules.ambre.costs import (
     shadow_cost,
 )
 from rules.ambre.derive import attribute_points, characteristic, pool
+from rules.ambre.schema import coerce
 from rules.base import Budget, FieldError, Msg, error
 
 
@@ -29,11 +30,15 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _key(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def owner_powers(sheet: dict[str, Any]) -> set[str]:
     """Power keys the character holds (for prerequisites, L144–L148, L241)."""
     held = set()
-    for item in sheet.get("powers") or []:
-        if isinstance(item, dict) and item.get("power") in T.POWERS:
+    for item in coerce(sheet)["powers"]:
+        if isinstance(item.get("power"), str) and item["power"] in T.POWERS:
             held.add(item["power"])
             if item["power"] == "marelle" and item.get("via_marelle_brisee"):
                 held.add("marelle_brisee")
@@ -50,7 +55,7 @@ def attribute_cost(points: int) -> int:
 
 
 def starting_points(sheet: dict[str, Any], settings: dict[str, Any] | None) -> int:
-    own = sheet.get("creation_points")
+    own = coerce(sheet).get("creation_points")
     if _int(own):
         return own
     value = (settings or {}).get("starting_budget")
@@ -67,7 +72,7 @@ def asset_costs(sheet: dict[str, Any], settings: dict[str, Any] | None) -> list[
     held = owner_powers(sheet)
     out: list[tuple[str, Msg, Cost]] = []
     for i, item in _items(sheet, "powers"):
-        spec = T.POWERS.get(item.get("power"))
+        spec = T.POWERS.get(_key(item.get("power")))
         label = spec.label if spec else Msg("Pouvoir", "Power")
         out.append(
             (
@@ -127,6 +132,7 @@ def asset_costs(sheet: dict[str, Any], settings: dict[str, Any] | None) -> list[
 
 def creation_budget(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
     """What the sheet spends of its creation karma, what remains, what is invalid."""
+    sheet = coerce(sheet)
     start = starting_points(sheet, settings)
     budget = Budget("karma", start, 0)
     budget.lines.append(
@@ -198,6 +204,7 @@ def karma_errors(balance: int, sheet: dict[str, Any], settings: dict[str, Any] |
 
 def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
     """Rule checks beyond types and ranges (spec §3.10)."""
+    sheet = coerce(sheet)
     settings = settings or {}
     errors: list[FieldError] = []
     for key in T.ATTRIBUTES:
@@ -239,7 +246,7 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
     held = owner_powers(sheet)
     seen: set[str] = set()
     for i, item in powers:
-        key = item.get("power")
+        key = _key(item.get("power"))
         if key in seen:
             errors.append(error(f"powers.{i}.power", "power_duplicate", "Pouvoir déjà pris.", "Power already taken."))
         seen.add(key)

@@ -16,6 +16,7 @@ from typing import Any
 
 from rules.ambre import tables as T
 from rules.ambre.costs import power_rank
+from rules.ambre.schema import coerce
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -116,6 +117,7 @@ def normalise_wounds(points: int) -> dict[str, int]:
 
 def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """All derived values of a sheet (flat keys for display + details)."""
+    sheet = coerce(sheet)
     levels = global_levels(sheet)
     attributes = {}
     ladder = sheet.get("ladder") or {}
@@ -134,9 +136,9 @@ def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) 
     wounds = normalise_wounds(wound_points(condition.get("wounds") or {}))
     powers = []
     for item in sheet.get("powers") or []:
-        if isinstance(item, dict) and item.get("power") in T.POWERS:
+        if isinstance(item.get("power"), str) and item["power"] in T.POWERS:
             level = _int(item.get("level"), T.POWERS[item["power"]].level)
-            powers.append({"power": item["power"], "level": level, **power_rank(level, settings)})
+            powers.append({"power": item["power"], "level": level, **power_rank(max(1, level), settings)})
     warnings = []
     if characteristic(sheet, "resistance") == 0:
         warnings.append(

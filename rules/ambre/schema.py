@@ -855,6 +855,31 @@ def campaign_settings_fields() -> tuple[Field, ...]:
     )
 
 
+DICT_GROUPS = ("attributes", "characteristics", "modifiers", "ladder", "condition")
+LIST_GROUPS = ("powers", "artefacts", "shadows", "constructs", "allies", "demons", "invented_powers")
+
+
+def coerce(sheet: Any) -> dict[str, Any]:
+    """A shallow-safe view of a possibly malformed sheet: every group has its
+    container type (wrong ones become empty), so computations never crash.
+    Validation still reports the original errors."""
+    if not isinstance(sheet, dict):
+        return {}
+    data = dict(sheet)
+    for key in DICT_GROUPS:
+        if not isinstance(data.get(key), dict):
+            data[key] = {}
+    for key in LIST_GROUPS:
+        value = data.get(key)
+        data[key] = [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+    condition = dict(data["condition"])
+    if not isinstance(condition.get("wounds"), dict):
+        condition["wounds"] = {}
+    data["condition"] = condition
+    data["ladder"] = {k: v for k, v in data["ladder"].items() if isinstance(v, dict)}
+    return data
+
+
 def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
     """Bring a stored sheet to :data:`SCHEMA_VERSION` (repeatable).
 
