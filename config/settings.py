@@ -10,6 +10,7 @@ Celery worker. See README.md for every variable.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -53,6 +54,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     # Tablée
     "accounts",
     "live",
@@ -111,8 +113,9 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("TABLEE_SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": {"timeout": 20},
-            # A file (not :memory:) so threads of a test ASGI server share it.
-            "TEST": {"NAME": str(BASE_DIR / ".test-db.sqlite3")},
+            # A file (not :memory:) so threads of a test ASGI server share it;
+            # one per test process so parallel runs do not collide.
+            "TEST": {"NAME": os.path.join(tempfile.gettempdir(), f"tablee-test-{os.getpid()}.sqlite3")},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -221,23 +224,47 @@ TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
 
 # --- REST API ------------------------------------------------------------------
+# Authentication: personal tokens (api.authentication) first, so an
+# unauthenticated request gets 401 with WWW-Authenticate; browser sessions next.
+# Throttles: per member and per IP (api.throttles); "posting" is opted in by
+# the views that create content. Errors: one format (api.exceptions).
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.authentication.PersonalTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.TableeAutoSchema",
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.PagePagination",
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.UserThrottle", "api.throttles.IPThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "user": os.environ.get("TABLEE_RATE_API_USER", "600/min"),
         "anon": os.environ.get("TABLEE_RATE_API_ANON", "120/min"),
+        "ip": os.environ.get("TABLEE_RATE_API_IP", "1200/min"),
+        "posting": os.environ.get("TABLEE_RATE_API_POSTING", "30/min"),
     },
+    "EXCEPTION_HANDLER": "api.exceptions.api_exception_handler",
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "PAGE_SIZE": 20,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tablée API",
-    "DESCRIPTION": "Play-by-post tabletop role-playing campaigns.",
+    "DESCRIPTION": (
+        "Play-by-post tabletop role-playing campaigns. Authenticate with a browser session or a personal token "
+        "(`Authorization: Token <key>`, created from your profile). Errors share one body: "
+        "`{code, detail, errors: [{field, code, message}]}`. What you may not see answers 404."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
 }
 
 # --- Security (production) ------------------------------------------------------
