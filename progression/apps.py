@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class ProgressionConfig(AppConfig):
     name = "progression"
     verbose_name = _("Progression")
+
+    def ready(self) -> None:
+        from progression import receivers
+
+        receivers.connect()

@@ -1,0 +1,884 @@
+"""Progression writes and the session job (Zulip "actions" style).
+
+Every user-triggered write is one function here: it checks permission
+(:class:`~django.http.Http404` for what the user may not see,
+:class:`~django.core.exceptions.PermissionDenied` for a visible but
+forbidden write, :class:`~django.core.exceptions.ValidationError` with
+field errors for bad input), validates through :mod:`rules`, writes in one
+transaction and publishes live events inside it.
+
+The session job (:func:`run_recalculation`, run by
+:func:`progression.tasks.recalculate_session`) recomputes every character of
+the campaign from the append-only ledger, one transaction per character:
+
+1. append the session's confirmed award lines to the ledger (idempotent:
+   ledger key ``progression:award:<line id>``);
+2. read the character's approved entries and call the system's
+   ``apply_progression`` (pure and idempotent);
+3. upsert :class:`CharacterBalance` and the session's :class:`SessionResult`;
+4. report progress on the ``campaign:<id>`` live channel (GMs only).
+
+Then one campaign-wide step (:mod:`progression.hooks`, e.g. Ambre's secret
+ranks). Running it twice gives the same rows; a run killed mid-way and
+retried gives the same balances as an uninterrupted one: whatever committed
+is recomputed identically, whatever did not is redone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import rules
+from campaigns.access import can_view_campaign, is_gm
+from campaigns.models import Campaign, PlaySession, Post, Roll
+from characters import ledger
+from characters.models import Character, LedgerEntry, SheetVersion
+from live.events import publish
+from progression import facts as session_facts_mod
+from progression.hooks import campaign_step
+from progression.models import (
+    CharacterBalance,
+    PurchaseRequest,
+    RecalculationRun,
+    SessionAward,
+    SessionResult,
+    SessionReview,
+)
+from rules.base import FieldError, LedgerDraft, Msg, RulesError, RuleSystem
+
+logger = logging.getLogger(__name__)
+
+MAX_AWARD = 10000
+LIVE_KIND_RUN = "progression-run"
+LIVE_KIND_REVIEW = "progression-review"
+LIVE_KIND_PURCHASE = "progression-purchase"
+#: Progress events per run, at most (plus the first and the last).
+PROGRESS_EVENTS = 50
+
+
+# ---------------------------------------------------------------------------
+# Access
+# ---------------------------------------------------------------------------
+def get_session_for_user(user: Any, session_id: int, *, gm: bool = False) -> PlaySession:
+    """The session if ``user`` may see its campaign (``gm``: is GM/co-GM), else 404."""
+    session = PlaySession.objects.select_related("campaign").filter(pk=session_id).first()
+    if session is None or not can_view_campaign(user, session.campaign):
+        raise Http404
+    if gm and not is_gm(user, session.campaign):
+        raise Http404
+    return session
+
+
+def is_owner(user: Any, character: Character) -> bool:
+    return bool(user is not None and user.is_authenticated and character.owner_id == user.pk and not character.is_npc)
+
+
+def can_see_ledger(user: Any, character: Character) -> bool:
+    """Ledger and balances: the owner, the GM and co-GMs (DESIGN.md)."""
+    return is_gm(user, character.campaign) or is_owner(user, character)
+
+
+def get_character_for_user(user: Any, character_id: int) -> Character:
+    """The character if ``user`` may see its ledger, else 404."""
+    character = Character.objects.select_related("campaign").filter(pk=character_id).first()
+    if character is None or not can_see_ledger(user, character):
+        raise Http404
+    return character
+
+
+def _require_gm(actor: Any, campaign: Campaign) -> None:
+    if not can_view_campaign(actor, campaign):
+        raise Http404
+    if not is_gm(actor, campaign):
+        raise PermissionDenied(_("Only the GM and co-GMs can do this."))
+
+
+# ---------------------------------------------------------------------------
+# Messages: ledger notes are stored in French (default) plus both languages in data
+# ---------------------------------------------------------------------------
+def msg_text(value: Any, lang: str | None = None) -> str:
+    """Text of a stored ``{"fr":..., "en":...}`` message (or a plain string)."""
+    lang = lang or get_language() or "fr"
+    if isinstance(value, Msg):
+        return value.get(lang)
+    if isinstance(value, dict) and ("fr" in value or "en" in value):
+        return str(value.get("en") if lang.startswith("en") else value.get("fr")) or ""
+    return "" if value is None else str(value)
+
+
+def entry_note(entry: LedgerEntry | SessionAward, lang: str | None = None) -> str:
+    data = entry.data if isinstance(entry.data, dict) else {}
+    if "note_i18n" in data:
+        return msg_text(data["note_i18n"], lang)
+    return entry.note
+
+
+# ---------------------------------------------------------------------------
+# The award screen
+# ---------------------------------------------------------------------------
+def session_characters(session: PlaySession) -> list[Character]:
+    """Characters that can earn awards: the campaign's approved player characters."""
+    return list(
+        Character.objects.filter(
+            campaign_id=session.campaign_id, is_npc=False, status=Character.Status.APPROVED
+        ).order_by("name", "pk")
+    )
+
+
+def session_resolutions(session: PlaySession) -> dict[int, list[dict[str, Any]]]:
+    """The real rolls of THIS session, per character (one query).
+
+    Only rolls stored with ``session`` = this session and a ``character``
+    count: rolls of other sessions or outside any session never do.
+    """
+    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    rows = (
+        Roll.objects.filter(session=session, character__isnull=False)
+        .order_by("sequence")
+        .values_list("character_id", "resolution")
+    )
+    for character_id, resolution in rows:
+        if isinstance(resolution, dict):
+            out[character_id].append(resolution)
+    return out
+
+
+def session_presence(session: PlaySession) -> set[int]:
+    """Characters who posted or rolled during the session."""
+    posted = set(Post.objects.filter(session=session, character__isnull=False).values_list("character_id", flat=True))
+    rolled = set(Roll.objects.filter(session=session, character__isnull=False).values_list("character_id", flat=True))
+    return posted | rolled
+
+
+def _draft_code(draft: LedgerDraft, taken: set[str]) -> str:
+    data = draft.data or {}
+    tag = data.get("award") or data.get("rule") or data.get("reason") or ("preset" if data.get("preset") else "")
+    base = f"{draft.kind}:{tag}" if tag else draft.kind
+    code, n = base[:70], 2
+    while code in taken:
+        code = f"{base[:66]}#{n}"
+        n += 1
+    taken.add(code)
+    return code
+
+
+@dataclass
+class Suggestion:
+    code: str
+    currency: str
+    amount: int
+    kind: str
+    note: dict[str, str]
+    data: dict[str, Any]
+
+
+@dataclass
+class AwardRow:
+    """One character on the award screen."""
+
+    character: Character
+    present: bool
+    facts: dict[str, Any]
+    suggestions: list[Suggestion] = field(default_factory=list)
+    amounts: dict[str, int] = field(default_factory=dict)
+    current: dict[str, int] = field(default_factory=dict)
+    extra: int = 0
+    extra_note: str = ""
+    errors: dict[str, str] = field(default_factory=dict)
+    natural_ones: int = 0
+
+
+def suggest(
+    system: RuleSystem,
+    character: Character,
+    session: PlaySession,
+    *,
+    present: bool,
+    gm_facts: dict[str, Any],
+    resolutions: list[dict[str, Any]],
+) -> list[Suggestion]:
+    """The system's suggested awards for one character (raises RulesError on bad facts)."""
+    facts = session_facts_mod.session_facts(
+        session_id=session.pk, present=present, resolutions=resolutions, gm_facts=gm_facts
+    )
+    drafts = system.suggest_session_awards(character.current_sheet(), facts, session.campaign.system_settings)
+    taken: set[str] = set()
+    return [
+        Suggestion(_draft_code(d, taken), d.currency, int(d.amount), d.kind, d.note.to_dict(), dict(d.data or {}))
+        for d in drafts
+    ]
+
+
+def current_award_totals(session: PlaySession) -> dict[int, dict[str, int]]:
+    """Sum of the award lines per character and code (corrections included)."""
+    totals: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for character_id, code, amount in SessionAward.objects.filter(session=session).values_list(
+        "character_id", "code", "amount"
+    ):
+        totals[character_id][code] += amount
+    return totals
+
+
+def award_rows(session: PlaySession, posted: dict[int, dict[str, Any]] | None = None) -> list[AwardRow]:
+    """Build the award screen: suggestions from the facts (posted, confirmed or defaults)."""
+    campaign = session.campaign
+    system = campaign.rule_system
+    review = SessionReview.objects.filter(session=session).first()
+    confirmed_facts = review.facts if review else {}
+    present_ids = session_presence(session)
+    anyone = bool(present_ids)
+    resolutions = session_resolutions(session)
+    totals = current_award_totals(session)
+    rows = []
+    for character in session_characters(session):
+        entry = (posted or {}).get(character.pk)
+        stored = confirmed_facts.get(str(character.pk)) or {}
+        errors: dict[str, str] = {}
+        if entry is not None:
+            present = bool(entry.get("present"))
+            gm_facts, errors = session_facts_mod.parse_facts(system, entry.get("facts") or {})
+        elif stored:
+            present = bool(stored.get("present"))
+            gm_facts = {**session_facts_mod.default_facts(system), **(stored.get("facts") or {})}
+        else:
+            present = character.pk in present_ids or not anyone
+            gm_facts = session_facts_mod.default_facts(system)
+        row = AwardRow(character=character, present=present, facts=gm_facts, errors=errors)
+        row.current = dict(totals.get(character.pk, {}))
+        own = resolutions.get(character.pk, [])
+        row.natural_ones = sum(1 for r in own if "natural_1" in (r.get("tags") or []))
+        if not errors:
+            try:
+                row.suggestions = suggest(
+                    system, character, session, present=present, gm_facts=gm_facts, resolutions=own
+                )
+            except RulesError as exc:
+                row.errors.update({e.path: e.message.get(get_language() or "fr") for e in exc.errors})
+        for s in row.suggestions:
+            row.amounts[s.code] = s.amount
+        if entry is not None:
+            row.amounts.update(_posted_amounts(row, entry))
+            row.extra = _as_int(entry.get("extra"), 0)
+            row.extra_note = str(entry.get("extra_note") or "")[:300]
+        elif row.current:
+            for code, total in row.current.items():
+                if code != "gm_extra":
+                    row.amounts[code] = total
+            row.extra = row.current.get("gm_extra", 0)
+        rows.append(row)
+    return rows
+
+
+def _as_int(value: Any, default: int | None = None) -> int | None:
+    if isinstance(value, bool):
+        return default
+    if isinstance(value, int):
+        return value
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return default
+
+
+def _posted_amounts(row: AwardRow, entry: dict[str, Any]) -> dict[str, int]:
+    """GM adjustments: a posted amount wins only if it differs from what was suggested on screen."""
+    out = {}
+    amounts = entry.get("amounts") or {}
+    shown = entry.get("suggested") or {}
+    for s in row.suggestions:
+        if s.code not in amounts:
+            continue
+        value = _as_int(amounts[s.code])
+        if value is None:
+            row.errors[f"amount.{s.code}"] = _("Enter a whole number.")
+            continue
+        if abs(value) > MAX_AWARD:
+            row.errors[f"amount.{s.code}"] = _("At most %(n)s in absolute value.") % {"n": MAX_AWARD}
+            continue
+        if s.code in shown and _as_int(shown[s.code]) == value:
+            continue  # untouched: follow the (possibly new) suggestion
+        out[s.code] = value
+    return out
+
+
+def confirm_session_awards(actor: Any, session: PlaySession, *, entries: dict[int, dict[str, Any]]) -> RecalculationRun:
+    """The GM confirms (or corrects) the session's awards and launches the job.
+
+    ``entries`` maps character ids to ``{"present": bool, "facts": {...},
+    "amounts": {code: int}, "suggested": {code: int}, "extra": int,
+    "extra_note": str}``. The first confirmation appends one line per
+    non-zero award; later ones append ``correction`` lines holding the
+    difference (nothing is edited). Raises ValidationError with
+    ``"<character id>.<field>"`` keys.
+    """
+    campaign = session.campaign
+    _require_gm(actor, campaign)
+    if session.status != PlaySession.Status.CLOSED:
+        raise ValidationError({"session": _("Close the session before confirming its awards.")})
+    with transaction.atomic():
+        review, _created = SessionReview.objects.select_for_update().get_or_create(session=session)
+        if review.status == SessionReview.Status.CONFIRMED:
+            raise ValidationError({"session": _("These awards are confirmed: reopen them to correct them.")})
+        known = {c.pk for c in session_characters(session)}
+        unknown = [pk for pk in entries if pk not in known]
+        if unknown:
+            raise ValidationError({"characters": _("Unknown character.")})
+        rows = award_rows(session, posted=entries)
+        errors: dict[str, str] = {}
+        for row in rows:
+            if row.character.pk not in entries:
+                continue
+            extra = _as_int((entries[row.character.pk] or {}).get("extra"), None)
+            if extra is None or abs(extra) > MAX_AWARD:
+                row.errors["extra"] = _("Enter a whole number between -%(n)s and %(n)s.") % {"n": MAX_AWARD}
+            for path, message in row.errors.items():
+                errors[f"{row.character.pk}.{path}"] = message if " " in message else _("Invalid value.")
+        if errors:
+            raise ValidationError(errors)
+        revision = review.revision + 1
+        system = campaign.rule_system
+        currency = system.currencies[0]
+        new_lines = []
+        confirmed_facts = dict(review.facts or {})
+        for row in rows:
+            if row.character.pk not in entries:
+                continue
+            confirmed_facts[str(row.character.pk)] = {"present": row.present, "facts": row.facts}
+            targets: dict[str, tuple[int, str, str, dict[str, str], dict[str, Any]]] = {}
+            for s in row.suggestions:
+                targets[s.code] = (row.amounts.get(s.code, s.amount), s.currency, s.kind, s.note, s.data)
+            extra_kind = "gm_penalty" if row.extra < 0 else "gm_award"
+            extra_note = row.extra_note or ""
+            targets["gm_extra"] = (
+                row.extra,
+                currency,
+                extra_kind,
+                {"fr": extra_note or "Gain du MJ", "en": extra_note or "GM award"},
+                {"award": "gm_extra"},
+            )
+            codes = set(targets) | set(row.current)
+            for code in sorted(codes):
+                amount, cur, kind, note, data = targets.get(
+                    code, (0, currency, "correction", {"fr": "Annulé", "en": "Cancelled"}, {})
+                )
+                before = row.current.get(code, 0)
+                delta = amount - before
+                if delta == 0:
+                    continue
+                if code in row.current:
+                    kind = "correction"
+                    note = {
+                        "fr": f"Correction ({msg_text(note, 'fr')}) : {before} → {amount}",
+                        "en": f"Correction ({msg_text(note, 'en')}): {before} → {amount}",
+                    }
+                new_lines.append(
+                    SessionAward(
+                        session=session,
+                        character=row.character,
+                        revision=revision,
+                        code=code,
+                        currency=cur,
+                        amount=delta,
+                        kind=kind,
+                        note=note["fr"][:300],
+                        data={**data, "note_i18n": note, "revision": revision, "target": amount},
+                        created_by=actor,
+                    )
+                )
+        for line in new_lines:
+            line.save()
+        review.status = SessionReview.Status.CONFIRMED
+        review.revision = revision
+        review.facts = confirmed_facts
+        review.confirmed_by = actor
+        review.confirmed_at = timezone.now()
+        review.save()
+        publish(f"campaign:{campaign.pk}", LIVE_KIND_REVIEW, {"session": session.pk}, gms_only=True)
+        return _launch(campaign, session, actor=actor, reason="awards_confirmed", revision=revision)
+
+
+def reopen_session_awards(actor: Any, session: PlaySession) -> SessionReview:
+    """Reopen the confirmed awards of a closed session for corrections.
+
+    Reading: the play session itself stays closed (its posts and rolls are
+    history); what reopens is its award sheet. Confirming again appends
+    corrections and recalculates.
+    """
+    _require_gm(actor, session.campaign)
+    with transaction.atomic():
+        review, _created = SessionReview.objects.select_for_update().get_or_create(session=session)
+        if review.status != SessionReview.Status.CONFIRMED:
+            raise ValidationError({"session": _("These awards are not confirmed yet.")})
+        review.status = SessionReview.Status.REOPENED
+        review.save(update_fields=["status"])
+        publish(f"campaign:{session.campaign_id}", LIVE_KIND_REVIEW, {"session": session.pk}, gms_only=True)
+    return review
+
+
+def launch_recalculation(actor: Any, session: PlaySession, *, reason: str = "manual") -> RecalculationRun:
+    """The GM relaunches the job (e.g. after approving purchases)."""
+    _require_gm(actor, session.campaign)
+    with transaction.atomic():
+        review = SessionReview.objects.filter(session=session).first()
+        return _launch(session.campaign, session, actor=actor, reason=reason, revision=review.revision if review else 0)
+
+
+def start_session_review(session: PlaySession) -> RecalculationRun:
+    """Receiver of ``campaigns.signals.session_closed``: open the award sheet, run the job.
+
+    The run at close applies what the session already recorded (approved
+    purchases, corrections); the GM's awards come with the next run.
+    """
+    with transaction.atomic():
+        review, _created = SessionReview.objects.get_or_create(session=session)
+        publish(f"campaign:{session.campaign_id}", LIVE_KIND_REVIEW, {"session": session.pk}, gms_only=True)
+        return _launch(session.campaign, session, actor=None, reason="session_closed", revision=review.revision)
+
+
+def _launch(
+    campaign: Campaign, session: PlaySession | None, *, actor: Any, reason: str, revision: int
+) -> RecalculationRun:
+    """Create a run and enqueue the task after commit; reuse an active run (idempotent launch)."""
+    active = (
+        RecalculationRun.objects.select_for_update()
+        .filter(campaign=campaign, session=session, status__in=RecalculationRun.ACTIVE)
+        .first()
+    )
+    if active is not None:
+        if active.revision != revision:
+            RecalculationRun.objects.filter(pk=active.pk).update(revision=revision)
+            active.revision = revision
+        # The queued task recomputes from the ledger when it runs: it sees the new lines.
+        return active
+    run = RecalculationRun.objects.create(
+        campaign=campaign, session=session, created_by=actor, reason=reason, revision=revision
+    )
+    publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
+    transaction.on_commit(lambda: enqueue(run.pk))
+    return run
+
+
+def enqueue(run_id: int) -> None:
+    from progression.tasks import recalculate_session
+
+    recalculate_session.delay(run_id)
+
+
+def _run_data(run: RecalculationRun) -> dict[str, Any]:
+    return {"run": run.pk, "session": run.session_id, "status": run.status, "done": run.done, "total": run.total}
+
+
+# ---------------------------------------------------------------------------
+# The job
+# ---------------------------------------------------------------------------
+def checkpoint(run: RecalculationRun, index: int, character: Character) -> None:
+    """Called after each character's transaction commits (tests inject crashes here)."""
+
+
+def run_recalculation(run_id: int) -> dict[str, Any]:
+    """Recompute every character of the run's campaign. Idempotent and retry-safe."""
+    run = RecalculationRun.objects.select_related("campaign", "session").filter(pk=run_id).first()
+    if run is None:
+        return {"run": run_id, "status": "missing"}
+    if run.status == RecalculationRun.Status.DONE:
+        return _run_data(run)
+    campaign = run.campaign
+    session = run.session
+    characters = list(
+        Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT).order_by("pk")
+    )
+    now = timezone.now()
+    RecalculationRun.objects.filter(pk=run.pk).update(
+        status=RecalculationRun.Status.RUNNING,
+        started_at=now,
+        finished_at=None,
+        attempts=F("attempts") + 1,
+        done=0,
+        total=len(characters),
+        error="",
+    )
+    run.refresh_from_db()
+    start_revision = run.revision
+    system = campaign.rule_system
+    settings = campaign.system_settings or {}
+    lines: dict[int, list[SessionAward]] = defaultdict(list)
+    numbers: dict[int, int] = {}
+    if session is not None:
+        for line in SessionAward.objects.filter(session=session).order_by("pk"):
+            lines[line.character_id].append(line)
+        numbers = dict(PlaySession.objects.filter(campaign=campaign).values_list("pk", "number"))
+    every = max(1, len(characters) // PROGRESS_EVENTS)
+    try:
+        sheets: dict[int, dict[str, Any]] = {}
+        for index, character in enumerate(characters, start=1):
+            sheets[character.pk] = recalculate_character(
+                run,
+                character,
+                system=system,
+                settings=settings,
+                lines=lines.get(character.pk, []),
+                numbers=numbers,
+                index=index,
+                announce=index == 1 or index % every == 0 or index == len(characters),
+            )
+            checkpoint(run, index, character)
+        step = campaign_step(system)
+        if step is not None and sheets:
+            apply_campaign_step(run, step, sheets, settings)
+    except Exception as exc:
+        with transaction.atomic():
+            RecalculationRun.objects.filter(pk=run.pk).update(
+                status=RecalculationRun.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
+            )
+            run.refresh_from_db()
+            publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
+        raise
+    with transaction.atomic():
+        current = RecalculationRun.objects.select_for_update().get(pk=run.pk)
+        if current.revision != start_revision:
+            # Awards were confirmed again while this run was going: run once more.
+            current.status = RecalculationRun.Status.QUEUED
+            current.save(update_fields=["status"])
+            transaction.on_commit(lambda: enqueue(current.pk))
+        else:
+            current.status = RecalculationRun.Status.DONE
+            current.finished_at = timezone.now()
+            current.done = len(characters)
+            current.save(update_fields=["status", "finished_at", "done"])
+        publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(current), gms_only=True)
+    return _run_data(current)
+
+
+def _result_dict(result: rules.base.ProgressionResult) -> dict[str, Any]:
+    return {
+        "balances": {k: int(v) for k, v in result.balances.items()},
+        "flags": list(result.flags),
+        "notes": [n.to_dict() for n in result.notes],
+    }
+
+
+def _progress(system: RuleSystem, sheet: dict[str, Any], entries: list[dict[str, Any]], settings: dict[str, Any]) -> Any:
+    return system.apply_progression(sheet, entries, settings)
+
+
+def recalculate_character(
+    run: RecalculationRun,
+    character: Character,
+    *,
+    system: RuleSystem,
+    settings: dict[str, Any],
+    lines: Iterable[SessionAward],
+    numbers: dict[int, int],
+    index: int,
+    announce: bool = True,
+) -> dict[str, Any]:
+    """One character, one transaction: a bounded number of queries."""
+    session = run.session
+    with transaction.atomic():
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        for line in lines:
+            ledger.append_entry(
+                locked,
+                line.currency,
+                line.amount,
+                line.kind,
+                session=session,
+                created_by=line.created_by,
+                note=line.note,
+                data={**(line.data or {}), "award_line": line.pk, "code": line.code},
+                key=line.ledger_key,
+            )
+        entries = list(
+            LedgerEntry.objects.filter(character=locked, approval=LedgerEntry.Approval.APPROVED)
+            .order_by("pk")
+            .values("id", "currency", "amount", "kind", "data", "session_id", "created")
+        )
+        sheet = locked.current_sheet()
+        result = _progress(system, sheet, entries, settings)
+        after = _result_dict(result)
+        state = {"karma_state": _karma_state(system, result)}
+        CharacterBalance.objects.update_or_create(
+            character=locked,
+            defaults={
+                "balances": after["balances"],
+                "flags": after["flags"],
+                "notes": after["notes"],
+                "state": state,
+                "entries_count": len(entries),
+                "last_entry_id": entries[-1]["id"] if entries else 0,
+                "run": run,
+            },
+        )
+        if isinstance(result.sheet, dict) and result.sheet != sheet:
+            save_sheet(locked, result.sheet, reason="progression")
+        if session is not None:
+            number = numbers.get(session.pk, session.number)
+            closed_at = session.closed_at or timezone.now()
+
+            def upto(limit: int, entry: dict[str, Any]) -> bool:
+                sid = entry["session_id"]
+                if sid is None:
+                    return entry["created"] <= closed_at
+                return numbers.get(sid, 0) <= limit
+
+            before_entries = [e for e in entries if upto(number - 1, e) and e["session_id"] != session.pk]
+            after_entries = [e for e in entries if upto(number, e)]
+            before = _result_dict(_progress(system, sheet, before_entries, settings))
+            at_session = _result_dict(_progress(system, sheet, after_entries, settings))
+            SessionResult.objects.update_or_create(
+                session=session,
+                character=locked,
+                defaults={
+                    "before": before["balances"],
+                    "after": at_session["balances"],
+                    "flags": at_session["flags"],
+                    "notes": at_session["notes"],
+                    "state": {"before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)]},
+                    "run": run,
+                },
+            )
+        RecalculationRun.objects.filter(pk=run.pk).update(done=index)
+        if announce:
+            run.done = index
+            publish(f"campaign:{run.campaign_id}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
+    return result.sheet if isinstance(result.sheet, dict) else sheet
+
+
+def _karma_state(system: RuleSystem, result: Any) -> dict[str, Any]:
+    """Ambre's karma state (good/neutral/bad, loan) from the rules, if the system has it."""
+    if system.slug != "ambre":
+        return {}
+    from rules.ambre.progression import karma_state
+
+    return karma_state(int(result.balances.get("karma", 0)))
+
+
+def apply_campaign_step(
+    run: RecalculationRun, step: Any, sheets: dict[int, dict[str, Any]], settings: dict[str, Any]
+) -> None:
+    """The campaign-wide step (Ambre ladders), in one transaction."""
+    with transaction.atomic():
+        outcome = step(sheets, settings)
+        characters = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=list(outcome))}
+        balances = {b.character_id: b for b in CharacterBalance.objects.filter(character_id__in=list(outcome))}
+        for pk, item in outcome.items():
+            character = characters.get(pk)
+            if character is None:
+                continue
+            new_sheet = item.get("sheet")
+            if isinstance(new_sheet, dict) and new_sheet != character.current_sheet():
+                save_sheet(character, new_sheet, reason="progression-ranks")
+            snapshot = balances.get(pk)
+            if snapshot is not None and item.get("state"):
+                state = {**(snapshot.state or {}), **item["state"]}
+                if state != snapshot.state:
+                    CharacterBalance.objects.filter(pk=snapshot.pk).update(state=state)
+
+
+def save_sheet(character: Character, sheet: dict[str, Any], *, reason: str, author: Any = None) -> None:
+    """Store a recomputed sheet as a new version (history kept)."""
+    version = character.version + 1
+    Character.objects.filter(pk=character.pk).update(
+        sheet=sheet, version=version, schema_version=character.rule_system.schema_version, updated=timezone.now()
+    )
+    character.sheet, character.version = sheet, version
+    SheetVersion.objects.create(
+        character=character,
+        version=version,
+        name=character.name,
+        sheet=sheet,
+        schema_version=character.rule_system.schema_version,
+        status=character.status,
+        author=author,
+        reason=reason,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Players: balance, history, what they can afford, purchase requests
+# ---------------------------------------------------------------------------
+def current_session(campaign: Campaign) -> PlaySession | None:
+    return PlaySession.objects.filter(campaign=campaign, status=PlaySession.Status.OPEN).first()
+
+
+def session_purchases(character: Character) -> list[dict[str, Any]]:
+    """Purchases already approved in the current session (per-session limits).
+
+    Reading: the window is the open session; between sessions it is what was
+    bought since the last session closed. A new session starts empty, which
+    is how the limits reset (Altaride L59, L79, L115, L161, L219–L220).
+    """
+    campaign = character.campaign
+    qs = LedgerEntry.objects.filter(character=character, kind=LedgerEntry.Kind.PURCHASE)
+    open_session = current_session(campaign)
+    if open_session is not None:
+        qs = qs.filter(session=open_session)
+    else:
+        last = (
+            PlaySession.objects.filter(campaign=campaign, closed_at__isnull=False).order_by("-closed_at").first()
+        )
+        qs = qs.filter(session__isnull=True)
+        if last is not None:
+            qs = qs.filter(created__gt=last.closed_at)
+    return [{"data": e.data} for e in qs.order_by("pk")]
+
+
+def _purchase_request(system: RuleSystem, character: Character, request: dict[str, Any]) -> dict[str, Any]:
+    kind = request.get("kind")
+    paths = {f.path for f in system.purchase_fields().get(kind, ())}
+    full = dict(request)
+    if "already_bought" in paths:
+        full["already_bought"] = session_purchases(character)
+    return full
+
+
+def preview_purchase(character: Character, request: dict[str, Any]) -> rules.base.PurchaseResult:
+    system = character.rule_system
+    full = _purchase_request(system, character, request)
+    return system.purchase(character.current_sheet(), full, ledger.balances(character), character.campaign.system_settings)
+
+
+def _errors_dict(errors: Iterable[FieldError]) -> dict[str, list[str]]:
+    lang = get_language() or "fr"
+    out: dict[str, list[str]] = defaultdict(list)
+    for e in errors:
+        out[e.path or "__all__"].append(e.message.get(lang))
+    return dict(out)
+
+
+def request_purchase(actor: Any, character: Character, *, request: dict[str, Any]) -> PurchaseRequest:
+    """A player asks to spend experience/karma; validated by the rules, decided by a GM."""
+    if not can_see_ledger(actor, character):
+        raise Http404
+    if not is_owner(actor, character) and not is_gm(actor, character.campaign):
+        raise PermissionDenied
+    if character.status != Character.Status.APPROVED:
+        raise ValidationError({"__all__": _("Only an approved character can buy.")})
+    result = preview_purchase(character, request)
+    if result.errors:
+        raise ValidationError(_errors_dict(result.errors))
+    with transaction.atomic():
+        purchase = PurchaseRequest.objects.create(
+            character=character,
+            requested_by=actor,
+            kind=str(request.get("kind", ""))[:40],
+            request=request,
+            preview={"entries": [d.to_dict() for d in result.entries], "cost": -sum(d.amount for d in result.entries)},
+            session=current_session(character.campaign),
+        )
+        publish(
+            f"campaign:{character.campaign_id}",
+            LIVE_KIND_PURCHASE,
+            {"purchase": purchase.pk, "character": character.pk},
+            users=[actor.pk],
+        )
+    return purchase
+
+
+def decide_purchase(actor: Any, purchase: PurchaseRequest, *, approve: bool, comment: str = "") -> PurchaseRequest:
+    """A GM approves (sheet + ledger entries in one transaction) or rejects a purchase."""
+    character = purchase.character
+    _require_gm(actor, character.campaign)
+    with transaction.atomic():
+        purchase = PurchaseRequest.objects.select_for_update().get(pk=purchase.pk)
+        if purchase.status != PurchaseRequest.Status.PENDING:
+            raise ValidationError({"__all__": _("This request was already decided.")})
+        locked = Character.objects.select_for_update().get(pk=character.pk)
+        if approve:
+            result = preview_purchase(locked, purchase.request)
+            if result.errors:
+                raise ValidationError(_errors_dict(result.errors))
+            session = current_session(locked.campaign)
+            for n, draft in enumerate(result.entries):
+                ledger.append_entry(
+                    locked,
+                    draft.currency,
+                    draft.amount,
+                    draft.kind,
+                    session=session,
+                    created_by=actor,
+                    note=draft.note.fr,
+                    data={**draft.data, "note_i18n": draft.note.to_dict(), "purchase_request": purchase.pk},
+                    key=f"progression:purchase:{purchase.pk}:{n}",
+                )
+            save_sheet(locked, result.sheet, reason=f"purchase #{purchase.pk}", author=actor)
+        purchase.status = PurchaseRequest.Status.APPROVED if approve else PurchaseRequest.Status.REJECTED
+        purchase.comment = comment[:500]
+        purchase.decided_by = actor
+        purchase.decided_at = timezone.now()
+        purchase.save()
+        publish(
+            f"campaign:{character.campaign_id}",
+            LIVE_KIND_PURCHASE,
+            {"purchase": purchase.pk, "character": character.pk},
+            users=[character.owner_id] if character.owner_id else [],
+        )
+    return purchase
+
+
+def affordable(character: Character, limit: int = 60) -> list[dict[str, Any]]:
+    """What the character can buy now: purchase kinds whose only required
+    inputs are choices, each choice tried through the rules' ``purchase``.
+
+    Only offers the rules accept with the current balance (no loan) are kept.
+    """
+    system = character.rule_system
+    sheet = character.current_sheet()
+    balances = ledger.balances(character)
+    settings = character.campaign.system_settings
+    out: list[dict[str, Any]] = []
+    lang = get_language() or "fr"
+    for kind, fields in system.purchase_fields().items():
+        required = [f for f in fields if f.required]
+        if len(required) != 1 or required[0].kind != "choice":
+            continue
+        choice_field = required[0]
+        for value, label in choice_field.choices:
+            if not value:
+                continue
+            request = _purchase_request(system, character, {"kind": kind, choice_field.path: value})
+            result = system.purchase(sheet, request, balances, settings)
+            if result.errors or not result.entries:
+                continue
+            cost = -sum(d.amount for d in result.entries)
+            out.append({"kind": kind, "field": choice_field.path, "value": value, "label": label.get(lang), "cost": cost})
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def recap(session: PlaySession, viewer: Any) -> dict[str, Any]:
+    """What the recap page shows to ``viewer`` (GM details only to GMs)."""
+    gm = is_gm(viewer, session.campaign)
+    results = list(SessionResult.objects.filter(session=session).select_related("character"))
+    awards = list(SessionAward.objects.filter(session=session).select_related("character", "created_by"))
+    purchases = list(
+        LedgerEntry.objects.filter(session=session, kind=LedgerEntry.Kind.PURCHASE).select_related("character")
+    )
+    if not gm:
+        mine = {r.character_id for r in results if is_owner(viewer, r.character)}
+        mine |= {a.character_id for a in awards if is_owner(viewer, a.character)}
+        results = [r for r in results if r.character_id in mine]
+        awards = [a for a in awards if a.character_id in mine]
+        purchases = [p for p in purchases if p.character_id in mine]
+    runs = list(RecalculationRun.objects.filter(session=session)[:20]) if gm else []
+    return {
+        "gm": gm,
+        "results": results,
+        "awards": awards,
+        "purchases": purchases,
+        "runs": runs,
+        "review": SessionReview.objects.filter(session=session).first(),
+    }
