@@ -68,3 +68,89 @@ def get_campaign_for_user(user: Any, campaign_id: int | str, *, write: bool = Fa
     if write and not is_gm(user, campaign):
         raise Http404
     return campaign
+
+
+# ---------------------------------------------------------------------------
+# Posts and rolls
+# ---------------------------------------------------------------------------
+def can_post(user: Any, campaign: Campaign) -> bool:
+    """Players, co-GMs and GMs write; spectators and outsiders only read."""
+    return role_of(user, campaign) in (Role.GM, Role.COGM, Role.PLAYER) and not campaign.locked
+
+
+def visible_posts(user: Any, thread: Any) -> Any:
+    """The posts of ``thread`` the user may see (a queryset).
+
+    * ordinary posts: whoever may read the campaign;
+    * GM-only posts: GM, co-GM and the author;
+    * whispers: addressees, author, GM and co-GM;
+    * hidden posts (moderated): GM, co-GM and moderators only.
+    """
+    from django.db.models import Exists, OuterRef, Q
+
+    from campaigns.models import Post
+
+    campaign = thread.campaign
+    posts = Post.objects.filter(thread=thread)
+    if not can_read_forum(user, campaign):
+        return posts.none()
+    gm = is_gm(user, campaign)
+    if gm:
+        return posts
+    moderator = is_moderator(user)
+    condition = Q(visibility=Post.Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        whispered = Post.recipients.through.objects.filter(post_id=OuterRef("pk"), user_id=user.pk)
+        condition |= Q(author_id=user.pk) | (Q(visibility=Post.Visibility.WHISPER) & Exists(whispered))
+    if not moderator:
+        condition &= Q(hidden=False)
+    return posts.filter(condition)
+
+
+def can_see_post(user: Any, post: Any) -> bool:
+    return visible_posts(user, post.thread).filter(pk=post.pk).exists()
+
+
+def can_see_roll(user: Any, roll: Any) -> bool:
+    """Like the post it is in; a secret roll: roller, GM and co-GM only."""
+    campaign = roll.campaign
+    if roll.secret:
+        return bool(user is not None and user.is_authenticated and (user.pk == roll.roller_id or is_gm(user, campaign)))
+    if roll.post_id is not None:
+        return can_see_post(user, roll.post)
+    return can_read_forum(user, campaign)
+
+
+def can_edit_post(user: Any, post: Any) -> bool:
+    """The author edits; a GM-only post may also be edited by the GMs."""
+    from campaigns.models import Post
+
+    if user is None or not user.is_authenticated or (post.is_system and not is_gm(user, post.campaign)):
+        return False
+    if post.author_id == user.pk:
+        return role_of(user, post.campaign) is not None
+    return post.visibility == Post.Visibility.GM_ONLY and is_gm(user, post.campaign)
+
+
+def can_hide_post(user: Any, post: Any) -> bool:
+    return is_gm(user, post.campaign) or is_moderator(user)
+
+
+def get_thread_for_user(user: Any, thread_id: int) -> Any:
+    """The thread if the user may read its campaign, else 404."""
+    from campaigns.models import Thread
+
+    thread = Thread.objects.select_related("campaign", "board").filter(pk=thread_id).first()
+    if thread is None or not can_read_forum(user, thread.campaign):
+        raise Http404
+    return thread
+
+
+def get_post_for_user(user: Any, post_id: int) -> Any:
+    """The post if the user may see it, else 404."""
+    from campaigns.models import Post
+
+    post = Post.objects.select_related("thread", "campaign", "thread__campaign").filter(pk=post_id).first()
+    if post is None or not can_see_post(user, post):
+        raise Http404
+    return post

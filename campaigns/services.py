@@ -1,0 +1,916 @@
+"""Every write of the campaigns app, one function each (Zulip "actions" style).
+
+Each function checks permissions (``Http404`` for what the actor may not see,
+``PermissionDenied`` for a visible but forbidden write, ``ValidationError``
+with a dict of field errors for bad input), writes inside
+``transaction.atomic()`` and publishes live events inside that transaction
+(they go out on commit). Views and API views stay thin and call these.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.http import Http404
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import rules
+from campaigns import access, dice, markup
+from campaigns.models import (
+    Board,
+    Campaign,
+    Invitation,
+    JoinRequest,
+    Membership,
+    Notification,
+    NotificationSettings,
+    PlaySession,
+    Post,
+    PostVersion,
+    Role,
+    Roll,
+    Thread,
+    ThreadRead,
+)
+from campaigns.signals import session_closed
+from live.events import publish
+from rules.base import RulesError, validate_fields
+
+User = get_user_model()
+
+#: Boards every new campaign starts with (name msgid, kind).
+DEFAULT_BOARDS: tuple[tuple[str, str], ...] = (
+    ("In character", Board.Kind.IN_CHARACTER),
+    ("Out of character", Board.Kind.OUT_OF_CHARACTER),
+    ("Rules and organisation", Board.Kind.META),
+)
+MAX_ROLLS_PER_POST = 10
+MAX_RECIPIENTS = 50
+
+
+def _lang() -> str:
+    return get_language() or "fr"
+
+
+def _rules_errors(exc: RulesError, prefix: str = "") -> list[str]:
+    lang = _lang()
+    return [(f"{prefix}{e.path}: " if e.path and prefix else "") + e.message.get(lang) for e in exc.errors]
+
+
+def _require_member_writer(user: Any, campaign: Campaign) -> None:
+    if not access.can_view_campaign(user, campaign):
+        raise Http404
+    if not access.can_post(user, campaign):
+        raise PermissionDenied(_("You cannot write in this campaign."))
+
+
+def _require_gm(user: Any, campaign: Campaign) -> None:
+    if not access.can_view_campaign(user, campaign):
+        raise Http404
+    if not access.is_gm(user, campaign):
+        raise PermissionDenied(_("Only the GM and co-GMs can do this."))
+
+
+def _require_main_gm(user: Any, campaign: Campaign) -> None:
+    if not access.can_view_campaign(user, campaign):
+        raise Http404
+    if access.role_of(user, campaign) != Role.GM:
+        raise PermissionDenied(_("Only the GM can do this."))
+
+
+def _unique_slug(title: str) -> str:
+    base = slugify(title)[:120] or "table"
+    slug = base
+    while Campaign.objects.filter(slug=slug).exists():
+        slug = f"{base}-{secrets.token_hex(3)}"
+    return slug
+
+
+# ---------------------------------------------------------------------------
+# Campaigns
+# ---------------------------------------------------------------------------
+def _clean_campaign_fields(
+    *, title: str, pitch: str, is_public: bool, recruiting: bool, language: str
+) -> dict[str, Any]:
+    errors: dict[str, list[str]] = {}
+    title = (title or "").strip()
+    if not title:
+        errors["title"] = [_("Give the campaign a title.")]
+    elif len(title) > 120:
+        errors["title"] = [_("At most 120 characters.")]
+    if len(pitch or "") > 5000:
+        errors["pitch"] = [_("At most 5000 characters.")]
+    if language not in dict(settings.LANGUAGES):
+        errors["language"] = [_("Unknown language.")]
+    if errors:
+        raise ValidationError(errors)
+    return {
+        "title": title,
+        "pitch": (pitch or "").strip(),
+        "is_public": bool(is_public),
+        "recruiting": bool(recruiting),
+        "language": language,
+    }
+
+
+def validate_system_settings(system_slug: str, values: dict[str, Any]) -> dict[str, Any]:
+    """Check campaign options against the system's declarations (field errors keyed ``system__<path>``)."""
+    system = rules.get_system(system_slug)
+    fields = system.campaign_settings_fields()
+    errors = validate_fields(values, fields)
+    if errors:
+        raise ValidationError({f"system__{e.path}".replace(".", "__"): [e.message.get(_lang())] for e in errors})
+    known = {f.path.split(".")[0] for f in fields}
+    return {key: value for key, value in values.items() if key in known}
+
+
+def create_campaign(
+    user: Any,
+    *,
+    title: str,
+    pitch: str = "",
+    system: str,
+    is_public: bool = True,
+    recruiting: bool = False,
+    language: str = "fr",
+    system_settings: dict[str, Any] | None = None,
+) -> Campaign:
+    """A member creates a campaign; they become its GM; default boards are created."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied(_("Log in to create a campaign."))
+    data = _clean_campaign_fields(
+        title=title, pitch=pitch, is_public=is_public, recruiting=recruiting, language=language
+    )
+    if system not in rules.SYSTEM_MODULES:
+        raise ValidationError({"system": [_("Choose a rule system from the list.")]})
+    options = validate_system_settings(system, system_settings or {})
+    with transaction.atomic():
+        campaign = Campaign.objects.create(
+            slug=_unique_slug(data["title"]),
+            system=system,
+            system_settings=options,
+            created_by=user,
+            invite_token=secrets.token_urlsafe(24),
+            **data,
+        )
+        Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
+        for position, (name, kind) in enumerate(DEFAULT_BOARDS):
+            Board.objects.create(campaign=campaign, name=_(name), kind=kind, position=position)
+    return campaign
+
+
+def update_campaign(
+    user: Any,
+    campaign: Campaign,
+    *,
+    title: str,
+    pitch: str = "",
+    is_public: bool = True,
+    recruiting: bool = False,
+    language: str = "fr",
+    system_settings: dict[str, Any] | None = None,
+) -> Campaign:
+    """The GM or a co-GM changes the campaign's settings (the system is fixed)."""
+    _require_gm(user, campaign)
+    data = _clean_campaign_fields(
+        title=title, pitch=pitch, is_public=is_public, recruiting=recruiting, language=language
+    )
+    options = validate_system_settings(campaign.system, system_settings or {}) if system_settings is not None else None
+    with transaction.atomic():
+        for key, value in data.items():
+            setattr(campaign, key, value)
+        fields = list(data)
+        if options is not None:
+            campaign.system_settings = options
+            fields.append("system_settings")
+        campaign.save(update_fields=fields)
+    return campaign
+
+
+# ---------------------------------------------------------------------------
+# Memberships
+# ---------------------------------------------------------------------------
+def set_member_role(user: Any, campaign: Campaign, member: Any, *, role: str) -> Membership:
+    """The GM appoints co-GMs and changes players/spectators (not the GM role: see :func:`hand_over`)."""
+    _require_main_gm(user, campaign)
+    if role not in (Role.COGM, Role.PLAYER, Role.SPECTATOR):
+        raise ValidationError({"role": [_("Choose co-GM, player or spectator.")]})
+    membership = Membership.objects.filter(campaign=campaign, user=member).first()
+    if membership is None:
+        raise ValidationError({"user": [_("This person is not a member of the campaign.")]})
+    if membership.role == Role.GM:
+        raise ValidationError({"user": [_("Hand the campaign over instead.")]})
+    with transaction.atomic():
+        membership.role = role
+        membership.save(update_fields=["role"])
+    campaign.__dict__.pop("_role_cache", None)
+    return membership
+
+
+def hand_over(user: Any, campaign: Campaign, new_gm: Any) -> Campaign:
+    """The GM hands the campaign over to another member, and becomes a co-GM."""
+    _require_main_gm(user, campaign)
+    target = Membership.objects.filter(campaign=campaign, user=new_gm).first()
+    if target is None or new_gm.pk == user.pk:
+        raise ValidationError({"user": [_("Choose another member of the campaign.")]})
+    with transaction.atomic():
+        Membership.objects.filter(campaign=campaign, user=user).update(role=Role.COGM)
+        Membership.objects.filter(pk=target.pk).update(role=Role.GM)
+    campaign.__dict__.pop("_role_cache", None)
+    return campaign
+
+
+def _add_member(campaign: Campaign, user: Any, role: str) -> Membership:
+    membership, created = Membership.objects.get_or_create(campaign=campaign, user=user, defaults={"role": role})
+    campaign.__dict__.pop("_role_cache", None)
+    return membership
+
+
+def invite_member(user: Any, campaign: Campaign, *, username: str, role: str = Role.PLAYER) -> Invitation:
+    """The GM or a co-GM invites a member by username (they accept or decline)."""
+    _require_gm(user, campaign)
+    if role not in (Role.PLAYER, Role.SPECTATOR, Role.COGM):
+        raise ValidationError({"role": [_("Choose player, spectator or co-GM.")]})
+    if role == Role.COGM and access.role_of(user, campaign) != Role.GM:
+        raise PermissionDenied(_("Only the GM can do this."))
+    invitee = User.objects.filter(username__iexact=(username or "").strip().lstrip("@"), is_active=True).first()
+    if invitee is None:
+        raise ValidationError({"username": [_("No member has this username.")]})
+    if access.role_of(invitee, campaign) is not None:
+        raise ValidationError({"username": [_("This person is already a member.")]})
+    with transaction.atomic():
+        invitation = Invitation.objects.filter(
+            campaign=campaign, user=invitee, status=Invitation.Status.PENDING
+        ).first()
+        if invitation is None:
+            invitation = Invitation.objects.create(campaign=campaign, user=invitee, role=role, invited_by=user)
+            _notify(invitee, Notification.Kind.INVITATION, campaign, actor=user, text=campaign.title)
+    return invitation
+
+
+def answer_invitation(user: Any, invitation: Invitation, *, accept: bool) -> Membership | None:
+    """The invitee accepts or declines."""
+    if invitation.user_id != getattr(user, "pk", None) or invitation.status != Invitation.Status.PENDING:
+        raise Http404
+    with transaction.atomic():
+        invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
+        invitation.save(update_fields=["status"])
+        if not accept:
+            return None
+        return _add_member(invitation.campaign, user, invitation.role)
+
+
+def cancel_invitation(user: Any, invitation: Invitation) -> None:
+    _require_gm(user, invitation.campaign)
+    Invitation.objects.filter(pk=invitation.pk, status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.CANCELLED
+    )
+
+
+def reset_invite_link(user: Any, campaign: Campaign) -> str:
+    """A new invitation link (the old one stops working)."""
+    _require_gm(user, campaign)
+    campaign.invite_token = secrets.token_urlsafe(24)
+    campaign.save(update_fields=["invite_token"])
+    return campaign.invite_token
+
+
+def join_by_link(user: Any, campaign: Campaign, token: str) -> Membership:
+    """Join as a player with the campaign's invitation link."""
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied
+    if not campaign.invite_token or not secrets.compare_digest(campaign.invite_token, token or ""):
+        raise Http404
+    with transaction.atomic():
+        return _add_member(campaign, user, Role.PLAYER)
+
+
+def request_to_join(user: Any, campaign: Campaign, *, message: str = "") -> JoinRequest:
+    """A member asks to join a public recruiting campaign."""
+    if not access.can_view_campaign(user, campaign):
+        raise Http404
+    if user is None or not user.is_authenticated:
+        raise PermissionDenied
+    if access.role_of(user, campaign) is not None:
+        raise ValidationError({"message": [_("You are already a member.")]})
+    if not campaign.recruiting:
+        raise ValidationError({"message": [_("This campaign is not recruiting.")]})
+    if len(message or "") > 2000:
+        raise ValidationError({"message": [_("At most 2000 characters.")]})
+    with transaction.atomic():
+        existing = JoinRequest.objects.filter(campaign=campaign, user=user, status=JoinRequest.Status.PENDING).first()
+        if existing:
+            return existing
+        join = JoinRequest.objects.create(campaign=campaign, user=user, message=(message or "").strip())
+        for gm_id in Membership.objects.filter(campaign=campaign, role__in=access.GM_ROLES).values_list(
+            "user_id", flat=True
+        ):
+            _notify(User(pk=gm_id), Notification.Kind.JOIN_REQUEST, campaign, actor=user, text=campaign.title)
+    return join
+
+
+def decide_join_request(user: Any, join: JoinRequest, *, accept: bool, role: str = Role.PLAYER) -> Membership | None:
+    """The GM or a co-GM accepts (as player or spectator) or refuses a join request."""
+    _require_gm(user, join.campaign)
+    if join.status != JoinRequest.Status.PENDING:
+        raise ValidationError({"status": [_("This request has already been answered.")]})
+    if role not in (Role.PLAYER, Role.SPECTATOR):
+        raise ValidationError({"role": [_("Choose player or spectator.")]})
+    with transaction.atomic():
+        join.status = JoinRequest.Status.ACCEPTED if accept else JoinRequest.Status.REFUSED
+        join.decided_by = user
+        join.decided_at = timezone.now()
+        join.save(update_fields=["status", "decided_by", "decided_at"])
+        return _add_member(join.campaign, join.user, role) if accept else None
+
+
+def leave_campaign(user: Any, campaign: Campaign) -> None:
+    """A member leaves (their posts stay). The GM must hand over first."""
+    role = access.role_of(user, campaign)
+    if role is None:
+        raise Http404
+    if role == Role.GM:
+        raise ValidationError({"__all__": [_("Hand the campaign over before leaving it.")]})
+    Membership.objects.filter(campaign=campaign, user=user).delete()
+    campaign.__dict__.pop("_role_cache", None)
+
+
+def remove_member(user: Any, campaign: Campaign, member: Any) -> None:
+    """The GM (or a co-GM, for players and spectators) removes a member; their posts stay."""
+    _require_gm(user, campaign)
+    role = access.role_of(member, campaign)
+    if role is None:
+        raise ValidationError({"user": [_("This person is not a member of the campaign.")]})
+    if role == Role.GM:
+        raise PermissionDenied(_("The GM cannot be removed."))
+    if role == Role.COGM and access.role_of(user, campaign) != Role.GM:
+        raise PermissionDenied(_("Only the GM can do this."))
+    Membership.objects.filter(campaign=campaign, user=member).delete()
+    campaign.__dict__.pop("_role_cache", None)
+
+
+# ---------------------------------------------------------------------------
+# Boards and threads
+# ---------------------------------------------------------------------------
+def _clean_name(name: str, field: str = "name", max_length: int = 80) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError({field: [_("This field is required.")]})
+    if len(name) > max_length:
+        raise ValidationError({field: [_("At most %(n)d characters.") % {"n": max_length}]})
+    return name
+
+
+def add_board(user: Any, campaign: Campaign, *, name: str, kind: str = Board.Kind.OTHER) -> Board:
+    _require_gm(user, campaign)
+    name = _clean_name(name)
+    if kind not in Board.Kind.values:
+        raise ValidationError({"kind": [_("Choose a kind from the list.")]})
+    with transaction.atomic():
+        last = campaign.boards.order_by("-position").values_list("position", flat=True).first()
+        return Board.objects.create(campaign=campaign, name=name, kind=kind, position=(last or 0) + 1)
+
+
+def rename_board(user: Any, board: Board, *, name: str) -> Board:
+    _require_gm(user, board.campaign)
+    board.name = _clean_name(name)
+    board.save(update_fields=["name"])
+    return board
+
+
+def move_board(user: Any, board: Board, *, offset: int) -> list[Board]:
+    """Move a board up (``-1``) or down (``+1``) in the campaign's order."""
+    _require_gm(user, board.campaign)
+    with transaction.atomic():
+        boards = list(board.campaign.boards.select_for_update().order_by("position", "id"))
+        index = next(i for i, b in enumerate(boards) if b.pk == board.pk)
+        target = max(0, min(len(boards) - 1, index + offset))
+        boards.insert(target, boards.pop(index))
+        for position, item in enumerate(boards):
+            if item.position != position:
+                item.position = position
+                item.save(update_fields=["position"])
+    return boards
+
+
+def create_thread(
+    user: Any,
+    board: Board,
+    *,
+    title: str,
+    body: str,
+    sticky: bool = False,
+    locked: bool = False,
+    character: Any = None,
+    visibility: str = Post.Visibility.PUBLIC,
+    recipients: Iterable[Any] = (),
+    roll_requests: Sequence[dict[str, Any]] = (),
+) -> Thread:
+    """Open a thread (a scene) with its first post. Sticky/locked: GMs only."""
+    campaign = board.campaign
+    _require_member_writer(user, campaign)
+    title = _clean_name(title, "title", 160)
+    if (sticky or locked) and not access.is_gm(user, campaign):
+        raise PermissionDenied(_("Only the GM and co-GMs can do this."))
+    with transaction.atomic():
+        thread = Thread.objects.create(
+            board=board, campaign=campaign, title=title, created_by=user, sticky=sticky, locked=False
+        )
+        create_post(
+            user,
+            thread,
+            body=body,
+            character=character,
+            visibility=visibility,
+            recipients=recipients,
+            roll_requests=roll_requests,
+        )
+        if locked:
+            Thread.objects.filter(pk=thread.pk).update(locked=True)
+            thread.locked = True
+    thread.refresh_from_db()
+    return thread
+
+
+def update_thread(
+    user: Any,
+    thread: Thread,
+    *,
+    title: str | None = None,
+    sticky: bool | None = None,
+    locked: bool | None = None,
+    board: Board | None = None,
+) -> Thread:
+    """The GM or a co-GM renames, pins, locks or moves a thread."""
+    _require_gm(user, thread.campaign)
+    fields = []
+    if title is not None:
+        thread.title = _clean_name(title, "title", 160)
+        fields.append("title")
+    if sticky is not None:
+        thread.sticky = bool(sticky)
+        fields.append("sticky")
+    if locked is not None:
+        thread.locked = bool(locked)
+        fields.append("locked")
+    if board is not None:
+        if board.campaign_id != thread.campaign_id:
+            raise ValidationError({"board": [_("Choose a board of this campaign.")]})
+        thread.board = board
+        fields.append("board")
+    if fields:
+        thread.save(update_fields=fields)
+    return thread
+
+
+# ---------------------------------------------------------------------------
+# Posts
+# ---------------------------------------------------------------------------
+def parse_rate(value: str) -> tuple[int, int]:
+    """``"10/60"`` (posts per seconds) or ``"10/m"``, ``"100/h"``."""
+    count, _sep, period = str(value).partition("/")
+    seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(period, None)
+    return int(count), seconds if seconds is not None else int(period or 60)
+
+
+def check_post_rate(user: Any) -> None:
+    """At most ``settings.TABLEE_POST_RATE`` posts per period (default ``"10/m"``)."""
+    count, period = parse_rate(getattr(settings, "TABLEE_POST_RATE", "10/m"))
+    if count <= 0:
+        return
+    window = int(time.time() // period)
+    key = f"tablee:post-rate:{user.pk}:{window}"
+    cache.add(key, 0, timeout=period + 5)
+    try:
+        used = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=period + 5)
+        used = 1
+    if used > count:
+        wait = period - int(time.time()) % period
+        raise ValidationError(
+            {
+                "__all__": [
+                    _(
+                        "You are posting too fast: at most %(count)d posts every %(period)d seconds. "
+                        "Try again in %(wait)d seconds."
+                    )
+                    % {"count": count, "period": period, "wait": wait}
+                ]
+            },
+            code="rate_limited",
+        )
+
+
+def _mentionable(campaign: Campaign) -> dict[str, int]:
+    return {
+        username.lower(): pk
+        for pk, username in Membership.objects.filter(campaign=campaign).values_list("user_id", "user__username")
+    }
+
+
+def _render(body: str, campaign: Campaign) -> tuple[str, set[int]]:
+    members = _mentionable(campaign)
+    mentioned = {members[name.lower()] for name in markup.find_mentions(body) if name.lower() in members}
+    names = [name for name in markup.find_mentions(body) if name.lower() in members]
+    return markup.render_markdown(body, mentionable=names), mentioned
+
+
+def _clean_body(body: str) -> str:
+    body = (body or "").replace("\r\n", "\n")
+    if not body.strip():
+        raise ValidationError({"body": [_("Write something: the post is empty.")]})
+    limit = settings.TABLEE_MAX_POST_LENGTH
+    if len(body) > limit:
+        raise ValidationError(
+            {
+                "body": [
+                    _("The post is too long: %(length)d characters, at most %(limit)d.")
+                    % {"length": len(body), "limit": limit}
+                ]
+            }
+        )
+    return body
+
+
+def _check_character(user: Any, campaign: Campaign, character: Any) -> Any:
+    if character is None or character == "":
+        return None
+    from characters.models import Character
+
+    if not isinstance(character, Character):
+        character = Character.objects.filter(pk=character).first()
+    if character is None or character.campaign_id != campaign.pk:
+        raise ValidationError({"character": [_("Choose one of your characters in this campaign.")]})
+    own = character.owner_id == user.pk and not character.is_npc
+    if not (own or access.is_gm(user, campaign)):
+        raise ValidationError({"character": [_("Choose one of your characters in this campaign.")]})
+    return character
+
+
+def _check_recipients(user: Any, campaign: Campaign, recipients: Iterable[Any]) -> list[int]:
+    ids: set[int] = set()
+    for item in recipients:
+        pk = getattr(item, "pk", item)
+        try:
+            ids.add(int(pk))
+        except (TypeError, ValueError):
+            raise ValidationError({"recipients": [_("Choose members of the campaign.")]}) from None
+    ids.discard(user.pk)
+    if len(ids) > MAX_RECIPIENTS:
+        raise ValidationError({"recipients": [_("Too many addressees.")]})
+    found = set(Membership.objects.filter(campaign=campaign, user_id__in=ids).values_list("user_id", flat=True))
+    if found != ids:
+        raise ValidationError({"recipients": [_("Choose members of the campaign.")]})
+    return sorted(ids)
+
+
+def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Validate and roll every request before anything is written."""
+    if len(roll_requests) > MAX_ROLLS_PER_POST:
+        raise ValidationError({"rolls": [_("At most %(n)d rolls per post.") % {"n": MAX_ROLLS_PER_POST}]})
+    prepared: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for index, request in enumerate(roll_requests, start=1):
+        if not isinstance(request, dict) or not (request.get("expression") or request.get("system_test")):
+            errors.append(_("Roll %(n)d: give a dice expression or a test.") % {"n": index})
+            continue
+        character = None
+        if request.get("character_id"):
+            try:
+                character = _check_character(user, campaign, request["character_id"])
+            except ValidationError:
+                errors.append(_("Roll %(n)d: choose one of your characters.") % {"n": index})
+                continue
+        try:
+            if request.get("system_test") is not None and not isinstance(request["system_test"], dict):
+                raise RulesError([])
+            rolled = dice.resolve_request(campaign, request)
+        except RulesError as exc:
+            messages = _rules_errors(exc) or [_("invalid test.")]
+            errors.extend(_("Roll %(n)d: %(error)s") % {"n": index, "error": m} for m in messages)
+            continue
+        rolled["secret"] = bool(request.get("secret"))
+        rolled["character"] = character
+        prepared.append(rolled)
+    if errors:
+        raise ValidationError({"rolls": errors})
+    return prepared
+
+
+def post_audience(post: Post) -> dict[str, Any]:
+    """Who receives live events about this post (see ``live.events.publish``)."""
+    if post.hidden:
+        return {"gms_only": True}
+    if post.visibility == Post.Visibility.GM_ONLY:
+        return {"users": [post.author_id] if post.author_id else []}
+    if post.visibility == Post.Visibility.WHISPER:
+        return {"users": [post.author_id, *post.recipients.values_list("id", flat=True)]}
+    return {}
+
+
+def _update_search(post: Post) -> None:
+    if getattr(settings, "USING_POSTGRES", False):
+        from django.contrib.postgres.search import SearchVector
+
+        Post.objects.filter(pk=post.pk).update(
+            search_vector=SearchVector("body", config="french") + SearchVector("body", config="english")
+        )
+
+
+def create_post(
+    user: Any,
+    thread: Thread,
+    *,
+    body: str,
+    character: Any = None,
+    visibility: str = Post.Visibility.PUBLIC,
+    recipients: Iterable[Any] = (),
+    roll_requests: Sequence[dict[str, Any]] = (),
+    reply_to: Post | None = None,
+    system_message: bool = False,
+    turn_for: Iterable[Any] = (),
+) -> Post:
+    """Write a post in a thread, with its rolls.
+
+    ``roll_requests``: ``{"expression": "2d6+3", "label": "...", "secret": False}``
+    or ``{"system_test": {...}, "character_id": ..., "secret": bool}``. Every
+    request is validated and rolled (CSPRNG) before anything is saved; the
+    rolls are chained in the campaign and linked to the post and the open
+    session. ``system_message``: a GM posts on behalf of the system (e.g. a
+    combat round summary), without the locked-thread and rate checks.
+    ``turn_for``: members told "your turn" (GMs only).
+    """
+    campaign = thread.campaign
+    if system_message:
+        if not access.can_view_campaign(user, campaign):
+            raise Http404
+        if not access.is_gm(user, campaign):
+            raise PermissionDenied(_("Only the GM and co-GMs can do this."))
+    else:
+        _require_member_writer(user, campaign)
+        if thread.locked and not access.is_gm(user, campaign):
+            raise PermissionDenied(_("This thread is locked."))
+    body = _clean_body(body)
+    if visibility not in Post.Visibility.values:
+        raise ValidationError({"visibility": [_("Choose who can read the post.")]})
+    character = None if system_message else _check_character(user, campaign, character)
+    recipient_ids = _check_recipients(user, campaign, recipients) if visibility == Post.Visibility.WHISPER else []
+    if visibility == Post.Visibility.WHISPER and not recipient_ids:
+        raise ValidationError({"recipients": [_("Choose who the whisper is for.")]})
+    if reply_to is not None and (reply_to.thread_id != thread.pk or not access.can_see_post(user, reply_to)):
+        raise ValidationError({"reply_to": [_("You can only reply to a post of this thread.")]})
+    turn_ids: list[int] = []
+    if turn_for:
+        if not access.is_gm(user, campaign):
+            raise PermissionDenied(_("Only the GM and co-GMs can do this."))
+        turn_ids = _check_recipients(user, campaign, turn_for)
+    rolls = _prepare_rolls(user, campaign, list(roll_requests))
+    if not system_message:
+        check_post_rate(user)
+    html, mentioned = _render(body, campaign)
+    now = timezone.now()
+    with transaction.atomic():
+        locked_thread = Thread.objects.select_for_update().get(pk=thread.pk)
+        session = PlaySession.objects.filter(campaign=campaign, status=PlaySession.Status.OPEN).first()
+        post = Post.objects.create(
+            thread=thread,
+            campaign=campaign,
+            number=locked_thread.post_count + 1,
+            author=user,
+            character=character,
+            visibility=visibility,
+            body=body,
+            body_html=html,
+            reply_to=reply_to,
+            session=session,
+            is_system=system_message,
+        )
+        if recipient_ids:
+            post.recipients.set(recipient_ids)
+        Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now)
+        thread.post_count = locked_thread.post_count + 1
+        thread.last_post_at = now
+        for rolled in rolls:
+            dice.record_roll(
+                campaign,
+                roller=user,
+                kind=rolled["kind"],
+                system=rolled["system"],
+                request=rolled["request"],
+                resolution=rolled["resolution"],
+                label=rolled["label"],
+                secret=rolled["secret"],
+                post=post,
+                session=session,
+                character=rolled["character"],
+            )
+        _update_search(post)
+        ThreadRead.objects.update_or_create(user=user, thread=thread, defaults={"last_read_number": post.number})
+        _notify_post(user, post, mentioned, recipient_ids, turn_ids)
+        publish(f"thread:{thread.pk}", "post-created", {"thread": thread.pk, "number": post.number}, **_audience(post))
+        publish(
+            f"campaign:{campaign.pk}", "post-created", {"thread": thread.pk, "number": post.number}, **_audience(post)
+        )
+    return post
+
+
+def _audience(post: Post) -> dict[str, Any]:
+    audience = post_audience(post)
+    if audience.get("gms_only"):
+        return {"gms_only": True}
+    if "users" in audience:
+        return {"users": audience["users"]}
+    return {}
+
+
+def _notify(
+    user: Any, kind: str, campaign: Campaign, *, actor: Any = None, thread: Any = None, post: Any = None, text: str = ""
+) -> Notification:
+    notification = Notification.objects.create(
+        user_id=user.pk, kind=kind, campaign=campaign, actor=actor, thread=thread, post=post, text=text[:300]
+    )
+    publish(f"user:{user.pk}", "notification", {"kind": kind}, users=[user.pk], gms=False)
+    return notification
+
+
+def _notify_post(user: Any, post: Post, mentioned: set[int], whispered: list[int], turn: list[int]) -> None:
+    """Mentions, replies, whispers, turns: one notification per person (most specific kind)."""
+    targets: dict[int, str] = {}
+    for pk in mentioned:
+        targets[pk] = Notification.Kind.MENTION
+    if post.reply_to_id and post.reply_to.author_id:
+        targets[post.reply_to.author_id] = Notification.Kind.REPLY
+    for pk in whispered:
+        targets[pk] = Notification.Kind.WHISPER
+    for pk in turn:
+        targets[pk] = Notification.Kind.TURN
+    targets.pop(user.pk, None)
+    if not targets:
+        return
+    members = {
+        m.user_id: m
+        for m in Membership.objects.filter(campaign=post.campaign, user_id__in=list(targets)).select_related("user")
+    }
+    for pk, kind in targets.items():
+        member = members.get(pk)
+        if member is None:
+            continue
+        if not access.can_see_post(member.user, post):
+            continue
+        _notify(member.user, kind, post.campaign, actor=user, thread=post.thread, post=post, text=post.thread.title)
+
+
+def edit_post(user: Any, post: Post, *, body: str) -> Post:
+    """The author (or a GM, for a GM-only post) edits; every version is kept; rolls never change."""
+    if not access.can_see_post(user, post):
+        raise Http404
+    if not access.can_edit_post(user, post):
+        raise PermissionDenied(_("You cannot edit this post."))
+    body = _clean_body(body)
+    if body == post.body:
+        return post
+    html, _mentioned = _render(body, post.campaign)
+    with transaction.atomic():
+        PostVersion.objects.create(post=post, body=post.body, edited_by=user)
+        post.body = body
+        post.body_html = html
+        post.edited = timezone.now()
+        post.save(update_fields=["body", "body_html", "edited"])
+        _update_search(post)
+        publish(
+            f"thread:{post.thread_id}",
+            "post-edited",
+            {"thread": post.thread_id, "number": post.number},
+            **_audience(post),
+        )
+    return post
+
+
+def hide_post(user: Any, post: Post, *, hidden: bool = True, reason: str = "") -> Post:
+    """GM, co-GM or moderator hides (or shows again) a post. Its rolls stay in the chain."""
+    if not access.can_see_post(user, post):
+        raise Http404
+    if not access.can_hide_post(user, post):
+        raise PermissionDenied(_("Only the GM, co-GMs and moderators can hide a post."))
+    with transaction.atomic():
+        post.hidden = hidden
+        post.hidden_by = user if hidden else None
+        post.hidden_reason = (reason or "")[:300] if hidden else ""
+        post.save(update_fields=["hidden", "hidden_by", "hidden_reason"])
+    return post
+
+
+def mark_read(user: Any, thread: Thread, number: int) -> None:
+    """Remember that the user has read the thread up to post ``number`` (never goes back)."""
+    if user is None or not user.is_authenticated or number <= 0:
+        return
+    number = min(number, thread.post_count)
+    updated = ThreadRead.objects.filter(user=user, thread=thread, last_read_number__lt=number).update(
+        last_read_number=number, updated=timezone.now()
+    )
+    if not updated:
+        try:
+            with transaction.atomic():
+                ThreadRead.objects.get_or_create(user=user, thread=thread, defaults={"last_read_number": number})
+        except IntegrityError:
+            pass
+
+
+# ---------------------------------------------------------------------------
+# Play sessions
+# ---------------------------------------------------------------------------
+def open_session(user: Any, campaign: Campaign, *, title: str = "") -> PlaySession:
+    """The GM opens a play session; posts and rolls made until it closes belong to it."""
+    _require_gm(user, campaign)
+    if len(title or "") > 120:
+        raise ValidationError({"title": [_("At most 120 characters.")]})
+    try:
+        with transaction.atomic():
+            Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+            if PlaySession.objects.filter(campaign=campaign, status=PlaySession.Status.OPEN).exists():
+                raise ValidationError({"__all__": [_("A session is already open: close it first.")]})
+            last = PlaySession.objects.filter(campaign=campaign).order_by("-number").values_list("number", flat=True)
+            session = PlaySession.objects.create(
+                campaign=campaign, number=(last.first() or 0) + 1, title=(title or "").strip(), opened_by=user
+            )
+            publish(f"campaign:{campaign.pk}", "session-opened", {"session": session.pk})
+    except IntegrityError:
+        raise ValidationError({"__all__": [_("A session is already open: close it first.")]}) from None
+    return session
+
+
+def close_session(user: Any, session: PlaySession) -> PlaySession:
+    """The GM closes the session; ``campaigns.signals.session_closed`` is sent after commit."""
+    campaign = session.campaign
+    _require_gm(user, campaign)
+    with transaction.atomic():
+        updated = PlaySession.objects.filter(pk=session.pk, status=PlaySession.Status.OPEN).update(
+            status=PlaySession.Status.CLOSED, closed_at=timezone.now()
+        )
+        if not updated:
+            raise ValidationError({"__all__": [_("This session is already closed.")]})
+        session.refresh_from_db()
+        publish(f"campaign:{campaign.pk}", "session-closed", {"session": session.pk})
+        transaction.on_commit(lambda: session_closed.send(sender=PlaySession, session=session))
+    return session
+
+
+# ---------------------------------------------------------------------------
+# Notifications
+# ---------------------------------------------------------------------------
+def mark_notifications_read(user: Any, ids: Iterable[int] | None = None) -> int:
+    qs = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        qs = qs.filter(pk__in=list(ids))
+    return qs.update(read_at=timezone.now())
+
+
+def set_email_digest(user: Any, *, enabled: bool) -> NotificationSettings:
+    prefs, _created = NotificationSettings.objects.get_or_create(user=user)
+    prefs.email_digest = bool(enabled)
+    prefs.save(update_fields=["email_digest"])
+    return prefs
+
+
+__all__ = [
+    "Roll",
+    "add_board",
+    "answer_invitation",
+    "cancel_invitation",
+    "close_session",
+    "create_campaign",
+    "create_post",
+    "create_thread",
+    "decide_join_request",
+    "edit_post",
+    "hand_over",
+    "hide_post",
+    "invite_member",
+    "join_by_link",
+    "leave_campaign",
+    "mark_notifications_read",
+    "mark_read",
+    "move_board",
+    "open_session",
+    "remove_member",
+    "rename_board",
+    "request_to_join",
+    "reset_invite_link",
+    "set_email_digest",
+    "set_member_role",
+    "update_campaign",
+    "update_thread",
+]
