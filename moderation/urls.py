@@ -1,5 +1,28 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from moderation import views
 
 app_name = "moderation"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.queue, name="queue"),
+    path("reports/<int:report_id>/", views.report_detail, name="report"),
+    path("report/<str:kind>/<int:target_id>/", views.report_create, name="report_create"),
+    path("posts/<int:post_id>/hide/", views.post_hide, name="post_hide"),
+    path("posts/<int:post_id>/restore/", views.post_restore, name="post_restore"),
+    path("threads/<int:thread_id>/lock/", views.thread_lock, name="thread_lock"),
+    path("campaigns/<int:campaign_id>/lock/", views.campaign_lock, name="campaign_lock"),
+    path("campaigns/<int:campaign_id>/bans/", views.bans, name="bans"),
+    path("campaigns/<int:campaign_id>/members/<int:user_id>/ban/", views.ban_member, name="ban_member"),
+    path("bans/<int:ban_id>/lift/", views.lift_ban, name="lift_ban"),
+    path("users/", views.users, name="users"),
+    path("users/<int:user_id>/", views.user_detail, name="user"),
+    path("users/<int:user_id>/suspend/", views.suspend, name="suspend"),
+    path("users/<int:user_id>/unsuspend/", views.unsuspend, name="unsuspend"),
+    path("users/<int:user_id>/delete-spam/", views.delete_spam, name="delete_spam"),
+    path("log/", views.audit_log, name="log"),
+    path("suspended/", views.suspended, name="suspended"),
+    path("my-data/", views.my_data, name="my_data"),
+    path("my-data/export.json", views.export, name="export"),
+    path("my-data/delete/", views.delete_account, name="delete_account"),
+]
