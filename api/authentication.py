@@ -1,0 +1,54 @@
+"""DRF authentication with personal API tokens (``Authorization: Token <key>``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.request import Request
+
+from api import services
+from api.models import ApiToken, digest_key
+
+KEYWORDS = (b"token", b"bearer")
+
+
+class PersonalTokenAuthentication(BaseAuthentication):
+    """``Authorization: Token <key>`` or ``Authorization: Bearer <key>``.
+
+    A revoked token, an unknown key or an inactive account answer 401. The
+    member's profile language is activated, like the middleware does for
+    browser sessions.
+    """
+
+    keyword = "Token"
+
+    def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        parts = get_authorization_header(request).split()
+        if not parts or parts[0].lower() not in KEYWORDS:
+            return None
+        if len(parts) != 2:
+            raise exceptions.AuthenticationFailed(_("Invalid token header."), code="invalid_token_header")
+        try:
+            key = parts[1].decode("ascii")
+        except UnicodeDecodeError as exc:
+            raise exceptions.AuthenticationFailed(_("Invalid token."), code="invalid_token") from exc
+        token = (
+            ApiToken.objects.select_related("user", "user__profile")
+            .filter(digest=digest_key(key), revoked_at__isnull=True)
+            .first()
+        )
+        if token is None or not token.user.is_active:
+            raise exceptions.AuthenticationFailed(_("Invalid or revoked token."), code="invalid_token")
+        services.touch_token(token)
+        profile = getattr(token.user, "profile", None)
+        if profile is not None and profile.language:
+            translation.activate(profile.language)
+            request._request.LANGUAGE_CODE = profile.language
+        return token.user, token
+
+    def authenticate_header(self, request: Request) -> str:
+        return self.keyword
