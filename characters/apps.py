@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class CharactersConfig(AppConfig):
     name = "characters"
     verbose_name = _("Characters")
+
+    def ready(self) -> None:
+        from characters import live  # noqa: F401  (registers live channel authorizers)

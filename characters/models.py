@@ -144,3 +144,92 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ImmutableRecordError("A ledger entry is never deleted; append a correction.")
+
+
+class ChangeRequest(models.Model):
+    """A player's proposed edit of an approved sheet (*demande de modification*).
+
+    Holds the whole proposed state (name and sheet) and the sheet version it
+    was made from; the GM approves it (applied with its ledger entries in one
+    transaction) or rejects it.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        APPROVED = "approved", _("approved")
+        REJECTED = "rejected", _("rejected")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="change_requests")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    base_version = models.PositiveIntegerField()
+    name = models.CharField(_("name"), max_length=100)
+    sheet = models.JSONField(default=dict)
+    schema_version = models.PositiveIntegerField(default=1)
+    reason = models.CharField(_("reason"), max_length=300, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    applied_version = models.PositiveIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("change request")
+        verbose_name_plural = _("change requests")
+
+    def __str__(self) -> str:
+        return f"{self.character} #{self.pk} ({self.status})"
+
+
+class ChangeComment(models.Model):
+    """One message of a change request's discussion thread."""
+
+    change_request = models.ForeignKey(ChangeRequest, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    body = models.TextField(max_length=5000)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created", "id"]
+
+    def __str__(self) -> str:
+        return f"comment on {self.change_request_id}"
+
+
+class Auction(models.Model):
+    """An Ambre attribute auction (*enchères d'attributs*) in a campaign.
+
+    ``state`` is the rules engine's JSON state (:mod:`rules.ambre.auction`);
+    ``players`` maps the engine's player ids (character ids as strings) to
+    nothing more: characters are looked up by id. The web layer adds the GM's
+    controls: pause and a per-attribute timeout.
+    """
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        PAUSED = "paused", _("paused")
+        CLOSED = "closed", _("closed")
+
+    campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="auctions")
+    state = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
+    timeout_seconds = models.PositiveIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    results_applied = models.BooleanField(default=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name = _("auction")
+        verbose_name_plural = _("auctions")
+
+    def __str__(self) -> str:
+        return f"auction {self.pk} ({self.campaign})"
+
+    def character_ids(self) -> list[int]:
+        return [int(p) for p in self.state.get("players", [])]

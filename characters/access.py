@@ -1,0 +1,92 @@
+"""Who may see and change a character (see shared DESIGN.md).
+
+* Full sheet (stored fields, derived values, private background, ledger,
+  history, Ambre secret ranks and true points): the owner, the GM and co-GMs.
+* Public part (name, portrait, public description, public ladder rank):
+  campaign members (and everyone for a public campaign, like its forum).
+  NPCs are the GMs' business: only GMs see them here.
+* Changes: the owner edits a draft or returned sheet freely and an approved
+  one through change requests; GMs edit directly (recorded).
+
+Whatever a user may not see answers 404 (never 403).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404
+
+from campaigns.access import can_view_campaign, is_gm, is_member
+from characters.models import Auction, ChangeRequest, Character
+
+
+def can_see_public(user: Any, character: Character) -> bool:
+    """The public part: members of the campaign (everyone if it is public)."""
+    campaign = character.campaign
+    if character.is_npc:
+        return is_gm(user, campaign)
+    return is_member(user, campaign) or can_view_campaign(user, campaign)
+
+
+def is_owner(user: Any, character: Character) -> bool:
+    return bool(user is not None and user.is_authenticated and character.owner_id == user.pk and not character.is_npc)
+
+
+def can_see_full_sheet(user: Any, character: Character) -> bool:
+    """Owner, GM and co-GM (NPC sheets: GMs only)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return is_gm(user, character.campaign) or is_owner(user, character)
+
+
+def can_edit_directly(user: Any, character: Character) -> bool:
+    """GMs always; the owner while the sheet is a draft (or returned to draft)."""
+    if is_gm(user, character.campaign):
+        return True
+    return is_owner(user, character) and character.status == Character.Status.DRAFT
+
+
+def can_request_change(user: Any, character: Character) -> bool:
+    """The owner of an approved sheet proposes changes for the GM to review."""
+    return is_owner(user, character) and character.status == Character.Status.APPROVED
+
+
+def get_character_for_user(user: Any, character_id: int | str, write: bool = False) -> Character:
+    """The character if ``user`` may see it (``write``: see its full sheet), else 404.
+
+    ``write=True`` is for every page and action on the full sheet (history,
+    edits, change requests, export); whether the particular write is allowed
+    (draft vs approved, GM vs owner) is the service's job.
+    """
+    if not str(character_id).isdigit():
+        raise Http404
+    character = Character.objects.select_related("campaign", "owner").filter(pk=character_id).first()
+    if character is None:
+        raise Http404
+    if write:
+        if not can_see_full_sheet(user, character):
+            raise Http404
+    elif not can_see_public(user, character):
+        raise Http404
+    return character
+
+
+def get_change_request_for_user(user: Any, request_id: int | str) -> ChangeRequest:
+    """A change request is seen by whoever sees the full sheet."""
+    if not str(request_id).isdigit():
+        raise Http404
+    change = ChangeRequest.objects.select_related("character__campaign", "author").filter(pk=request_id).first()
+    if change is None or not can_see_full_sheet(user, change.character):
+        raise Http404
+    return change
+
+
+def get_auction_for_user(user: Any, auction_id: int | str) -> Auction:
+    """Auctions are seen by campaign members (spectator and up)."""
+    if not str(auction_id).isdigit():
+        raise Http404
+    auction = Auction.objects.select_related("campaign").filter(pk=auction_id).first()
+    if auction is None or not is_member(user, auction.campaign):
+        raise Http404
+    return auction

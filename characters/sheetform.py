@@ -1,0 +1,485 @@
+"""Generic sheet forms and displays, driven by the rules engine's declarations.
+
+Nothing here knows a game: the inputs come from ``sheet_fields()`` (kinds
+int/str/text/bool/choice/list with ``item_fields``/dict), the errors from
+``validate_sheet()``/``creation_budget()`` (dotted paths), the derived values
+from ``derived_specs()``/``derive()``.
+
+Input names are the dotted paths prefixed with ``s:`` (``s:powers.0.level``);
+a list posts its item count as ``n:<path>``, a removed item ``del:<path>.<i>``
+and the "add an item" button ``_add=<path>``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, set_path
+
+MAX_LIST_ITEMS = 300
+#: Validation codes meaning "the stored value would not have the declared type".
+TYPE_ERROR_CODES = frozenset(
+    {"invalid_int", "invalid_str", "invalid_bool", "invalid_list", "invalid_dict", "invalid_item", "invalid_json"}
+)
+
+
+def lang() -> str:
+    return (get_language() or "fr")[:2]
+
+
+def msg(m: Msg | Mapping[str, str] | str | None) -> str:
+    """A rules message (``Msg`` or its dict form) in the current language."""
+    if m is None:
+        return ""
+    if isinstance(m, Msg):
+        return m.get(lang())
+    if isinstance(m, Mapping):
+        return m.get("en" if lang() == "en" else "fr") or m.get("fr") or ""
+    return str(m)
+
+
+def fields_by_path(fields: Iterable[Field]) -> dict[str, Field]:
+    return {f.path: f for f in fields}
+
+
+def _json_error(path: str) -> FieldError:
+    return FieldError(path, "invalid_json", Msg("JSON invalide.", "Invalid JSON."))
+
+
+# ---------------------------------------------------------------------------
+# Parsing a POST into a sheet
+# ---------------------------------------------------------------------------
+def parse_sheet(
+    fields: Iterable[Field],
+    data: Mapping[str, Any],
+    base: dict[str, Any],
+    *,
+    paths: Iterable[str] | None = None,
+    locked: Iterable[str] = (),
+    allow_dict: bool = False,
+) -> tuple[dict[str, Any], list[FieldError]]:
+    """Return a copy of ``base`` with the posted values of ``paths`` (default: all fields).
+
+    Values that do not parse are kept as posted (the validator then reports
+    a typed error at their path). Fields whose path starts with one of
+    ``locked`` keep their stored value; dict fields are editable (as JSON)
+    only with ``allow_dict``.
+    """
+    sheet = copy.deepcopy(base) if isinstance(base, dict) else {}
+    wanted = set(paths) if paths is not None else None
+    locked = tuple(locked)
+    errors: list[FieldError] = []
+    add = str(data.get("_add", ""))
+    for f in fields:
+        if wanted is not None and f.path not in wanted:
+            continue
+        if any(f.path == p or f.path.startswith(p + ".") for p in locked):
+            continue
+        old = get_path(sheet, f.path, None)
+        new = _parse_field(f, f.path, data, old, errors, add, allow_dict)
+        set_path(sheet, f.path, new)
+    return sheet, errors
+
+
+def _parse_field(
+    f: Field, full: str, data: Mapping[str, Any], old: Any, errors: list[FieldError], add: str, allow_dict: bool
+) -> Any:
+    name = "s:" + full
+    if f.kind == "list":
+        raw_count = data.get("n:" + full)
+        if raw_count is None:
+            return old
+        try:
+            count = max(0, min(int(raw_count), MAX_LIST_ITEMS))
+        except (TypeError, ValueError):
+            count = 0
+        old_items = old if isinstance(old, list) else []
+        items = []
+        for index in range(count):
+            if data.get(f"del:{full}.{index}"):
+                continue
+            if index < len(old_items) and isinstance(old_items[index], dict):
+                item = copy.deepcopy(old_items[index])
+            else:
+                item = default_from_fields(f.item_fields)
+            for sub in f.item_fields:
+                value = _parse_field(
+                    sub, f"{full}.{index}.{sub.path}", data, get_path(item, sub.path, None), errors, add, allow_dict
+                )
+                set_path(item, sub.path, value)
+            items.append(item)
+        if add == full and (f.max_items is None or len(items) < f.max_items) and len(items) < MAX_LIST_ITEMS:
+            items.append(default_from_fields(f.item_fields))
+        return items
+    if f.kind == "bool":
+        if ("h:" + full) not in data and name not in data:
+            return old
+        return data.get(name) in ("on", "true", "1", "yes")
+    if name not in data:
+        return old
+    raw = data.get(name)
+    raw = "" if raw is None else str(raw)
+    if f.kind == "int":
+        text = raw.strip()
+        if text == "":
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            return text  # the validator reports "enter a whole number" here
+    if f.kind == "dict":
+        if not allow_dict:
+            return old
+        try:
+            value = json.loads(raw or "{}")
+        except ValueError:
+            errors.append(_json_error(full))
+            return old
+        return value
+    if f.kind in ("str", "text"):
+        return raw.replace("\r\n", "\n")
+    return raw  # choice
+
+
+def type_errors(errors: Iterable[FieldError]) -> list[FieldError]:
+    """Errors that make a sheet unstorable (a value of the wrong type)."""
+    return [e for e in errors if e.code in TYPE_ERROR_CODES]
+
+
+# ---------------------------------------------------------------------------
+# Building input nodes for templates
+# ---------------------------------------------------------------------------
+def error_map(errors: Iterable[FieldError]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for e in errors:
+        out.setdefault(e.path, []).append(msg(e.message))
+    return out
+
+
+def build_nodes(
+    fields: Iterable[Field],
+    sheet: dict[str, Any],
+    errors: dict[str, list[str]],
+    *,
+    paths: Iterable[str] | None = None,
+    locked: Iterable[str] = (),
+    allow_dict: bool = False,
+) -> list[dict[str, Any]]:
+    """Input nodes for ``paths`` (default: all fields), consuming matching errors.
+
+    ``errors`` is mutated: what is left afterwards belongs to no rendered
+    input and is shown in the form's general error box.
+    """
+    by_path = fields_by_path(fields)
+    order = list(paths) if paths is not None else list(by_path)
+    locked = tuple(locked)
+    nodes = []
+    previous_group = None
+    for path in order:
+        f = by_path.get(path)
+        if f is None:
+            continue
+        readonly = any(f.path == p or f.path.startswith(p + ".") for p in locked)
+        node = _node(f, f.path, get_path(sheet, f.path, None), errors, readonly, allow_dict)
+        node["group_start"] = f.group if f.group != previous_group else None
+        previous_group = f.group
+        nodes.append(node)
+    return nodes
+
+
+def _node(f: Field, full: str, value: Any, errors: dict[str, list[str]], readonly: bool, allow_dict: bool) -> dict:
+    node: dict[str, Any] = {
+        "path": full,
+        "name": "s:" + full,
+        "id": "f-" + full.replace(".", "-"),
+        "kind": f.kind,
+        "label": msg(f.label),
+        "help": msg(f.help) if f.help else "",
+        "required": f.required,
+        "minimum": f.minimum,
+        "maximum": f.maximum,
+        "max_length": f.max_length,
+        "errors": errors.pop(full, []),
+        "readonly": readonly or (f.kind == "dict" and not allow_dict),
+        "secret": f.secret,
+    }
+    if f.kind == "choice":
+        node["choices"] = [(value_, msg(label) or value_ or "—") for value_, label in f.choices]
+        node["value"] = "" if value is None else str(value)
+        node["display"] = dict(node["choices"]).get(node["value"], node["value"])
+    elif f.kind == "bool":
+        node["value"] = bool(value) if isinstance(value, bool) else False
+    elif f.kind == "dict":
+        node["value"] = json.dumps(value if value is not None else {}, ensure_ascii=False, indent=1)
+        node["empty"] = not value
+    elif f.kind == "list":
+        items = value if isinstance(value, list) else []
+        node["count"] = len(items)
+        node["can_add"] = f.max_items is None or len(items) < f.max_items
+        node["items"] = []
+        for index, item in enumerate(items):
+            item_path = f"{full}.{index}"
+            children = [
+                _node(sub, f"{item_path}.{sub.path}", get_path(item, sub.path, None), errors, readonly, allow_dict)
+                for sub in f.item_fields
+            ]
+            node["items"].append(
+                {
+                    "index": index,
+                    "path": item_path,
+                    "id": "f-" + item_path.replace(".", "-"),
+                    "del_name": f"del:{item_path}",
+                    "errors": errors.pop(item_path, []),
+                    "children": children,
+                    "title": _item_title(item, index),
+                }
+            )
+    else:
+        node["value"] = "" if value is None else value
+    return node
+
+
+def _item_title(item: Any, index: int) -> str:
+    if isinstance(item, dict):
+        for key in ("name", "key", "power", "school", "type", "module"):
+            value = item.get(key)
+            if isinstance(value, str) and value:
+                return value
+    return f"#{index + 1}"
+
+
+def leftover_errors(errors: dict[str, list[str]], fields: Iterable[Field]) -> list[dict[str, str]]:
+    """Errors not attached to an input, labelled with the closest known field."""
+    by_path = fields_by_path(fields)
+    out = []
+    for path, messages in errors.items():
+        label = _closest_label(path, by_path)
+        for text in messages:
+            out.append({"path": path, "label": label, "message": text})
+    return out
+
+
+def _closest_label(path: str, by_path: dict[str, Field]) -> str:
+    parts = path.split(".") if path else []
+    while parts:
+        candidate = ".".join(p for p in parts if not p.isdigit())
+        f = by_path.get(candidate)
+        if f is not None:
+            return msg(f.label)
+        parts.pop()
+    return ""
+
+
+def step_of_path(system: RuleSystem, path: str) -> str | None:
+    """The creation step whose fields contain ``path`` (for linking an error)."""
+    for step in system.creation_steps():
+        for p in step.paths:
+            if path == p or path.startswith(p + "."):
+                return step.key
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Read-only displays
+# ---------------------------------------------------------------------------
+def humanize_group(group: str) -> str:
+    return group.replace("_", " ").replace(".", " · ").strip().capitalize() if group else _("General")
+
+
+def display_value(f: Field, value: Any) -> Any:
+    if f.kind == "choice":
+        return msg(dict(f.choices).get(value)) or value or "—"
+    if f.kind == "bool":
+        return "✓" if value else "—"
+    if value in (None, ""):
+        return "—"
+    return value
+
+
+def sheet_groups(fields: Iterable[Field], sheet: dict[str, Any], *, show_empty_lists: bool = False) -> list[dict]:
+    """Stored fields grouped for display; list items become small cards."""
+    groups: dict[str, dict[str, Any]] = {}
+    for f in fields:
+        value = get_path(sheet, f.path, None)
+        group = groups.setdefault(f.group, {"key": f.group, "label": humanize_group(f.group), "rows": [], "lists": []})
+        if f.kind == "list":
+            items = value if isinstance(value, list) else []
+            if not items and not show_empty_lists:
+                continue
+            group["lists"].append({"label": msg(f.label), "path": f.path, "items": [_item_rows(f, i) for i in items]})
+        elif f.kind == "dict":
+            if value:
+                group["rows"].append(
+                    {"label": msg(f.label), "path": f.path, "value": json.dumps(value, ensure_ascii=False)[:400]}
+                )
+        else:
+            group["rows"].append(
+                {"label": msg(f.label), "path": f.path, "value": display_value(f, value), "kind": f.kind}
+            )
+    return [g for g in groups.values() if g["rows"] or g["lists"]]
+
+
+def _item_rows(f: Field, item: Any) -> dict[str, Any]:
+    rows = []
+    if isinstance(item, dict):
+        defaults = default_from_fields(f.item_fields)
+        for sub in f.item_fields:
+            value = get_path(item, sub.path, None)
+            if sub.kind == "list":
+                inner = value if isinstance(value, list) else []
+                if inner:
+                    rows.append({"label": msg(sub.label), "value": ", ".join(_item_title(x, i) for i, x in
+                                                                              enumerate(inner))})
+                continue
+            if value in (None, "", False) or (value == get_path(defaults, sub.path, None) and sub.kind == "bool"):
+                continue
+            rows.append({"label": msg(sub.label), "value": display_value(sub, value)})
+    return {"title": _item_title(item, 0), "rows": rows}
+
+
+def derived_groups(system: RuleSystem, derived: dict[str, Any], *, include_secret: bool = True) -> list[dict]:
+    """Derived values per group; ``x`` with ``x_max`` (or ``a.max`` with ``a.current``) become gauges."""
+    specs = list(system.derived_specs())
+    keys = {s.key for s in specs}
+    groups: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        if spec.secret and not include_secret:
+            continue
+        value = get_path(derived, spec.key, None)
+        if spec.key.endswith("_max") and spec.key[:-4] in keys:
+            continue  # shown as the gauge of its base value
+        row: dict[str, Any] = {"key": spec.key, "label": msg(spec.label), "kind": "scalar", "value": value}
+        maximum = get_path(derived, spec.key + "_max", None)
+        if spec.key.endswith(".max"):
+            current = get_path(derived, spec.key[:-4] + ".current", None)
+            if isinstance(current, int) and isinstance(value, int):
+                row.update(kind="gauge", value=current, max=value)
+        elif isinstance(maximum, int) and isinstance(value, int) and not isinstance(value, bool):
+            row.update(kind="gauge", max=maximum)
+        if row["kind"] == "gauge":
+            row["percent"] = max(0, min(100, round(100 * row["value"] / row["max"]))) if row["max"] else 0
+        elif isinstance(value, bool):
+            row["value"] = "✓" if value else "—"
+        elif isinstance(value, list):
+            row.update(kind="list", value=[_flat(v) for v in value])
+        elif isinstance(value, dict):
+            row.update(kind="dict", value=[(k, _flat(v)) for k, v in value.items()])
+        elif value is None:
+            row["value"] = "—"
+        group = groups.setdefault(spec.group, {"key": spec.group, "label": humanize_group(spec.group), "rows": []})
+        group["rows"].append(row)
+    return list(groups.values())
+
+
+def _flat(value: Any) -> str:
+    if isinstance(value, Mapping):
+        if "label" in value and isinstance(value["label"], Mapping):
+            head = msg(value["label"])
+            rest = ", ".join(f"{k}: {_flat(v)}" for k, v in value.items() if k != "label")
+            return f"{head} ({rest})" if rest else head
+        if set(value) == {"fr", "en"}:
+            return msg(value)
+        return ", ".join(f"{k}: {_flat(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_flat(v) for v in value)
+    if isinstance(value, bool):
+        return "✓" if value else "—"
+    return str(value)
+
+
+def budget_view(budget: Any) -> dict[str, Any]:
+    """A creation budget for display (lines and pools translated)."""
+    data = budget.to_dict()
+    lines = [
+        {"label": msg(line.get("label")), "amount": line.get("amount"), "path": line.get("path", "")}
+        for line in data["lines"]
+    ]
+    pools = []
+    for key, pool in (data.get("pools") or {}).items():
+        total = pool.get("total", 0) or 0
+        spent = pool.get("spent", 0) or 0
+        pools.append(
+            {
+                "key": key,
+                "label": humanize_group(key),
+                "total": total,
+                "spent": spent,
+                "remaining": pool.get("remaining", total - spent),
+                "over": spent > total,
+                "percent": max(0, min(100, round(100 * spent / total))) if total else 0,
+            }
+        )
+    return {
+        "currency": data["currency"],
+        "total": data["total"],
+        "spent": data["spent"],
+        "remaining": data["remaining"],
+        "over": data["remaining"] < 0,
+        "percent": max(0, min(100, round(100 * data["spent"] / data["total"]))) if data["total"] else 0,
+        "lines": lines,
+        "pools": pools,
+        "errors": [msg(e.message) for e in budget.errors],
+        "valid": budget.valid,
+    }
+
+
+def sheet_diff(fields: Iterable[Field], before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """A readable diff of two sheets: one row per changed leaf, labelled."""
+    rows: list[dict[str, Any]] = []
+    by_path = fields_by_path(fields)
+    for path, old, new in _leaf_changes(before, after, ""):
+        rows.append({"path": path, "label": _closest_label(path, by_path) or path, "before": old, "after": new})
+    return rows
+
+
+def _leaf_changes(a: Any, b: Any, prefix: str) -> list[tuple[str, Any, Any]]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for key in list(a) + [k for k in b if k not in a]:
+            out += _leaf_changes(a.get(key), b.get(key), f"{prefix}.{key}" if prefix else str(key))
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        out = []
+        for index in range(max(len(a), len(b))):
+            out += _leaf_changes(
+                a[index] if index < len(a) else None,
+                b[index] if index < len(b) else None,
+                f"{prefix}.{index}" if prefix else str(index),
+            )
+        return out
+    if a == b:
+        return []
+    return [(prefix, _short(a), _short(b))]
+
+
+def _short(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "✓" if value else "✗"
+    if isinstance(value, dict | list):
+        text = json.dumps(value, ensure_ascii=False)
+    else:
+        text = str(value)
+    return text if len(text) <= 200 else text[:197] + "…"
+
+
+def derived_diff(system: RuleSystem, before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """Derived values that change between two derivations (by spec)."""
+    rows = []
+    for spec in system.derived_specs():
+        old, new = get_path(before, spec.key, None), get_path(after, spec.key, None)
+        if old != new:
+            rows.append({"label": msg(spec.label), "before": _short_flat(old), "after": _short_flat(new)})
+    return rows
+
+
+def _short_flat(value: Any) -> str:
+    text = _flat(value) if value is not None else "—"
+    return text if len(text) <= 200 else text[:197] + "…"
