@@ -11,8 +11,31 @@ Modules: :mod:`~rules.ambre.tables` (rule data), :mod:`~rules.ambre.schema`
 
 from __future__ import annotations
 
+from rules.ambre.costs import (
+    ally_cost,
+    artefact_cost,
+    available_selections,
+    construct_cost,
+    invented_power_cost,
+    pattern_conversion_cost,
+    power_cost,
+    shadow_cost,
+)
+from rules.ambre.sorcery import spell_cost
 from rules.ambre.system import AmbreSystem
 
 SYSTEM = AmbreSystem()
 
-__all__ = ["SYSTEM", "AmbreSystem"]
+__all__ = [
+    "SYSTEM",
+    "AmbreSystem",
+    "ally_cost",
+    "artefact_cost",
+    "available_selections",
+    "construct_cost",
+    "invented_power_cost",
+    "pattern_conversion_cost",
+    "power_cost",
+    "shadow_cost",
+    "spell_cost",
+]

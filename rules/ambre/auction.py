@@ -251,7 +251,7 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
     "join", "player", "budget"}`` (GM, late joiner).
     """
     state = AuctionState.from_dict(state.to_dict() if isinstance(state, AuctionState) else state)
-    if not isinstance(event, dict) or event.get("type") not in EVENT_TYPES:
+    if not isinstance(event, dict) or not isinstance(event.get("type"), str) or event["type"] not in EVENT_TYPES:
         raise _fail("type", "unknown_event", "Événement inconnu.", "Unknown event.")
     kind = event["type"]
     player = event.get("player")
@@ -271,7 +271,7 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
     attr = event.get("attribute")
     if attr is None and state.mode == "open" and state.current < len(state.attributes):
         attr = state.attributes[state.current]
-    if attr not in state.lots:
+    if not isinstance(attr, str) or attr not in state.lots:
         raise _fail("attribute", "unknown_attribute", "Attribut inconnu.", "Unknown attribute.")
     lot = state.lots[attr]
 
@@ -327,7 +327,7 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
         return _record(state, event)
     if kind == "downgrade":
         rank = event.get("rank")
-        if rank not in DOWNGRADES:
+        if not isinstance(rank, str) or rank not in DOWNGRADES:
             raise _fail(
                 "rank", "invalid_rank", "Rang invalide : humain ou chaosien.", "Invalid rank: human or chaosian."
             )

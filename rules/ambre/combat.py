@@ -44,6 +44,7 @@ from typing import Any
 
 from rules.ambre import tables as T
 from rules.ambre.derive import global_levels, minor_keys, normalise_wounds, wound_points
+from rules.ambre.schema import safe_validate
 from rules.ambre.sorcery import spell_cost, spell_request_errors
 from rules.base import (
     Combatant,
@@ -55,7 +56,6 @@ from rules.base import (
     RulesError,
     StateChange,
     error,
-    validate_fields,
 )
 
 SLUG = "ambre"
@@ -340,7 +340,7 @@ _ACTION_FIELDS = action_fields()
 def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(declaration, dict):
         raise RulesError([error("", "invalid_request", "Déclaration invalide.", "Invalid declaration.")])
-    errors = validate_fields(declaration, _ACTION_FIELDS)
+    errors = safe_validate(declaration, _ACTION_FIELDS)
     mode = declaration.get("mode")
     action_type = declaration.get("action_type")
     if mode in MODES and action_type:

@@ -191,6 +191,31 @@ def power_cost(
     return result
 
 
+def available_selections(power: str, level: int, settings: dict[str, Any] | None = None) -> list[str]:
+    """Words, spell lists or conjuration types a power holder may pick (L67, L69, L71, L85–L88).
+
+    The GM's table rows may list ``items`` (names) per level. Reaching a level
+    makes every item of that level's row available, and "il n'est pas
+    nécessaire d'obtenir tout les mots qui précède celui qu'on veut si
+    celui-ci coûte autant" (L85): items of any row whose cumulative cost is
+    at most the reached level's cost may be picked in any order (S10: at
+    level 5, "mots d'attaque niveau 1" instead of "mots de défense niveau 1").
+    """
+    rows = power_table(power, settings)
+    reached = [r for r in rows if r["level"] <= level]
+    if not reached:
+        return []
+    top_cost = max(int(r.get("cost", 0)) if isinstance(r.get("cost"), int) else 0 for r in reached)
+    items: list[str] = []
+    for row in rows:
+        cost = row.get("cost") if isinstance(row.get("cost"), int) else None
+        if row["level"] <= level or (cost is not None and cost <= top_cost):
+            for item in row.get("items") or []:
+                if isinstance(item, str) and item not in items:
+                    items.append(item)
+    return items
+
+
 def power_rank(level: int, settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """Rank of a power level (L77): 1–4 novice, 5–8 adept, then rank 3, 4...
 

@@ -36,7 +36,8 @@ from rules.ambre.costs import (
 )
 from rules.ambre.creation import owner_powers
 from rules.ambre.derive import attribute_points, pool, wound_points
-from rules.base import Field, FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error, validate_fields
+from rules.ambre.schema import safe_validate
+from rules.base import Field, FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error
 
 
 def karma_balance(entries: Sequence[dict[str, Any]]) -> int:
@@ -116,11 +117,11 @@ def purchase(
     """Cost and effect of spending karma (L389), as ledger drafts + new sheet."""
     settings = settings or {}
     kind = request.get("kind") if isinstance(request, dict) else None
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         return PurchaseResult(
             sheet, [], [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")]
         )
-    errors = validate_fields(request, _FIELDS[kind])
+    errors = safe_validate(request, _FIELDS[kind])
     if errors:
         return PurchaseResult(sheet, [], errors)
     new = copy.deepcopy(sheet)

@@ -15,8 +15,9 @@ from typing import Any
 
 from rules.ambre import tables as T
 from rules.ambre.combat import stays_determined, wound_severity
+from rules.ambre.schema import safe_validate
 from rules.ambre.sorcery import spell_cost, spell_request_errors
-from rules.base import Field, Msg, RandomSource, Resolution, RulesError, error, validate_fields
+from rules.base import Field, Msg, RandomSource, Resolution, RulesError, error
 
 SLUG = "ambre"
 
@@ -103,11 +104,11 @@ def resolve(
     if not isinstance(request, dict):
         raise RulesError([error("", "invalid_request", "Requête invalide.", "Invalid request.")])
     kind = request.get("kind")
-    if kind not in _KINDS:
+    if not isinstance(kind, str) or kind not in _KINDS:
         raise RulesError(
             [error("kind", "unsupported", "Test non pris en charge : {v}.", "Unsupported test: {v}.", v=kind)]
         )
-    errors = validate_fields(request, _KINDS[kind])
+    errors = safe_validate(request, _KINDS[kind])
     if kind == "spell_cost" and not errors:
         errors = spell_request_errors(request)
     if errors:

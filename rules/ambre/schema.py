@@ -10,7 +10,7 @@ import copy
 from typing import Any
 
 from rules.ambre import tables as T
-from rules.base import Field, Msg, Step
+from rules.base import Field, FieldError, Msg, Step, get_path, set_path, validate_fields
 
 SCHEMA_VERSION = 1
 
@@ -853,6 +853,30 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             Msg("L18.", "L18."),
         ),
     )
+
+
+def _mark_unhashable(data: Any, fields: tuple[Field, ...] | list[Field]) -> None:
+    for f in fields:
+        value = get_path(data, f.path)
+        if f.kind == "choice" and isinstance(value, list | dict | set):
+            set_path(data, f.path, "<invalid>")
+        elif f.kind == "list" and f.item_fields and isinstance(value, list):
+            for item in value:
+                if isinstance(item, dict):
+                    _mark_unhashable(item, f.item_fields)
+
+
+def safe_validate(data: Any, fields: tuple[Field, ...] | list[Field]) -> list[FieldError]:
+    """:func:`rules.base.validate_fields` that also survives a list or object
+    given for a choice (reported as ``invalid_choice`` instead of raising)."""
+    if not isinstance(data, dict):
+        return [FieldError("", "invalid_dict", Msg("Objet attendu.", "Expected an object."))]
+    cleaned = copy.deepcopy(data)
+    try:
+        _mark_unhashable(cleaned, tuple(fields))
+    except (TypeError, ValueError, IndexError, AttributeError):
+        pass
+    return validate_fields(cleaned, fields)
 
 
 DICT_GROUPS = ("attributes", "characteristics", "modifiers", "ladder", "condition")

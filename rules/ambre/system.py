@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.ambre import combat, creation, derive, progression, resolution, schema
+from rules.ambre.schema import safe_validate
 from rules.base import (
     Budget,
     Combatant,
@@ -22,7 +23,6 @@ from rules.base import (
     Resolution,
     RuleSystem,
     Step,
-    validate_fields,
 )
 
 _DERIVED = (
@@ -87,7 +87,7 @@ class AmbreSystem(RuleSystem):
 
     def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
         """Extra: check a campaign's settings (types, power table shape)."""
-        errors = validate_fields(settings or {}, self._settings_fields)
+        errors = safe_validate(settings or {}, self._settings_fields)
         tables = (settings or {}).get("power_tables") or {}
         if isinstance(tables, dict):
             for power, rows in tables.items():
@@ -115,7 +115,7 @@ class AmbreSystem(RuleSystem):
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         if not isinstance(sheet, dict):
             return [FieldError("", "invalid_dict", Msg("Objet attendu.", "Expected an object."))]
-        errors = validate_fields(sheet, self._fields)
+        errors = safe_validate(sheet, self._fields)
         if errors:
             return errors
         return creation.validate_rules(sheet, self.settings(settings))

@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import get_system
 from rules.ambre import derive
@@ -222,3 +224,21 @@ def test_package_imports_nothing_from_django():
             "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from([-25, -10, 0, 5, 20, 40, 60]), min_size=4, max_size=4),
+       st.lists(st.sampled_from(["marelle", "atouts", "sorcellerie", "conjuration", "metamorphose"]), max_size=3,
+                unique=True),
+       st.lists(st.sampled_from(["allie_ambre", "ami_cour", "protecteur_ambre"]), max_size=4), st.booleans())
+def test_budget_never_goes_negative_without_an_explicit_loan(attrs, powers, allies, loan):
+    sheet = make_sheet(tuple(attrs), (0,) * 12, tuple(powers), karma_loan=loan,
+                       allies=[{"type": t} for t in allies])
+    budget = SYSTEM.creation_budget(sheet)
+    if budget.remaining < 0 and not loan:
+        assert "karma_loan_required" in {e.code for e in budget.errors}
+        assert "karma_loan_required" in {e.code for e in SYSTEM.validate_sheet(sheet)}
+    else:
+        assert "karma_loan_required" not in {e.code for e in budget.errors}
+    refunds = sum(25 if a == -25 else 10 if a == -10 else 0 for a in attrs)
+    assert budget.total == 100 + refunds

@@ -209,3 +209,23 @@ def test_d16_invented_power(rule, cost):
 def test_invented_power_must_rate_all_five():
     result = invented_power_cost({"domain": "aucun", "versus": {"marelle": "egal"}})
     assert len([e for e in result.errors if e.code == "required"]) == 4
+
+
+def test_s10_selections_at_the_same_cost_l85():
+    table = {"power_tables": {"mots_de_pouvoir": [
+        {"level": 4, "cost": 10, "items": ["mots de défense niveau 1"]},
+        {"level": 5, "cost": 14, "items": ["mots d'attaque niveau 1"]},
+        {"level": 6, "cost": 14, "items": ["mots de rupture"]},
+        {"level": 7, "cost": 20, "items": ["mots majeurs"]},
+    ]}}
+    at5 = costs.available_selections("mots_de_pouvoir", 5, table)
+    assert "mots d'attaque niveau 1" in at5 and "mots de rupture" in at5 and "mots majeurs" not in at5
+    assert costs.available_selections("mots_de_pouvoir", 3, table) == []
+    assert costs.available_selections("sorcellerie", 5) == []
+
+
+def test_public_calculators_are_exported():
+    import rules.ambre as ambre
+
+    assert ambre.shadow_cost({"type": "royaume"}).amount == 2
+    assert ambre.spell_cost(10, 1, prepared=True, instant=True)["energy"] == 30
