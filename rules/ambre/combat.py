@@ -184,7 +184,8 @@ def combat_state(
         "wounds": wounds,
         "wound_points": wound_points(wounds),
         "determined": True,
-        "coma": bool(condition.get("coma")) or energy <= 0,
+        # L404 "descendant à 0": a gauge that starts at 0 (a human's) is not a coma.
+        "coma": bool(condition.get("coma")) or (energy <= 0 < levels["energy_max"]),
         "dying": bool(condition.get("dying")),
         "death_assured": False,
         "dead": bool(condition.get("dead")),

@@ -307,3 +307,11 @@ def test_combat_resolution_is_deterministic(mode, target_mode, surprise, seed):
     for change in first["state_changes"]:
         if change["path"] == "life":
             assert change["after"] <= change["before"]
+
+
+def test_human_with_empty_energy_gauge_is_not_in_a_coma():
+    from rules.tests.test_ambre_characters import make_sheet
+
+    human = make_sheet((-25, 0, -25, 0), (0, 0, 0, 9, 8, 8, 0, 0, 0, 9, 8, 8), ("marelle_brisee",))
+    state = SYSTEM.combat_state(human)
+    assert state["energy_max"] == 0 and state["coma"] is False and state["life_max"] == 25
