@@ -1,0 +1,161 @@
+"""Forms of the combat app. The declaration form is built from the rule
+system's ``action_fields()``: nothing here knows a particular system."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from campaigns.models import Thread
+from characters.models import Character
+from combat.models import Encounter, Participant
+from rules.base import Field
+
+NULL_BOOL_CHOICES = (("", "—"), ("true", _("Yes")), ("false", _("No")))
+
+
+class EncounterForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=120)
+
+
+def _lang() -> str:
+    return (get_language() or "fr")[:2]
+
+
+def form_field(f: Field) -> forms.Field | None:
+    """A Django form field for one declaration field (``None``: not in the form)."""
+    lang = _lang()
+    common: dict[str, Any] = {"label": f.label.get(lang), "help_text": f.help.get(lang) if f.help else ""}
+    if f.kind == "int":
+        return forms.IntegerField(
+            required=f.required, min_value=f.minimum, max_value=f.maximum, initial=f.default, **common
+        )
+    if f.kind == "str":
+        return forms.CharField(required=f.required, max_length=f.max_length, initial=f.default or "", **common)
+    if f.kind == "text":
+        return forms.CharField(
+            required=f.required,
+            max_length=f.max_length,
+            initial=f.default or "",
+            widget=forms.Textarea(attrs={"rows": 2}),
+            **common,
+        )
+    if f.kind == "bool":
+        if f.default is None:
+            return forms.TypedChoiceField(
+                required=False,
+                choices=NULL_BOOL_CHOICES,
+                coerce=lambda v: {"true": True, "false": False}.get(v),
+                empty_value=None,
+                **common,
+            )
+        return forms.BooleanField(required=False, initial=bool(f.default), **common)
+    if f.kind == "choice":
+        choices = [(key, label.get(lang)) for key, label in f.choices]
+        if not f.required and f.default is None and "" not in {k for k, _ in choices}:
+            choices = [("", "—"), *choices]
+        return forms.ChoiceField(required=f.required, choices=choices, initial=f.default, **common)
+    return None  # lists and dicts are not entered in this form
+
+
+class DeclarationForm(forms.Form):
+    """A participant's declared action (target + the system's fields)."""
+
+    target = forms.ModelChoiceField(queryset=Participant.objects.none(), required=False, label=_("Target"))
+
+    def __init__(self, *args: Any, encounter: Encounter, action_fields: tuple[Field, ...], **kwargs: Any) -> None:
+        prefix = kwargs.pop("prefix", None)
+        super().__init__(*args, prefix=prefix, **kwargs)
+        self.fields["target"].queryset = encounter.participants.filter(active=True)
+        self.action_paths: list[str] = []
+        for f in action_fields:
+            field = form_field(f)
+            if field is None:
+                continue
+            name = f.path.replace(".", "__")
+            self.fields[name] = field
+            self.action_paths.append(f.path)
+
+    def declaration(self) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for path in self.action_paths:
+            value = self.cleaned_data.get(path.replace(".", "__"))
+            if value is None:
+                continue
+            data[path] = value
+        return data
+
+
+class ParticipantForm(forms.Form):
+    """Add a character of the campaign, or quick NPCs (from an NPC template or stats)."""
+
+    character = forms.ModelChoiceField(
+        queryset=Character.objects.none(), required=False, label=_("Character of the campaign")
+    )
+    name = forms.CharField(label=_("Quick NPC name"), max_length=90, required=False)
+    template = forms.ModelChoiceField(
+        queryset=Character.objects.none(), required=False, label=_("Bestiary: copy an NPC of the campaign")
+    )
+    stats = forms.CharField(
+        label=_("Quick NPC stats (JSON, merged over the default sheet)"),
+        required=False,
+        max_length=20000,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+    )
+    count = forms.IntegerField(label=_("Copies"), min_value=1, max_value=20, initial=1)
+    side = forms.ChoiceField(label=_("Side"), choices=Participant.Side.choices, initial=Participant.Side.OPPONENTS)
+    stats_visible = forms.BooleanField(label=_("Players see this NPC's state"), required=False)
+
+    def __init__(self, *args: Any, encounter: Encounter, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        characters = Character.objects.filter(campaign=encounter.campaign).exclude(
+            status__in=[Character.Status.RETIRED, Character.Status.DEAD]
+        )
+        self.fields["character"].queryset = characters
+        self.fields["template"].queryset = characters.filter(is_npc=True)
+
+    def clean_stats(self) -> dict[str, Any]:
+        raw = (self.cleaned_data.get("stats") or "").strip()
+        if not raw:
+            return {}
+        try:
+            value = json.loads(raw)
+        except ValueError as exc:
+            raise forms.ValidationError(_("Enter a valid JSON object.")) from exc
+        if not isinstance(value, dict):
+            raise forms.ValidationError(_("Enter a valid JSON object."))
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("character") and not data.get("name") and not data.get("template"):
+            raise forms.ValidationError(_("Choose a character, or name a quick NPC."))
+        return data
+
+
+class AdjustForm(forms.Form):
+    """The GM sets one state value, with a reason."""
+
+    target = forms.CharField(label=_("Value"), max_length=200)
+    value = forms.CharField(label=_("New value"), max_length=200)
+    reason = forms.CharField(label=_("Reason"), max_length=300)
+
+    def clean_target(self) -> tuple[int, str]:
+        raw = self.cleaned_data["target"]
+        pid, _sep, path = raw.partition("|")
+        if not pid.isdigit() or not path:
+            raise forms.ValidationError(_("Choose a value to adjust."))
+        return int(pid), path
+
+
+class StepForm(forms.Form):
+    step = forms.IntegerField(required=False, min_value=0)
+    reason = forms.CharField(required=False, max_length=300)
+
+
+def thread_for(thread_id: int) -> Thread | None:
+    return Thread.objects.select_related("campaign").filter(pk=thread_id).first()
