@@ -293,7 +293,8 @@ def user_detail(request: HttpRequest, user_id: int) -> HttpResponse:
         "suspension": active_suspension(target),
         "suspensions": Suspension.objects.filter(user=target).select_related("created_by", "lifted_by"),
         "suspend_form": SuspendForm(),
-        "reason_form": ReasonForm(),
+        "reason_form": ReasonForm(required=False, auto_id="lift_%s"),
+        "spam_form": ReasonForm(auto_id="spam_%s"),
         "post_count": Post.objects.filter(author=target).count(),
         "log": AuditLog.objects.filter(target_user=target)[:20],
     }
