@@ -871,12 +871,12 @@ def safe_validate(data: Any, fields: tuple[Field, ...] | list[Field]) -> list[Fi
     given for a choice (reported as ``invalid_choice`` instead of raising)."""
     if not isinstance(data, dict):
         return [FieldError("", "invalid_dict", Msg("Objet attendu.", "Expected an object."))]
-    cleaned = copy.deepcopy(data)
     try:
+        return validate_fields(data, fields)
+    except TypeError:  # an unhashable value given for a choice
+        cleaned = copy.deepcopy(data)
         _mark_unhashable(cleaned, tuple(fields))
-    except (TypeError, ValueError, IndexError, AttributeError):
-        pass
-    return validate_fields(cleaned, fields)
+        return validate_fields(cleaned, fields)
 
 
 DICT_GROUPS = ("attributes", "characteristics", "modifiers", "ladder", "condition")
