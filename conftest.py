@@ -175,5 +175,5 @@ def login(page: Any, base_url: str, username: str, password: str) -> None:
     page.goto(f"{base_url}/accounts/login/")
     page.fill("input[name=login]", username)
     page.fill("input[name=password]", password)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     page.wait_for_load_state("networkidle")

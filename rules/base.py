@@ -276,7 +276,7 @@ def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
             errors.append(error(full, "invalid_bool", "Valeur oui/non attendue.", "Expected yes or no."))
     elif f.kind == "choice":
         allowed = {c for c, _ in f.choices}
-        if value not in allowed:
+        if not isinstance(value, str | int | float | bool) or value not in allowed:
             errors.append(
                 error(full, "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=value)
             )
