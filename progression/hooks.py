@@ -32,18 +32,23 @@ def ambre_ladders(sheets: Sheets, settings: dict[str, Any]) -> dict[int, dict[st
     from rules.ambre.derive import attribute_points
 
     tie = (settings or {}).get("auction_tie") or "earlier"
-    out: dict[int, dict[str, Any]] = {pk: {"sheet": copy.deepcopy(sheet), "state": {"ranks": {}}} for pk, sheet in sheets.items()}
+    out: dict[int, dict[str, Any]] = {
+        pk: {"sheet": copy.deepcopy(sheet), "state": {"ranks": {}}} for pk, sheet in sheets.items()
+    }
     for attr in T.ATTRIBUTES:
         points = {str(pk): attribute_points(sheet, attr) for pk, sheet in sheets.items()}
         public_positions = {
-            str(pk): ((sheet.get("ladder") or {}).get(attr) or {}).get("public_position") for pk, sheet in sheets.items()
+            str(pk): ((sheet.get("ladder") or {}).get(attr) or {}).get("public_position")
+            for pk, sheet in sheets.items()
         }
         public_order = sorted(
             (pid for pid, pos in public_positions.items() if isinstance(pos, int) and not isinstance(pos, bool)),
             key=lambda pid: (public_positions[pid], int(pid)),
         )
         # "since": the earlier public holder ranks first on equal points.
-        since = {pid: public_order.index(pid) if pid in public_order else len(public_order) + int(pid) for pid in points}
+        since = {
+            pid: public_order.index(pid) if pid in public_order else len(public_order) + int(pid) for pid in points
+        }
         table = ranks.ladder(points, public_order, since, tie if tie in ("earlier", "equal") else "earlier")
         for pid, info in table["ranks"].items():
             pk = int(pid)

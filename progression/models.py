@@ -81,10 +81,6 @@ class SessionAward(models.Model):
     def __str__(self) -> str:
         return f"{self.character} {self.amount:+d} {self.currency} ({self.code}, r{self.revision})"
 
-    @property
-    def ledger_key(self) -> str:
-        return f"progression:award:{self.pk}"
-
     def save(self, *args: object, **kwargs: object) -> None:
         if self.pk is not None:
             raise ImmutableRecordError("An award line is never edited; append a correction.")
@@ -92,6 +88,10 @@ class SessionAward(models.Model):
 
     def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
         raise ImmutableRecordError("An award line is never deleted; append a correction.")
+
+    @property
+    def ledger_key(self) -> str:
+        return f"progression:award:{self.pk}"
 
 
 class RecalculationRun(models.Model):

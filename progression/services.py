@@ -496,9 +496,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         return _run_data(run)
     campaign = run.campaign
     session = run.session
-    characters = list(
-        Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT).order_by("pk")
-    )
+    characters = list(Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT).order_by("pk"))
     now = timezone.now()
     RecalculationRun.objects.filter(pk=run.pk).update(
         status=RecalculationRun.Status.RUNNING,
@@ -569,7 +567,9 @@ def _result_dict(result: rules.base.ProgressionResult) -> dict[str, Any]:
     }
 
 
-def _progress(system: RuleSystem, sheet: dict[str, Any], entries: list[dict[str, Any]], settings: dict[str, Any]) -> Any:
+def _progress(
+    system: RuleSystem, sheet: dict[str, Any], entries: list[dict[str, Any]], settings: dict[str, Any]
+) -> Any:
     return system.apply_progression(sheet, entries, settings)
 
 
@@ -726,9 +726,7 @@ def session_purchases(character: Character) -> list[dict[str, Any]]:
     if open_session is not None:
         qs = qs.filter(session=open_session)
     else:
-        last = (
-            PlaySession.objects.filter(campaign=campaign, closed_at__isnull=False).order_by("-closed_at").first()
-        )
+        last = PlaySession.objects.filter(campaign=campaign, closed_at__isnull=False).order_by("-closed_at").first()
         qs = qs.filter(session__isnull=True)
         if last is not None:
             qs = qs.filter(created__gt=last.closed_at)
@@ -747,7 +745,9 @@ def _purchase_request(system: RuleSystem, character: Character, request: dict[st
 def preview_purchase(character: Character, request: dict[str, Any]) -> rules.base.PurchaseResult:
     system = character.rule_system
     full = _purchase_request(system, character, request)
-    return system.purchase(character.current_sheet(), full, ledger.balances(character), character.campaign.system_settings)
+    return system.purchase(
+        character.current_sheet(), full, ledger.balances(character), character.campaign.system_settings
+    )
 
 
 def _errors_dict(errors: Iterable[FieldError]) -> dict[str, list[str]]:
@@ -853,7 +853,9 @@ def affordable(character: Character, limit: int = 60) -> list[dict[str, Any]]:
             if result.errors or not result.entries:
                 continue
             cost = -sum(d.amount for d in result.entries)
-            out.append({"kind": kind, "field": choice_field.path, "value": value, "label": label.get(lang), "cost": cost})
+            out.append(
+                {"kind": kind, "field": choice_field.path, "value": value, "label": label.get(lang), "cost": cost}
+            )
             if len(out) >= limit:
                 return out
     return out

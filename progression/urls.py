@@ -1,5 +1,17 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from progression import views
 
 app_name = "progression"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("campaigns/<int:campaign_id>/", views.campaign_progression, name="campaign"),
+    path("sessions/<int:session_id>/awards/", views.session_awards, name="session_awards"),
+    path("sessions/<int:session_id>/reopen/", views.session_reopen, name="session_reopen"),
+    path("sessions/<int:session_id>/recalculate/", views.session_recalculate, name="session_recalculate"),
+    path("sessions/<int:session_id>/progress/", views.session_progress, name="session_progress"),
+    path("sessions/<int:session_id>/recap/", views.session_recap, name="session_recap"),
+    path("characters/<int:character_id>/", views.character_progression, name="character"),
+    path("characters/<int:character_id>/purchases/", views.purchase_create, name="purchase_create"),
+    path("purchases/<int:request_id>/decide/", views.purchase_decide, name="purchase_decide"),
+]

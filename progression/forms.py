@@ -1,0 +1,87 @@
+"""Forms built from the rules' field declarations (purchases)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from rules.base import Field, set_path
+
+#: Filled by the server, never typed by the player.
+SERVER_FIELDS = {"already_bought"}
+
+
+def form_field(f: Field, lang: str) -> forms.Field:
+    label = f.label.get(lang)
+    help_text = f.help.get(lang) if f.help else ""
+    common: dict[str, Any] = {"label": label, "help_text": help_text, "required": f.required}
+    if f.kind == "int":
+        return forms.IntegerField(min_value=f.minimum, max_value=f.maximum, initial=f.default, **common)
+    if f.kind == "bool":
+        common["required"] = False
+        return forms.BooleanField(initial=bool(f.default), **common)
+    if f.kind == "choice":
+        choices = [(value, text.get(lang)) for value, text in f.choices]
+        return forms.ChoiceField(choices=choices, initial=f.default, **common)
+    if f.kind in ("list", "dict"):
+        return JSONField(
+            initial=json.dumps(f.default if f.default is not None else ({} if f.kind == "dict" else [])),
+            expect=f.kind,
+            **common,
+        )
+    widget = forms.Textarea(attrs={"rows": 3}) if f.kind == "text" else None
+    return forms.CharField(max_length=f.max_length, initial=f.default or "", widget=widget, **common)
+
+
+class JSONField(forms.CharField):
+    def __init__(self, *, expect: str, **kwargs: Any) -> None:
+        self.expect = expect
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        value = super().to_python(value)
+        if value in ("", None):
+            return {} if self.expect == "dict" else []
+        try:
+            data = json.loads(value)
+        except ValueError as exc:
+            raise forms.ValidationError(_("Enter valid JSON.")) from exc
+        if not isinstance(data, dict if self.expect == "dict" else list):
+            raise forms.ValidationError(_("Enter an object.") if self.expect == "dict" else _("Enter a list."))
+        return data
+
+
+class PurchaseForm(forms.Form):
+    """One purchase kind's fields; ``request()`` returns the nested request dict."""
+
+    def __init__(self, kind: str, fields: tuple[Field, ...], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        self.rule_fields = [f for f in fields if f.path not in SERVER_FIELDS]
+        lang = get_language() or "fr"
+        for f in self.rule_fields:
+            self.fields[f.path] = form_field(f, lang)
+
+    def request(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind}
+        for f in self.rule_fields:
+            value = self.cleaned_data.get(f.path)
+            if value is None and not f.required:
+                continue
+            set_path(data, f.path, value)
+        return data
+
+    def add_rule_errors(self, errors: dict[str, list[str]]) -> None:
+        for path, messages in errors.items():
+            target = path if path in self.fields else None
+            for message in messages:
+                self.add_error(target, message)
+
+
+class DecisionForm(forms.Form):
+    comment = forms.CharField(label=_("Comment"), max_length=500, required=False)
