@@ -78,8 +78,8 @@ def can_post(user: Any, campaign: Campaign) -> bool:
     return role_of(user, campaign) in (Role.GM, Role.COGM, Role.PLAYER) and not campaign.locked
 
 
-def visible_posts(user: Any, thread: Any) -> Any:
-    """The posts of ``thread`` the user may see (a queryset).
+def visible_posts_in_campaign(user: Any, campaign: Campaign) -> Any:
+    """The posts of the campaign the user may see (a queryset).
 
     * ordinary posts: whoever may read the campaign;
     * GM-only posts: GM, co-GM and the author;
@@ -90,21 +90,23 @@ def visible_posts(user: Any, thread: Any) -> Any:
 
     from campaigns.models import Post
 
-    campaign = thread.campaign
-    posts = Post.objects.filter(thread=thread)
+    posts = Post.objects.filter(campaign=campaign)
     if not can_read_forum(user, campaign):
         return posts.none()
-    gm = is_gm(user, campaign)
-    if gm:
+    if is_gm(user, campaign):
         return posts
-    moderator = is_moderator(user)
     condition = Q(visibility=Post.Visibility.PUBLIC)
     if user is not None and user.is_authenticated:
         whispered = Post.recipients.through.objects.filter(post_id=OuterRef("pk"), user_id=user.pk)
         condition |= Q(author_id=user.pk) | (Q(visibility=Post.Visibility.WHISPER) & Exists(whispered))
-    if not moderator:
+    if not is_moderator(user):
         condition &= Q(hidden=False)
     return posts.filter(condition)
+
+
+def visible_posts(user: Any, thread: Any) -> Any:
+    """The posts of ``thread`` the user may see (rules of :func:`visible_posts_in_campaign`)."""
+    return visible_posts_in_campaign(user, thread.campaign).filter(thread=thread)
 
 
 def can_see_post(user: Any, post: Any) -> bool:

@@ -57,6 +57,8 @@ DEFAULT_BOARDS: tuple[tuple[str, str], ...] = (
     ("Rules and organisation", Board.Kind.META),
 )
 MAX_ROLLS_PER_POST = 10
+#: First URL segments under /campaigns/ that are not campaigns.
+RESERVED_SLUGS = frozenset({"new", "notifications", "invitations", "threads", "posts", "sessions"})
 MAX_RECIPIENTS = 50
 
 
@@ -92,6 +94,8 @@ def _require_main_gm(user: Any, campaign: Campaign) -> None:
 
 def _unique_slug(title: str) -> str:
     base = slugify(title)[:120] or "table"
+    if base.isdigit() or base in RESERVED_SLUGS:
+        base = f"table-{base}"
     slug = base
     while Campaign.objects.filter(slug=slug).exists():
         slug = f"{base}-{secrets.token_hex(3)}"
@@ -233,7 +237,7 @@ def hand_over(user: Any, campaign: Campaign, new_gm: Any) -> Campaign:
 
 
 def _add_member(campaign: Campaign, user: Any, role: str) -> Membership:
-    membership, created = Membership.objects.get_or_create(campaign=campaign, user=user, defaults={"role": role})
+    membership, _created = Membership.objects.get_or_create(campaign=campaign, user=user, defaults={"role": role})
     campaign.__dict__.pop("_role_cache", None)
     return membership
 

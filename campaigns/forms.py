@@ -1,0 +1,259 @@
+"""Forms of the campaigns pages. They parse input; services validate the rest."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+import rules
+from campaigns.models import Board, Post, Role
+from rules.base import Field, set_path
+
+
+def _lang() -> str:
+    return get_language() or "fr"
+
+
+def field_name(path: str, prefix: str = "") -> str:
+    return prefix + path.replace(".", "__")
+
+
+def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
+    """A Django form field from a ``rules.base.Field`` declaration (generic forms)."""
+    lang = _lang()
+    label = spec.label.get(lang)
+    help_text = spec.help.get(lang) if spec.help else ""
+    value = spec.default if initial is None else initial
+    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": value}
+    if spec.kind == "int":
+        return forms.IntegerField(required=spec.required, min_value=spec.minimum, max_value=spec.maximum, **common)
+    if spec.kind == "bool":
+        return forms.BooleanField(required=False, **common)
+    if spec.kind == "choice":
+        choices = [(v, m.get(lang)) for v, m in spec.choices]
+        if not spec.required:
+            choices = [("", "—"), *choices]
+        return forms.ChoiceField(required=spec.required, choices=choices, **common)
+    if spec.kind in ("str", "text"):
+        widget = forms.Textarea(attrs={"rows": 3}) if spec.kind == "text" else None
+        return forms.CharField(required=spec.required, max_length=spec.max_length, widget=widget, strip=True, **common)
+    if isinstance(value, list | dict):
+        common["initial"] = json.dumps(value, ensure_ascii=False)
+    return forms.JSONField(required=False, widget=forms.Textarea(attrs={"rows": 3}), **common)
+
+
+def add_rules_fields(form: forms.Form, specs: tuple[Field, ...], values: dict[str, Any], prefix: str) -> None:
+    from rules.base import get_path
+
+    for spec in specs:
+        form.fields[field_name(spec.path, prefix)] = build_rules_field(spec, get_path(values, spec.path))
+
+
+def collect_rules_values(cleaned: dict[str, Any], specs: tuple[Field, ...], prefix: str) -> dict[str, Any]:
+    """Nested dict from cleaned data; empty optional values are left out (system defaults apply)."""
+    data: dict[str, Any] = {}
+    for spec in specs:
+        value = cleaned.get(field_name(spec.path, prefix))
+        if value is None or (value == "" and spec.kind in ("choice", "int")):
+            continue
+        if value == "" and not spec.required and spec.kind in ("str", "text") and spec.default is None:
+            continue
+        set_path(data, spec.path, value)
+    return data
+
+
+def apply_errors(form: forms.Form, exc: ValidationError) -> None:
+    """Put a service's ``ValidationError`` on the form's fields (unknown keys: non-field)."""
+    if not hasattr(exc, "error_dict"):
+        form.add_error(None, exc.messages)
+        return
+    for key, errors in exc.message_dict.items():
+        target = key if key in form.fields else None
+        for message in errors:
+            form.add_error(target, message)
+
+
+class CampaignForm(forms.Form):
+    title = forms.CharField(label=_("Title"), max_length=120)
+    pitch = forms.CharField(label=_("Pitch"), required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
+    system = forms.ChoiceField(label=_("Rule system"), choices=())
+    language = forms.ChoiceField(label=_("Language of the table"), choices=settings.LANGUAGES, initial="fr")
+    is_public = forms.BooleanField(
+        label=_("Public (anyone can read the campaign and its ordinary posts)"), required=False, initial=True
+    )
+    recruiting = forms.BooleanField(label=_("Recruiting (listed in the directory)"), required=False)
+
+    def __init__(self, *args: Any, campaign: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["system"].choices = rules.system_choices(_lang())
+        self.campaign = campaign
+        if campaign is not None:
+            # The system is fixed once characters exist: shown, not editable.
+            del self.fields["system"]
+            add_rules_fields(
+                self, campaign.rule_system.campaign_settings_fields(), campaign.system_settings, "system__"
+            )
+
+    def system_values(self) -> dict[str, Any] | None:
+        if self.campaign is None:
+            return None
+        return collect_rules_values(self.cleaned_data, self.campaign.rule_system.campaign_settings_fields(), "system__")
+
+    def basic_fields(self) -> list[Any]:
+        return [
+            self[name]
+            for name in ("title", "pitch", "system", "language", "is_public", "recruiting")
+            if name in self.fields
+        ]
+
+    def system_fields(self) -> list[Any]:
+        return [self[name] for name in self.fields if name.startswith("system__")]
+
+
+class DirectoryForm(forms.Form):
+    system = forms.ChoiceField(label=_("Rule system"), required=False, choices=())
+    language = forms.ChoiceField(label=_("Language"), required=False, choices=())
+    recruiting = forms.BooleanField(label=_("Recruiting only"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["system"].choices = [("", _("All systems")), *rules.system_choices(_lang())]
+        self.fields["language"].choices = [("", _("All languages")), *settings.LANGUAGES]
+
+
+class BoardForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    kind = forms.ChoiceField(label=_("Kind"), choices=Board.Kind.choices, initial=Board.Kind.OTHER)
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[(Role.PLAYER, _("player")), (Role.SPECTATOR, _("spectator")), (Role.COGM, _("co-GM"))],
+        initial=Role.PLAYER,
+    )
+
+
+class JoinRequestForm(forms.Form):
+    message = forms.CharField(
+        label=_("Message to the GM"), required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+class SessionForm(forms.Form):
+    title = forms.CharField(label=_("Title of the session"), required=False, max_length=120)
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label=_("Search the posts"), max_length=200, required=False)
+
+
+class PostForm(forms.Form):
+    """A post: text, voice (character), audience, rolls."""
+
+    body = forms.CharField(
+        label=_("Your post (Markdown)"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        strip=False,
+        required=False,
+    )
+    character = forms.ChoiceField(label=_("Speaking as"), required=False, choices=())
+    visibility = forms.ChoiceField(label=_("Who can read it"), choices=Post.Visibility.choices, initial="public")
+    recipients = forms.MultipleChoiceField(
+        label=_("Whisper to"), required=False, choices=(), widget=forms.CheckboxSelectMultiple
+    )
+    rolls = forms.CharField(
+        label=_("Dice"),
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "2d6+3 Épée\n1d20"}),
+        help_text=_("One roll per line: a dice expression, then an optional label."),
+    )
+    secret = forms.BooleanField(label=_("Secret rolls (you and the GMs only)"), required=False)
+    test_kind = forms.ChoiceField(label=_("System test"), required=False, choices=())
+    test_character = forms.ChoiceField(label=_("Test for character"), required=False, choices=())
+    test_label = forms.CharField(label=_("Label of the test"), required=False, max_length=200)
+    reply_to = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    turn_for = forms.MultipleChoiceField(
+        label=_("Tell them it is their turn"), required=False, choices=(), widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        campaign: Any,
+        characters: list[Any],
+        members: list[tuple[int, str]],
+        is_gm: bool,
+        test_kind: str = "",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        character_choices = [("", _("Out of character (yourself)")), *((str(c.pk), c.name) for c in characters)]
+        self.fields["character"].choices = character_choices
+        self.fields["test_character"].choices = [("", "—"), *((str(c.pk), c.name) for c in characters)]
+        self.fields["recipients"].choices = [(str(pk), name) for pk, name in members]
+        self.fields["turn_for"].choices = [(str(pk), name) for pk, name in members]
+        if not is_gm:
+            del self.fields["turn_for"]
+        system = campaign.rule_system
+        kinds = system.test_kinds()
+        self.test_specs: tuple[Field, ...] = ()
+        if kinds:
+            self.fields["test_kind"].choices = [("", _("No test")), *((k, k.replace("_", " ")) for k in kinds)]
+            kind = test_kind or (self.data.get(self.add_prefix("test_kind")) if self.is_bound else "") or ""
+            if kind in kinds:
+                self.test_specs = kinds[kind]
+                add_rules_fields(self, self.test_specs, {}, "test__")
+        else:
+            for name in ("test_kind", "test_character", "test_label"):
+                del self.fields[name]
+
+    def test_fields(self) -> list[Any]:
+        return [self[name] for name in self.fields if name.startswith("test__")]
+
+    def roll_requests(self) -> list[dict[str, Any]]:
+        """Roll requests for :func:`campaigns.services.create_post`."""
+        secret = bool(self.cleaned_data.get("secret"))
+        requests: list[dict[str, Any]] = []
+        for line in (self.cleaned_data.get("rolls") or "").splitlines():
+            line = line.strip()
+            if not line:
+                continue
+            expression, _sep, label = line.partition(" ")
+            requests.append({"expression": expression, "label": label.strip(), "secret": secret})
+        kind = self.cleaned_data.get("test_kind")
+        if kind:
+            test = collect_rules_values(self.cleaned_data, self.test_specs, "test__")
+            test["kind"] = kind
+            request: dict[str, Any] = {
+                "system_test": test,
+                "secret": secret,
+                "label": self.cleaned_data.get("test_label") or "",
+            }
+            if self.cleaned_data.get("test_character"):
+                request["character_id"] = int(self.cleaned_data["test_character"])
+            requests.append(request)
+        return requests
+
+
+class ThreadForm(forms.Form):
+    title = forms.CharField(label=_("Title of the thread"), max_length=160)
+    sticky = forms.BooleanField(label=_("Sticky"), required=False)
+    locked = forms.BooleanField(label=_("Locked"), required=False)
+
+
+class EditPostForm(forms.Form):
+    body = forms.CharField(label=_("Your post (Markdown)"), widget=forms.Textarea(attrs={"rows": 8}), strip=False)

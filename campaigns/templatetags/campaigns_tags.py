@@ -1,0 +1,40 @@
+"""Template helpers of the campaigns app."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def unread_notifications(context: dict[str, Any]) -> int:
+    """Number of unread notifications of the current user (one cached query per request)."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return 0
+    cached = getattr(request, "_tablee_unread_notifications", None)
+    if cached is None:
+        from campaigns.models import Notification
+
+        cached = Notification.objects.filter(user=user, read_at__isnull=True).count()
+        request._tablee_unread_notifications = cached
+    return cached
+
+
+@register.filter
+def member_name(user: Any) -> str:
+    from accounts.models import display_name
+
+    return display_name(user)
+
+
+@register.filter
+def percent(value: Any) -> str:
+    try:
+        return f"{round(100 * float(value))} %"
+    except (TypeError, ValueError):
+        return ""
