@@ -146,6 +146,11 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600
 CELERY_TASK_SOFT_TIME_LIMIT = 540
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+# Campaigns: e-mail digest of unread notifications (members who opted in).
+CELERY_BEAT_SCHEDULE["campaigns-notification-digest"] = {
+    "task": "campaigns.tasks.send_notification_digests",
+    "schedule": float(os.environ.get("TABLEE_DIGEST_INTERVAL", str(6 * 3600))),
+}
 
 # --- Auth and accounts (django-allauth) ---------------------------------
 AUTHENTICATION_BACKENDS = [
