@@ -471,9 +471,16 @@ def _launch(
 
 
 def enqueue(run_id: int) -> None:
+    """Send the task (``PROGRESSION_TASK_QUEUE`` setting: a dedicated queue, else the default)."""
+    from django.conf import settings
+
     from progression.tasks import recalculate_session
 
-    recalculate_session.delay(run_id)
+    queue = getattr(settings, "PROGRESSION_TASK_QUEUE", None)
+    if queue:
+        recalculate_session.apply_async(args=[run_id], queue=queue)
+    else:
+        recalculate_session.delay(run_id)
 
 
 def _run_data(run: RecalculationRun) -> dict[str, Any]:
