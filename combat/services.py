@@ -23,7 +23,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext, override
+from django.utils.translation import gettext, gettext_noop, override
 
 import rules
 from campaigns.access import can_read_forum, is_gm
@@ -215,7 +215,9 @@ def create_encounter(user: Any, thread: Thread, *, title: str) -> Encounter:
     with transaction.atomic():
         encounter = Encounter.objects.create(campaign=thread.campaign, thread=thread, title=title, created_by=user)
         encounter = _lock(encounter)
-        _append(encounter, LogEntry.Kind.CREATED, actor=user, text=both("Encounter opened: %(t)s", t=title))
+        _append(
+            encounter, LogEntry.Kind.CREATED, actor=user, text=both(gettext_noop("Encounter opened: %(t)s"), t=title)
+        )
     return encounter
 
 
@@ -311,7 +313,7 @@ def add_participant(
                 LogEntry.Kind.PARTICIPANT,
                 actor=user,
                 participant=participant,
-                text=both("%(n)s joins the fight (%(s)s).", n=participant.name, s=_side_label(side)),
+                text=both(gettext_noop("%(n)s joins the fight (%(s)s)."), n=participant.name, s=_side_label(side)),
             )
     return created
 
@@ -334,7 +336,11 @@ def set_stats_visible(user: Any, participant: Participant, *, visible: bool) -> 
         encounter = _lock(encounter)
         Participant.objects.filter(pk=participant.pk).update(stats_visible=visible)
         participant.stats_visible = visible
-        msg = "%(n)s: state shown to the players." if visible else "%(n)s: state hidden from the players."
+        msg = (
+            gettext_noop("%(n)s: state shown to the players.")
+            if visible
+            else gettext_noop("%(n)s: state hidden from the players.")
+        )
         _append(
             encounter,
             LogEntry.Kind.ADJUST,
@@ -359,12 +365,12 @@ def start_encounter(user: Any, encounter: Encounter) -> Encounter:
         encounter.round_number = 1
         encounter.save(update_fields=["status", "round_number"])
         Round.objects.create(encounter=encounter, number=1)
-        _append(encounter, LogEntry.Kind.STARTED, actor=user, text=both("The fight begins."))
+        _append(encounter, LogEntry.Kind.STARTED, actor=user, text=both(gettext_noop("The fight begins.")))
         _append(
             encounter,
             LogEntry.Kind.ROUND_STARTED,
             actor=user,
-            text=both("Round %(n)s: declare your actions.", n=1),
+            text=both(gettext_noop("Round %(n)s: declare your actions."), n=1),
             round_changed=True,
         )
     return encounter
@@ -418,7 +424,11 @@ def declare_action(
             participant=participant,
             defaults={"data": cleaned, "target": target, "declared_by": user, "status": Declaration.Status.PENDING},
         )
-        msg = "%(n)s has declared an action." if created else "%(n)s has changed their declaration."
+        msg = (
+            gettext_noop("%(n)s has declared an action.")
+            if created
+            else gettext_noop("%(n)s has changed their declaration.")
+        )
         _append(
             encounter,
             LogEntry.Kind.DECLARED,
@@ -478,7 +488,9 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
             encounter,
             LogEntry.Kind.INITIATIVE,
             actor=user,
-            text=both("Declarations revealed. Order: %(o)s.", o=", ".join(r["name"] for r in public_order)),
+            text=both(
+                gettext_noop("Declarations revealed. Order: %(o)s."), o=", ".join(r["name"] for r in public_order)
+            ),
             public={"order": public_order, "draws": recorder.draws},
             detail={"order": order, "draws": recorder.draws, "dice": recorder.dice, "declarations": declarations},
             round_changed=True,
@@ -612,9 +624,9 @@ def _step_record(
     else:
         public = {"draws": recorder.draws, "tags": result.tags, "changes": public_changes}
         if target is not None:
-            text = both("%(a)s acts against %(t)s.", a=actor.name, t=target.name)
+            text = both(gettext_noop("%(a)s acts against %(t)s."), a=actor.name, t=target.name)
         else:
-            text = both("%(a)s acts.", a=actor.name)
+            text = both(gettext_noop("%(a)s acts."), a=actor.name)
     detail["public_text"] = text
     detail["text"] = summary
     return {"text": text, "public": public, "detail": detail}
@@ -654,9 +666,9 @@ def skip_step(user: Any, encounter: Encounter, *, expected_step: int | None = No
         current.save(update_fields=["step_index"])
         name = declaration.participant.name
         text = (
-            both("%(n)s: action skipped (%(r)s).", n=name, r=reason)
+            both(gettext_noop("%(n)s: action skipped (%(r)s)."), n=name, r=reason)
             if reason
-            else both("%(n)s: action skipped.", n=name)
+            else both(gettext_noop("%(n)s: action skipped."), n=name)
         )
         entry = _append(
             encounter,
@@ -729,7 +741,9 @@ def adjust_value(user: Any, participant: Participant, *, path: str, value: Any, 
         before = get_path(participant.state, path)
         change = {"participant_id": str(participant.pk), "path": path, "before": before, "after": value}
         applied = _apply_changes(encounter, [change])
-        text = both("%(n)s: %(p)s %(b)s → %(a)s (%(r)s).", n=participant.name, p=path, b=before, a=value, r=reason)
+        text = both(
+            gettext_noop("%(n)s: %(p)s %(b)s → %(a)s (%(r)s)."), n=participant.name, p=path, b=before, a=value, r=reason
+        )
         entry = _append(
             encounter,
             LogEntry.Kind.ADJUST,
@@ -779,7 +793,7 @@ def undo_last_step(user: Any, encounter: Encounter) -> LogEntry:
             LogEntry.Kind.UNDO,
             actor=user,
             participant=candidate.participant,
-            text=both("Undone: entry #%(s)s.", s=candidate.sequence),
+            text=both(gettext_noop("Undone: entry #%(s)s."), s=candidate.sequence),
             public={"changes": [c for c in candidate.public.get("changes", [])]},
             detail={"changes": [{**c, "before": c["after"], "after": c["before"]} for c in changes]},
             gm_only=candidate.gm_only,
@@ -862,7 +876,7 @@ def end_round(user: Any, encounter: Encounter, *, expected_round: int | None = N
             encounter,
             LogEntry.Kind.ROUND_STARTED,
             actor=user,
-            text=both("Round %(n)s: declare your actions.", n=following.number),
+            text=both(gettext_noop("Round %(n)s: declare your actions."), n=following.number),
             round_changed=True,
         )
     return following
@@ -874,7 +888,9 @@ def _close_round(user: Any, encounter: Encounter) -> Round:
     current.declarations.filter(status=Declaration.Status.PENDING).update(status=Declaration.Status.SKIPPED)
     current.phase = Round.Phase.ENDED
     current.ended = timezone.now()
-    _append(encounter, LogEntry.Kind.ROUND_ENDED, actor=user, text=both("Round %(n)s ends.", n=current.number))
+    _append(
+        encounter, LogEntry.Kind.ROUND_ENDED, actor=user, text=both(gettext_noop("Round %(n)s ends."), n=current.number)
+    )
     current.summary_post_id = _post_summary(
         user, encounter, round_summary(encounter, current.number, encounter.campaign.language or "fr")
     )
@@ -894,7 +910,13 @@ def end_encounter(user: Any, encounter: Encounter) -> Encounter:
         encounter.status = Encounter.Status.ENDED
         encounter.ended_at = timezone.now()
         encounter.save(update_fields=["status", "ended_at"])
-        _append(encounter, LogEntry.Kind.ENDED, actor=user, text=both("The fight is over."), round_changed=True)
+        _append(
+            encounter,
+            LogEntry.Kind.ENDED,
+            actor=user,
+            text=both(gettext_noop("The fight is over.")),
+            round_changed=True,
+        )
     return encounter
 
 

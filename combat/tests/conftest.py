@@ -14,18 +14,54 @@ import rules
 AMBRE_REFERENCE = {
     "Ariane": (
         {"psy": 0, "phy": 20, "end": -10, "cbt": 30},
-        {"mental": 10, "concentration": 10, "volonte": 5, "force": 15, "dexterite": 10, "rapidite": 20,
-         "adaptation": 5, "regeneration": 5, "resistance": 5, "hab_distance": 15, "hab_cac": 30, "strategie": 10},
+        {
+            "mental": 10,
+            "concentration": 10,
+            "volonte": 5,
+            "force": 15,
+            "dexterite": 10,
+            "rapidite": 20,
+            "adaptation": 5,
+            "regeneration": 5,
+            "resistance": 5,
+            "hab_distance": 15,
+            "hab_cac": 30,
+            "strategie": 10,
+        },
     ),
     "Borel": (
         {"psy": 40, "phy": 0, "end": 5, "cbt": -25},
-        {"mental": 25, "concentration": 25, "volonte": 15, "force": 5, "dexterite": 10, "rapidite": 10,
-         "adaptation": 5, "regeneration": 5, "resistance": 20, "hab_distance": 0, "hab_cac": 0, "strategie": 0},
+        {
+            "mental": 25,
+            "concentration": 25,
+            "volonte": 15,
+            "force": 5,
+            "dexterite": 10,
+            "rapidite": 10,
+            "adaptation": 5,
+            "regeneration": 5,
+            "resistance": 20,
+            "hab_distance": 0,
+            "hab_cac": 0,
+            "strategie": 0,
+        },
     ),
     "Cendre": (
         {"psy": 0, "phy": 10, "end": 15, "cbt": 25},
-        {"mental": 10, "concentration": 5, "volonte": 10, "force": 10, "dexterite": 10, "rapidite": 15,
-         "adaptation": 10, "regeneration": 10, "resistance": 20, "hab_distance": 10, "hab_cac": 35, "strategie": 5},
+        {
+            "mental": 10,
+            "concentration": 5,
+            "volonte": 10,
+            "force": 10,
+            "dexterite": 10,
+            "rapidite": 15,
+            "adaptation": 10,
+            "regeneration": 10,
+            "resistance": 20,
+            "hab_distance": 10,
+            "hab_cac": 35,
+            "strategie": 5,
+        },
     ),
 }
 
@@ -58,6 +94,12 @@ def make_character(campaign: Any, owner: Any, name: str, sheet: dict[str, Any], 
         sheet=sheet,
         status=Character.Status.APPROVED,
     )
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings: Any) -> None:
+    """The cast's accounts are created with a fast hasher (tests only)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @dataclass

@@ -13,7 +13,9 @@ from combat.models import Declaration, LogEntry, Participant, Round
 def _declare_round_one(fight):
     t = fight.table
     services.declare_action(t.gm, fight.borel, data={"mode": "psychic", "target_mode": "melee"}, target=fight.ariane)
-    services.declare_action(t.player2, fight.ariane, data={"mode": "melee", "target_mode": "melee"}, target=fight.cendre)
+    services.declare_action(
+        t.player2, fight.ariane, data={"mode": "melee", "target_mode": "melee"}, target=fight.cendre
+    )
     services.declare_action(t.player, fight.cendre, data={"mode": "melee", "target_mode": "melee"}, target=fight.borel)
 
 
@@ -65,7 +67,7 @@ def test_it_resolves_a_round_end_to_end(fight):
     # Every change is in the log, in order, with before/after values.
     assert step3.detail["changes"][0]["before"] == 55 and step3.detail["changes"][0]["after"] == 5
     assert Declaration.objects.filter(round=current, status="resolved").count() == 3
-    with pytest.raises(ValidationError, match="end the round"):
+    with pytest.raises(ValidationError, match="terminez le tour"):
         services.resolve_next_step(t.gm, fight.encounter)
     seqs = list(LogEntry.objects.filter(encounter=fight.encounter).values_list("sequence", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
@@ -182,7 +184,7 @@ def test_it_refuses_declarations_once_revealed(fight):
     services.start_encounter(t.gm, fight.encounter)
     services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.borel)
     services.reveal_declarations(t.gm, fight.encounter)
-    with pytest.raises(ValidationError, match="closed"):
+    with pytest.raises(ValidationError, match="closes"):
         services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.borel)
 
 
@@ -193,7 +195,7 @@ def test_a_stale_resolve_click_gets_a_clear_message(fight):
     services.reveal_declarations(t.gm, fight.encounter)
     services.resolve_next_step(t.gm, fight.encounter, expected_step=0)
     count = LogEntry.objects.count()
-    with pytest.raises(ValidationError, match="already resolved"):
+    with pytest.raises(ValidationError, match="déjà été résolue"):
         services.resolve_next_step(t.cogm, fight.encounter, expected_step=0)
     assert LogEntry.objects.count() == count
 
@@ -209,7 +211,7 @@ def test_it_ends_rounds_and_the_encounter(fight):
     first = Round.objects.get(encounter=fight.encounter, number=1)
     assert first.phase == Round.Phase.ENDED
     assert set(first.declarations.values_list("status", flat=True)) == {"resolved", "skipped"}
-    with pytest.raises(ValidationError, match="already ended"):
+    with pytest.raises(ValidationError, match="déjà été terminé"):
         services.end_round(t.cogm, fight.encounter, expected_round=1)
     services.end_encounter(t.gm, fight.encounter)
     fight.encounter.refresh_from_db()
