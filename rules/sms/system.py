@@ -42,6 +42,7 @@ from rules.sms.combat import (
 )
 from rules.sms.core import (
     action_score,
+    choose_die,
     die_class,
     difficulty_die,
     resolve_die,
@@ -252,6 +253,13 @@ class SMSSystem(RuleSystem):
         s = self.settings(settings)
         score, die = self._score_and_die(kind, request, s)
         p = success_probability(score, die)
+        threshold = request.get("threshold", "none") or "none"
+        chosen = request.get("chosen_die")
+        if kind == "action" and threshold != "none" and chosen is not None:
+            # The roll uses the player's die (L97, L107-L119), as in ``_t_action``/``resolve_with_degrees``.
+            gm_die = die
+            die = choose_die(gm_die, _i(chosen), score)
+            p = 0.0 if threshold == "absolute" and die < gm_die else success_probability(score, die)
         return {"score": score, "die": die, "success": p, "failure": 1 - p}
 
     def _score_and_die(self, kind: str, r: Mapping[str, Any], s: Mapping[str, Any]) -> tuple[int, int]:

@@ -102,3 +102,27 @@ def test_it_imports_nothing_from_django():
         text = path.read_text()
         assert "import django" not in text and "from django" not in text
         assert "open(" not in text
+
+
+@pytest.mark.parametrize(
+    ("request_", "die", "success"),
+    [
+        # Spec D4: GM D8, S 5 picks D12 on a relative threshold → rolls the D12, P = 5/12 (L97, L109-L117).
+        ({"score": 5, "die": 8, "chosen_die": 12, "threshold": "relative"}, 12, 5 / 12),
+        # S 5 picks D4 → automatic success («minable»).
+        ({"score": 5, "die": 8, "chosen_die": 4, "threshold": "relative"}, 4, 1.0),
+        # From D8 a D14 is clamped to D12 (L119).
+        ({"score": 5, "die": 8, "chosen_die": 14, "threshold": "relative"}, 12, 5 / 12),
+        # Crevasse (absolute threshold): a lower die is a failure (L107).
+        ({"score": 3, "die": 6, "chosen_die": 4, "threshold": "absolute"}, 4, 0.0),
+        # No threshold: the GM die is used whatever the player asks.
+        ({"score": 5, "die": 8, "chosen_die": 12}, 8, 5 / 8),
+    ],
+)
+def test_it_gives_odds_of_the_die_actually_rolled(request_, die, success):
+    """Regression: odds ignored the player's chosen die (L97 «opter pour un dé moins fort ou plus fort»)."""
+    odds = SMS.odds({"kind": "action", **request_})
+    assert odds["die"] == die
+    assert odds["success"] == pytest.approx(success)
+    resolution = SMS.resolve({"kind": "action", **request_}, ScriptedRandom([1]) if die > 5 else ScriptedRandom([]))
+    assert resolution.outcome["die"] == die
