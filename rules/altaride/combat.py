@@ -150,6 +150,11 @@ def apply_damage(cid: str, state: dict[str, Any], pool: str, amount: int, change
         changes.set(cid, "unconscious_cause", state.get("unconscious_cause", ""), pool)
         state["unconscious"], state["unconscious_cause"] = True, pool
         effects["unconscious"] = True
+    elif pool in ("EP", "EM") and after <= 0 and state.get("unconscious_cause") == "EL":
+        # Knocked out by EL, then EP/EM fall to 0 or less: the wake-up roll (L119) only ends an
+        # EL knock-out, so the cause becomes the pool that needs care (L117, L118).
+        changes.set(cid, "unconscious_cause", "EL", pool)
+        state["unconscious_cause"] = pool
     if pool == "EM" and after <= T.MADNESS_THRESHOLD:
         effects["madness_possible"] = True  # L118: the GM decides
     return effects
@@ -387,7 +392,10 @@ def _attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rn
                       f"{actor.name} hits {target.name}: {amount} points ({'Lucidity' if stun else 'Physical'})")
     else:
         summary = Msg(f"{actor.name} ne touche pas {target.name}", f"{actor.name} does not hit {target.name}")
-    outcome["natural_ones"] = 1 if natural == 1 else 0
+    # Natural 1s per side (L101, L213): the damage die only counts with ``xp_for_every_d20`` (A35).
+    damage_one = bool(settings.get("xp_for_every_d20")) and outcome.get("damage", {}).get("die") == 1
+    outcome["natural_ones"] = (1 if natural == 1 else 0) + (1 if damage_one else 0)
+    outcome["defender_natural_ones"] = 1 if d_roll and not reused_dodge and d_roll["natural"] == 1 else 0
     outcome["xp_spent"] = {"actor": a_roll["xp_lowering"],
                            "target": d_roll["xp_lowering"] if d_roll and not reused_dodge else 0}
     return CombatResult(SLUG, "attack", dict(decl), draws, outcome, summary, changes.items, tags=tags)
@@ -442,7 +450,8 @@ def _magic_attack(actor: Combatant, target: Combatant | None, decl: dict[str, An
         _count_action(target, d_state, changes)
     contest = opposed(roll, d_roll, settings.get("crit_success_wins_opposed", True))
     outcome = {"roll": roll, "defender_roll": d_roll, "contest": contest, "target_affected": contest["active_succeeds"],
-               "natural_ones": 1 if natural == 1 else 0}
+               "natural_ones": 1 if natural == 1 else 0,
+               "defender_natural_ones": 1 if d_roll and d_roll["natural"] == 1 else 0}
     summary = Msg(f"Attaque magique de {actor.name} : {target.name} "
                   + ("subit le sort" if contest["active_succeeds"] else "résiste"),
                   f"{actor.name}'s magic attack: {target.name} "
@@ -511,8 +520,14 @@ def _heal(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng:
     after = max(before, min(before + int(decl.get("amount") or 0), int(state["endurance_max"][pool])))
     changes.set(victim.id, f"endurance.{pool}", before, after)
     if state.get("unconscious") and state.get("unconscious_cause") == pool and pool in ("EP", "EM") and after > 0:
-        changes.set(victim.id, "unconscious", True, False)
-        changes.set(victim.id, "unconscious_cause", pool, "")
+        # Still knocked out by another pool? EP/EM need care, EL a wake-up roll (L117-L119).
+        others = {p: int(state["endurance"][p]) for p in ("EP", "EM", "EL") if p != pool}
+        still = next((p for p in ("EP", "EM", "EL") if p in others and others[p] <= 0), "")
+        if still:
+            changes.set(victim.id, "unconscious_cause", pool, still)
+        else:
+            changes.set(victim.id, "unconscious", True, False)
+            changes.set(victim.id, "unconscious_cause", pool, "")
     summary = Msg(f"{victim.name} récupère {after - before} points ({pool})",
                   f"{victim.name} recovers {after - before} points ({pool})")
     return CombatResult(SLUG, "heal", dict(decl), [], {"pool": pool, "before": before, "after": after}, summary,

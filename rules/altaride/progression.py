@@ -35,7 +35,7 @@ import copy
 from typing import Any
 
 from rules.altaride import tables as T
-from rules.altaride.derive import _int
+from rules.altaride.derive import _int, domain
 from rules.altaride.schema import catalogue, parse_formula, skill_formula
 from rules.base import (
     Field,
@@ -148,7 +148,15 @@ def _buy_talent(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, 
     if sheet.get("is_anthropoid", True) and new > T.TALENT_ANTHROPOID_MAX:
         raise _fail("talent", "talent_anthropoid_max", "Un antropoïde ne dépasse pas 20 sans magie (L55).",
                     "An anthropoid cannot exceed 20 without magic (L55).")
+    domain_name = T.TALENT_DOMAIN[code]
+    domain_before = domain(sheet, domain_name)
     talents[code] = new
+    raised = domain(sheet, domain_name) - domain_before
+    if raised > 0:  # the Endurance max follows its Domain (L113, L115); the current value rises with it (A42)
+        cur = sheet.setdefault("endurance_current", {})
+        for pool, pool_domain in T.POOL_DOMAIN.items():
+            if pool_domain == domain_name and isinstance(cur.get(pool), int) and not isinstance(cur.get(pool), bool):
+                cur[pool] = cur[pool] + raised
     label = T.TALENT_LABELS[code]
     return (T.talent_step_cost(new), {"key": code, "from": current, "to": new},
             Msg(f"{label.fr} {current} → {new}", f"{label.en} {current} → {new}"))

@@ -253,3 +253,35 @@ def test_it_lowers_declared_dice_in_combat() -> None:  # L217, A13
     assert no_effect.outcome["xp_spent"]["actor"] == 0 and no_effect.outcome["hit"] is False
     floored = act(attacker, target, {"action": "attack", "weapon": "dague", "xp_lowering": 5}, 3, 10)
     assert floored.outcome["roll"]["die"] == 1 and floored.outcome["roll"]["outcome"] == "success"
+
+
+# ---- review regressions ----------------------------------------------------------------------------------------
+def test_it_keeps_an_el_knock_out_from_waking_a_character_at_zero_ep() -> None:  # L117, L119
+    """Knocked out by EL, then EP falls to 0: the EL wake-up roll no longer applies (cause becomes EP)."""
+    state = {"endurance": {"EL": -1, "EP": 3}, "unconscious": True, "unconscious_cause": "EL"}
+    victim = fighter("v", state=state)
+    diff = changes(act(fighter("gm"), victim, {"action": "damage", "pool": "EP", "amount": 3}))
+    assert diff[("v", "unconscious_cause")] == ("EL", "EP")
+    victim.state.update({"endurance": {**victim.state["endurance"], "EP": 0}, "unconscious_cause": "EP"})
+    recovered = act(victim, None, {"action": "recover"})  # EL -1 -> 0, no wake-up roll drawn
+    assert recovered.draws == [] and recovered.outcome["woke"] is False
+
+
+def test_it_heals_ep_without_waking_a_character_still_out_by_el() -> None:  # L117, L119
+    state = {"endurance": {"EP": -2, "EL": 0}, "unconscious": True, "unconscious_cause": "EP"}
+    hurt = fighter("h", state=state)
+    diff = changes(act(fighter("gm"), hurt, {"action": "heal", "pool": "EP", "amount": 5}))
+    assert diff[("h", "endurance.EP")] == (-2, 3)
+    assert diff[("h", "unconscious_cause")] == ("EP", "EL") and ("h", "unconscious") not in diff
+
+
+def test_it_counts_natural_ones_per_side_in_an_attack() -> None:  # L101, L213, A35
+    attacker, defender = fighter("a"), fighter("d", HAB=14, VIG=14)
+    decl = {"action": "attack", "weapon": "dague", "defence": "parry", "defender_skill": "epee"}
+    result = act(attacker, defender, decl, 5, 1)
+    assert (result.outcome["natural_ones"], result.outcome["defender_natural_ones"]) == (0, 1)
+    every = {**SETTINGS, "xp_for_every_d20": True}
+    hit = act(attacker, fighter("t"), {"action": "attack", "weapon": "dague"}, 7, 1, settings=every)
+    assert hit.outcome["damage"]["die"] == 1 and hit.outcome["natural_ones"] == 1  # damage die counted (option)
+    plain = act(attacker, fighter("t"), {"action": "attack", "weapon": "dague"}, 7, 1)
+    assert plain.outcome["natural_ones"] == 0

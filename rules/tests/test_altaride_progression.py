@@ -294,3 +294,13 @@ def test_property_successive_purchases_never_get_cheaper(kinds: list[str]) -> No
             assert cost == T.talent_step_cost(result.sheet["talents"]["SCI"])
         last[kind] = cost
         sheet = result.sheet
+
+
+def test_it_raises_current_endurance_when_a_talent_raises_its_domain() -> None:  # L113, L115, A42
+    sheet = created()
+    sheet["endurance_current"] = {"EP": 9, "EM": None, "EL": None, "EO": 5}
+    result = buy(sheet, {"kind": "talent", "talent": "RUN"})  # Occulte floor(44/3)=14 -> floor(45/3)=15
+    assert result.ok and result.entries[0].amount == -75
+    assert result.sheet["endurance_current"]["EO"] == 6 and result.sheet["endurance_current"]["EP"] == 9
+    same = buy(sheet, {"kind": "talent", "talent": "HAB"})  # Physique floor(36/3)=12 -> floor(37/3)=12
+    assert same.sheet["endurance_current"] == sheet["endurance_current"]
