@@ -606,7 +606,8 @@ def resolve_action(
         loss = max(0, w_stats["mental"] - l_stats["volonte"])
         before = l_state["energy"]
         changes.set(lo.id, l_state, "energy", before - loss)
-        coma = l_state["energy"] <= 0
+        # L404 "descendant à 0": only a loss can cause the coma (a human's gauge may start at 0).
+        coma = loss > 0 and l_state["energy"] <= 0
         if coma:
             changes.set(lo.id, l_state, "coma", True)
             tags.append("coma")
@@ -791,8 +792,8 @@ def _resolve_power(
         tags.append("gm_override")
     changes.set(actor.id, state, "keys", state["keys"] - keys)
     changes.set(actor.id, state, "energy", state["energy"] - energy)
-    if state["energy"] <= 0:
-        changes.set(actor.id, state, "coma", True)  # L404
+    if energy > 0 and state["energy"] <= 0:
+        changes.set(actor.id, state, "coma", True)  # L404 "descendant à 0"
         tags.append("coma")
     label = MODE_LABELS[decl["mode"]]
     summary = Msg(

@@ -315,3 +315,21 @@ def test_human_with_empty_energy_gauge_is_not_in_a_coma():
     human = make_sheet((-25, 0, -25, 0), (0, 0, 0, 9, 8, 8, 0, 0, 0, 9, 8, 8), ("marelle_brisee",))
     state = SYSTEM.combat_state(human)
     assert state["energy_max"] == 0 and state["coma"] is False and state["life_max"] == 25
+
+
+def test_a_psychic_attack_that_drains_nothing_does_not_cause_a_coma():
+    """L404 "Un personnage descendant à 0 en énergie": a loss of 0 is no descent (L422 loss clamped at 0)."""
+    c, b = fighter("cendre", cendre()), fighter("borel", borel(), energy=0)
+    decl = {"mode": "psychic", "target_mode": "psychic", "actor_modifier": 20}  # touch 30 vs 25
+    result = SYSTEM.resolve_action(c, b, decl, RNG)
+    assert result.outcome["winner"] == "cendre" and result.outcome["energy_loss"] == 0  # Mental 10 - Volonté 15
+    assert result.outcome["coma"] is False and ("borel", "coma") not in changes(result)
+
+
+def test_a_free_power_use_does_not_put_an_empty_gauge_in_a_coma():  # L404
+    from rules.tests.test_ambre_characters import make_sheet
+
+    human = make_sheet((-25, 0, -25, 0), (0, 0, 0, 9, 8, 8, 0, 0, 0, 9, 8, 8), ("marelle_brisee",))
+    h = fighter("human", human)
+    result = SYSTEM.resolve_action(h, None, {"mode": "power", "energy_cost": 0}, RNG)
+    assert ("human", "coma") not in changes(result)
