@@ -414,6 +414,10 @@ class ClefsDeLAube(RuleSystem):
             return report
         if kind == "multiple":
             planned = request.get("actions") or []
+            if not isinstance(planned, list) or len(planned) > 10:
+                raise RulesError(
+                    [error("actions", "invalid_list", "Entre 1 et 10 actions.", "Between 1 and 10 actions.")]
+                )
             n = len(planned)
             out = []
             for i, item in enumerate(planned, start=1):

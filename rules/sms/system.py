@@ -480,7 +480,7 @@ class SMSSystem(RuleSystem):
 
     def _t_heal(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         before = list(r.get("wounds") or [])
-        after = heal_wounds(before, r.get("level", "light"), bool(r.get("area")))
+        after = heal_wounds(before, r.get("level") or "light", bool(r.get("area")))
         out = {"wounds": after, "healed": len(before) - len(after),
                "stabilised": any(severity_id(w.get("severity", "light")) == 4 for w in after)}
         return out, Msg(f"{out['healed']} blessure(s) soignée(s).", f"{out['healed']} wound(s) healed."), None, []

@@ -201,3 +201,10 @@ def test_it_matches_icepool_with_critical(ca, nd, k):
         boosted = x.probability(">", nd - r) if nd - r >= 0 else Fraction(1)
         expected += Fraction(1, 20) * ((1 - Fraction(1, k)) * plain + Fraction(1, k) * boosted)
     assert exact_odds(inputs_for(ca, k), [nd])["beat"][nd] == expected
+
+
+@pytest.mark.parametrize("actions", [True, 999, 2.5, "x", [{"aspect": 10}] * 11])
+def test_it_rejects_a_malformed_multiple_odds_request(actions):
+    """Regression: a non-list ``actions`` crashed ``odds`` with a TypeError (L1078-L1087 needs a list)."""
+    with pytest.raises(RulesError):
+        SYSTEM.odds({"kind": "multiple", "actions": actions})

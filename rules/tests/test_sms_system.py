@@ -126,3 +126,9 @@ def test_it_gives_odds_of_the_die_actually_rolled(request_, die, success):
     assert odds["success"] == pytest.approx(success)
     resolution = SMS.resolve({"kind": "action", **request_}, ScriptedRandom([1]) if die > 5 else ScriptedRandom([]))
     assert resolution.outcome["die"] == die
+
+
+def test_it_heals_at_light_level_when_no_level_is_given():
+    """Regression: ``level: None`` crashed with a ValueError instead of using the default (light)."""
+    res = SMS.resolve({"kind": "heal", "level": None, "wounds": [{"severity": "light"}]}, ScriptedRandom([]))
+    assert res.outcome["wounds"] == [] and res.outcome["healed"] == 1
