@@ -18,7 +18,10 @@ Readings chosen:
 * an account deleted by its owner keeps its posts and characters, shown as
   "deleted user" (``Post.author`` is SET_NULL); the GM of a campaign with other
   members must hand it over first; a campaign where they are alone is deleted,
-  or locked if it holds rolls or ledger entries.
+  or locked if it holds rolls or ledger entries;
+* an account that rolled dice is not deleted as a row but emptied into an
+  inert tombstone (see :func:`_erase_user`): the roll chain hashes the
+  roller's id, so nulling it would make every such roll look altered.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Count, Max, ProtectedError, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -81,6 +84,10 @@ def report_rate() -> tuple[int, int]:
     return parse_rate(value)
 
 
+class RateLimited(ValidationError):
+    """Too many actions in the period: views answer 429 with the message."""
+
+
 def check_report_rate(user: Any) -> None:
     """Count one report against the user's limit; ``ValidationError`` when over it."""
     count, period = report_rate()
@@ -97,15 +104,14 @@ def check_report_rate(user: Any) -> None:
         used = 1
     if used > count:
         wait = max(1, int(period - now % period))
-        raise ValidationError(
+        raise RateLimited(
             {
                 "__all__": [
                     _("You have sent too many reports: at most %(count)d every %(minutes)d minutes. "
                       "Try again in %(wait)d seconds.")
                     % {"count": count, "minutes": max(1, period // 60), "wait": wait}
                 ]
-            },
-            code="rate_limited",
+            }
         )
 
 
@@ -429,6 +435,47 @@ def _try_delete(obj: Any) -> bool:
     return True
 
 
+def _erase_user(user: Any) -> str:
+    """Remove an account: deleted outright, or made an inert tombstone if it rolled dice.
+
+    A roll's hash covers its ``roller`` id (``campaigns.dice.roll_content``):
+    deleting the account would null that field and break the campaign's
+    chain. Such an account is emptied instead: its posts and characters are
+    detached (shown as "deleted user"), every row that belongs only to it
+    (profile, memberships, e-mail addresses, tokens, notifications...) is
+    deleted, and the account keeps no personal data (username
+    ``deleted-<id>``, no e-mail, unusable password, inactive). Returns
+    ``"deleted"`` or ``"erased"``.
+    """
+    from campaigns.models import Roll
+    from characters.models import Character
+
+    if not Roll.objects.filter(roller=user).exists():
+        user.delete()
+        return "deleted"
+    Post.objects.filter(author=user).update(author=None)
+    Character.objects.filter(owner=user).update(owner=None)
+    for relation in user._meta.related_objects:
+        if relation.many_to_many or relation.on_delete is not models.CASCADE:
+            continue
+        relation.related_model._base_manager.filter(**{relation.field.name: user}).delete()
+    user.username = f"deleted-{user.pk}"
+    user.email = ""
+    user.first_name = user.last_name = ""
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.set_unusable_password()
+    user.save()
+    user.user_permissions.clear()
+    user.groups.clear()
+    return "erased"
+
+
+def _gm_campaigns(user: Any) -> QuerySet[Campaign]:
+    """Campaigns the user is the GM of, annotated with ``n`` = their number of members."""
+    gm_of = Membership.objects.filter(user=user, role=Role.GM).values("campaign_id")
+    return Campaign.objects.filter(pk__in=gm_of).annotate(n=Count("memberships"))
+
+
 def _recount_threads(thread_ids: set[int]) -> None:
     for thread in Thread.objects.filter(pk__in=thread_ids).annotate(n=Count("posts"), last=Max("posts__created")):
         Thread.objects.filter(pk=thread.pk).update(post_count=thread.n, last_post_at=thread.last)
@@ -463,20 +510,16 @@ def delete_spam_account(actor: Any, target: Any, *, reason: str) -> dict[str, in
                 counts["threads_deleted"] += 1
                 touched_threads.discard(thread.pk)
         _recount_threads(touched_threads)
-        for character in Character.objects.filter(owner=target):
+        for character in Character.objects.filter(owner=target, rolls__isnull=True).distinct():
             counts["characters_deleted"] += _try_delete(character)
-        lonely = (
-            Campaign.objects.filter(memberships__user=target, memberships__role=Role.GM)
-            .annotate(n=Count("memberships"))
-            .filter(n=1)
-        )
+        lonely = _gm_campaigns(target).filter(n=1)
         for campaign in lonely:
             counts["campaigns_deleted"] += _try_delete(campaign)
         _close_reports(actor, Report.objects.filter(Q(post__author=target) | Q(character__owner=target)), reason)
         username = target.get_username()
         record(actor, AuditLog.Action.SPAM_DELETED, reason=reason, target_user=target, target_label=username,
                data={"username": username, "email": target.email, **counts})
-        target.delete()
+        _erase_user(target)
     return counts
 
 
@@ -640,9 +683,7 @@ def delete_account(user: Any, *, password: str) -> dict[str, int]:
         raise PermissionDenied
     if not password or not user.check_password(password):
         raise ValidationError({"password": [_("Wrong password.")]})
-    gm_campaigns = Campaign.objects.filter(memberships__user=user, memberships__role=Role.GM).annotate(
-        n=Count("memberships")
-    )
+    gm_campaigns = list(_gm_campaigns(user))
     shared = [c.title for c in gm_campaigns if c.n > 1]
     if shared:
         raise ValidationError(
@@ -660,7 +701,7 @@ def delete_account(user: Any, *, password: str) -> dict[str, int]:
         username = user.get_username()
         record(user, AuditLog.Action.ACCOUNT_DELETED, target_user=user, target_label=username,
                data={"username": username, **counts})
-        user.delete()
+        counts["erased"] = int(_erase_user(user) == "erased")
     return counts
 
 

@@ -44,9 +44,14 @@ User = get_user_model()
 # Helpers
 # ---------------------------------------------------------------------------
 def _apply(form: Form, call: Callable[[], Any]) -> tuple[bool, Any]:
-    """Run a service call; field errors go onto ``form``. Returns (ok, result)."""
+    """Run a service call; field errors go onto ``form``. Returns (ok, result).
+
+    Rate limits (:class:`moderation.services.RateLimited`) propagate to the view.
+    """
     try:
         return True, call()
+    except services.RateLimited:
+        raise
     except ValidationError as exc:
         if hasattr(exc, "error_dict"):
             for field, errors in exc.message_dict.items():
@@ -95,14 +100,17 @@ def report_create(request: HttpRequest, kind: str, target_id: int) -> HttpRespon
     """Report a post, a character or a campaign (*signaler*)."""
     target = _report_target(request.user, kind, target_id)
     form = ReportForm(request.POST or None)
+    limited = False
     if request.method == "POST" and form.is_valid():
-        ok, _report = _apply(form, lambda: services.report_target(request.user, **target, **form.cleaned_data))
+        try:
+            ok, _report = _apply(form, lambda: services.report_target(request.user, **target, **form.cleaned_data))
+        except services.RateLimited as exc:
+            ok, limited = False, True
+            form.add_error(None, exc.messages)
         if ok:
             messages.success(request, _("Thank you: your report was sent to the moderators."))
             return redirect(_next_url(request, "/"))
-    status = 400 if form.errors else 200
-    if any(e.code == "rate_limited" for e in form.non_field_errors().as_data()):
-        status = 429
+    status = 429 if limited else 400 if form.errors else 200
     template = "moderation/_report_form.html" if request.htmx else "moderation/report_form.html"
     context = {"form": form, "kind": kind, "target": next(iter(target.values())),
                "next": _next_url(request, "")}

@@ -24,6 +24,13 @@ def client_for(user: Any) -> Client:
     return client
 
 
+def verify_email(user: Any) -> None:
+    """Mark the user's address verified (sign-up requires it before logging in)."""
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.update_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
+
+
 @pytest.fixture
 def thread(table: Any) -> Any:
     from campaigns import services

@@ -93,7 +93,7 @@ def test_a_gm_must_hand_over_first_and_lone_campaigns_go(table: Any) -> None:
     from moderation import services
 
     assert services.delete_account(table.outsider, password="pw-outsider-12345") == {
-        "campaigns_deleted": 1, "campaigns_locked": 0
+        "campaigns_deleted": 1, "campaigns_locked": 0, "erased": 0
     }
     assert not Campaign.objects.filter(slug="solo").exists()
 
@@ -101,3 +101,26 @@ def test_a_gm_must_hand_over_first_and_lone_campaigns_go(table: Any) -> None:
 def test_my_data_page_renders(table: Any) -> None:
     page = client_for(table.player).get(reverse("moderation:my_data")).content.decode()
     assert "Supprimer mon compte" in page and "Télécharger mes données (JSON)" in page
+
+
+def test_an_account_that_rolled_is_emptied_and_the_chain_still_verifies(table: Any, thread: Any) -> None:
+    from campaigns import dice
+    from campaigns.models import Roll
+
+    post = campaign_services.create_post(table.player, thread, body="Je lance", roll_requests=[{"expression": "1d6"}])
+    roll = Roll.objects.get(post=post)
+    client = client_for(table.player)
+    response = client.post(reverse("moderation:delete_account"), {"password": "pw-player-12345", "confirm": "on"})
+    assert response.status_code == 302
+    post.refresh_from_db()
+    assert post.author is None
+    assert Roll.objects.get(pk=roll.pk).roller_id == table.player.pk
+    assert dice.verify_chain(table.campaign) == (True, [])
+    tombstone = User.objects.get(pk=table.player.pk)
+    assert (tombstone.username, tombstone.email, tombstone.is_active) == (f"deleted-{tombstone.pk}", "", False)
+    assert not Membership.objects.filter(user=tombstone).exists()
+    from django.test import Client
+
+    login = Client().post(reverse("account_login"), {"login": "player", "password": "pw-player-12345"})
+    assert login.status_code == 200
+    assert client.get(reverse("accounts:profile")).status_code == 302

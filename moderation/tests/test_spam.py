@@ -45,7 +45,10 @@ def test_it_deletes_the_account_and_its_content(table: Any, thread: Thread, spam
     counts = services.delete_spam_account(table.moderator, spam["user"], reason="Spam publicitaire")
     assert counts == {"posts_deleted": 2, "posts_hidden": 1, "threads_deleted": 1, "characters_deleted": 1,
                       "campaigns_deleted": 1}
-    assert not User.objects.filter(pk=spam["user"].pk).exists()
+    tombstone = User.objects.get(pk=spam["user"].pk)  # kept: its roll's hash covers its id
+    assert (tombstone.username, tombstone.email, tombstone.is_active) == (f"deleted-{tombstone.pk}", "", False)
+    assert not tombstone.has_usable_password()
+    assert not tombstone.memberships.exists()
     assert not Thread.objects.filter(pk=spam["thread"].pk).exists()
     assert not Post.objects.filter(pk=spam["reply"].pk).exists()
     assert not Campaign.objects.filter(slug="pub").exists()
@@ -58,9 +61,8 @@ def test_it_deletes_the_account_and_its_content(table: Any, thread: Thread, spam
     report = Report.objects.get(pk=spam["report"].pk)
     assert report.post is None and report.target_label == "La cour de Rebma #2"
     entry = AuditLog.objects.get(action="spam_deleted")
-    assert (entry.actor, entry.target_user, entry.target_label, entry.reason) == (
-        table.moderator, None, "player2", "Spam publicitaire"
-    )
+    assert (entry.actor, entry.target_label, entry.reason) == (table.moderator, "player2", "Spam publicitaire")
+    assert entry.data["email"] == "player2@example.test"
     assert entry.data["posts_deleted"] == 2
 
 
@@ -72,7 +74,7 @@ def test_it_deletes_through_the_user_page(table: Any, spam: dict[str, Any]) -> N
     assert User.objects.filter(pk=spam["user"].pk).exists()
     response = client.post(url, {"reason": "Spam"})
     assert response.status_code == 302 and response["Location"] == reverse("moderation:log")
-    assert not User.objects.filter(pk=spam["user"].pk).exists()
+    assert not User.objects.filter(username="player2").exists()
 
 
 @pytest.mark.parametrize("role", ["gm", "cogm", "player", "outsider"])
@@ -83,7 +85,7 @@ def test_non_moderators_cannot_delete_accounts(table: Any, spam: dict[str, Any],
         reverse("moderation:delete_spam", args=[spam["user"].pk]), {"reason": "x"}
     )
     assert response.status_code == 404
-    assert User.objects.filter(pk=spam["user"].pk).exists()
+    assert User.objects.get(pk=spam["user"].pk).username == "player2"
     assert Post.objects.filter(pk=spam["reply"].pk).exists()
 
 
@@ -97,3 +99,11 @@ def test_moderators_and_oneself_are_protected(table: Any) -> None:
         services.delete_spam_account(table.moderator, table.player, reason="")
     assert User.objects.filter(pk__in=[table.moderator.pk, admin.pk, table.player.pk]).count() == 3
     assert not AuditLog.objects.exists()
+
+
+def test_an_account_without_rolls_is_deleted_outright(table: Any, thread: Thread) -> None:
+    post = campaign_services.create_post(table.player2, thread, body="Promo")
+    services.delete_spam_account(table.moderator, table.player2, reason="Spam")
+    assert not User.objects.filter(pk=table.player2.pk).exists()
+    assert not Post.objects.filter(pk=post.pk).exists()
+    assert AuditLog.objects.get().target_user is None

@@ -112,6 +112,9 @@ def suspended(table: Any) -> Any:
 def test_a_suspended_member_logs_in_to_read_the_notice(suspended: Any) -> None:
     from django.test import Client
 
+    from moderation.tests.conftest import verify_email
+
+    verify_email(suspended)
     client = Client()
     response = client.post(reverse("account_login"),
                            {"login": suspended.username, "password": "pw-player-12345"}, follow=True)
