@@ -274,7 +274,12 @@ def _form_context(
     system = character.rule_system
     fields = system.sheet_fields()
     result = services.evaluate_character(character, sheet)
-    all_errors = list(extra_errors) + (result.all_errors() if show_errors else [])
+    all_errors: list[FieldError] = []
+    seen: set[tuple[str, str]] = set()
+    for e in list(extra_errors) + (result.all_errors() if show_errors else []):
+        if (e.path, e.code) not in seen:
+            seen.add((e.path, e.code))
+            all_errors.append(e)
     errors = sf.error_map(all_errors)
     gm = is_gm(request.user, character.campaign)
     locked = _locked_paths(request.user, character)
