@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from api import services
@@ -57,3 +58,20 @@ def revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = services.revoke_token(request.user, token_id)
     messages.success(request, _("Token “%(name)s” revoked.") % {"name": token.name})
     return redirect("api:token-page")
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Unknown URLs under ``/api/``: the API's JSON 404 (with the slash-append redirect kept)."""
+    from django.http import HttpResponsePermanentRedirect, JsonResponse
+    from django.urls import Resolver404, resolve
+
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found and request.method in ("GET", "HEAD"):
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(request.path + "/" + (f"?{query}" if query else ""))
+    return JsonResponse({"code": "not_found", "detail": _("Not found."), "errors": []}, status=404)

@@ -18,6 +18,11 @@ import rules
 from accounts.models import display_name
 from campaigns import access
 
+#: Choice sets named in the OpenAPI schema (``SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]``).
+MEMBER_ROLES = [("gm", "GM"), ("cogm", "co-GM"), ("player", "player"), ("spectator", "spectator")]
+ASSIGNABLE_ROLES = [("cogm", "co-GM"), ("player", "player"), ("spectator", "spectator")]
+JOINING_ROLES = [("player", "player"), ("spectator", "spectator")]
+
 
 class LocalizedTextSerializer(serializers.Serializer):
     fr = serializers.CharField()
@@ -225,5 +230,224 @@ class CampaignSerializer(serializers.Serializer):
 class MembershipSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     user = UserRefSerializer(read_only=True)
-    role = serializers.ChoiceField(choices=["gm", "cogm", "player", "spectator"])
+    role = serializers.ChoiceField(choices=MEMBER_ROLES)
     joined = serializers.DateTimeField(read_only=True)
+
+
+class CampaignWriteSerializer(serializers.Serializer):
+    """Create (POST: title and system required) or change (PATCH: any subset) a campaign."""
+
+    title = serializers.CharField(max_length=120)
+    pitch = serializers.CharField(max_length=5000, allow_blank=True, required=False)
+    system = serializers.ChoiceField(choices=list(rules.SYSTEM_MODULES), help_text="Fixed once created.")
+    system_settings = serializers.DictField(required=False, help_text="Options declared by the system.")
+    is_public = serializers.BooleanField(required=False)
+    recruiting = serializers.BooleanField(required=False)
+    language = serializers.ChoiceField(choices=[code for code, _name in settings.LANGUAGES], required=False)
+
+
+class MemberRoleSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=ASSIGNABLE_ROLES)
+
+
+class HandOverSerializer(serializers.Serializer):
+    user_id = serializers.IntegerField(min_value=1)
+
+
+class InvitationSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    campaign = serializers.IntegerField(source="campaign_id", read_only=True)
+    campaign_title = serializers.CharField(source="campaign.title", read_only=True)
+    user = UserRefSerializer(read_only=True)
+    role = serializers.CharField(read_only=True)
+    invited_by = UserRefSerializer(read_only=True, allow_null=True)
+    status = serializers.CharField(read_only=True)
+    created = serializers.DateTimeField(read_only=True)
+
+
+class InvitationCreateSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    role = serializers.ChoiceField(choices=ASSIGNABLE_ROLES, default="player")
+
+
+class JoinRequestSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    campaign = serializers.IntegerField(source="campaign_id", read_only=True)
+    user = UserRefSerializer(read_only=True)
+    message = serializers.CharField(read_only=True)
+    status = serializers.CharField(read_only=True)
+    created = serializers.DateTimeField(read_only=True)
+    decided_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
+class JoinRequestCreateSerializer(serializers.Serializer):
+    message = serializers.CharField(max_length=2000, allow_blank=True, required=False, default="")
+
+
+class JoinDecisionSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=JOINING_ROLES, default="player")
+
+
+class PlaySessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    campaign = serializers.IntegerField(source="campaign_id", read_only=True)
+    number = serializers.IntegerField(read_only=True)
+    title = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    status = serializers.CharField(read_only=True)
+    opened_at = serializers.DateTimeField(read_only=True)
+    closed_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
+# ---------------------------------------------------------------------------
+# Forum: boards, threads, posts, rolls
+# ---------------------------------------------------------------------------
+class BoardSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    campaign = serializers.IntegerField(source="campaign_id", read_only=True)
+    name = serializers.CharField(max_length=80)
+    kind = serializers.ChoiceField(choices=["ic", "ooc", "meta", "other"], default="other")
+    position = serializers.IntegerField(read_only=True)
+
+
+class BoardRenameSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+
+
+class ThreadSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    board = serializers.IntegerField(source="board_id", read_only=True)
+    campaign = serializers.IntegerField(source="campaign_id", read_only=True)
+    title = serializers.CharField(read_only=True)
+    created_by = UserRefSerializer(read_only=True, allow_null=True)
+    created = serializers.DateTimeField(read_only=True)
+    sticky = serializers.BooleanField(read_only=True)
+    locked = serializers.BooleanField(read_only=True)
+    post_count = serializers.IntegerField(read_only=True)
+    last_post_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
+class ThreadUpdateSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=160, required=False)
+    sticky = serializers.BooleanField(required=False)
+    locked = serializers.BooleanField(required=False)
+    board = serializers.IntegerField(min_value=1, required=False, help_text="Move to this board of the campaign.")
+
+
+class RollRequestSerializer(serializers.Serializer):
+    """One roll to make with the post: a dice expression or a system test."""
+
+    expression = serializers.CharField(max_length=200, required=False, help_text='Generic dice, e.g. "2d6+3".')
+    system_test = serializers.DictField(
+        required=False, help_text="A test of the campaign's system, as in its `test_kinds` (`kind` + fields)."
+    )
+    label = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    secret = serializers.BooleanField(required=False, default=False, help_text="Seen by you and the GMs only.")
+    character_id = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if bool(attrs.get("expression")) == bool(attrs.get("system_test")):
+            raise serializers.ValidationError(
+                _("Give either a dice expression or a system test."), code="expression_or_test"
+            )
+        return attrs
+
+
+class PostCreateSerializer(serializers.Serializer):
+    body = serializers.CharField(max_length=settings.TABLEE_MAX_POST_LENGTH, trim_whitespace=False)
+    character = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, help_text="Speak as this character."
+    )
+    visibility = serializers.ChoiceField(choices=["public", "gm", "whisper"], default="public")
+    recipients = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        default=list,
+        max_length=50,
+        help_text="User ids a whisper is for.",
+    )
+    roll_requests = RollRequestSerializer(many=True, required=False, default=list, max_length=10)
+    reply_to = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+
+class ThreadCreateSerializer(PostCreateSerializer):
+    title = serializers.CharField(max_length=160)
+    sticky = serializers.BooleanField(required=False, default=False)
+    locked = serializers.BooleanField(required=False, default=False)
+
+
+class PostEditSerializer(serializers.Serializer):
+    body = serializers.CharField(max_length=settings.TABLEE_MAX_POST_LENGTH, trim_whitespace=False)
+
+
+class PostHideSerializer(serializers.Serializer):
+    hidden = serializers.BooleanField(default=True)
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class RollSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    campaign = serializers.IntegerField(source="campaign_id", read_only=True)
+    sequence = serializers.IntegerField(read_only=True)
+    post = serializers.IntegerField(source="post_id", read_only=True, allow_null=True)
+    session = serializers.IntegerField(source="session_id", read_only=True, allow_null=True)
+    roller = UserRefSerializer(read_only=True, allow_null=True)
+    character = serializers.IntegerField(source="character_id", read_only=True, allow_null=True)
+    kind = serializers.CharField(read_only=True)
+    system = serializers.CharField(read_only=True)
+    label = serializers.CharField(read_only=True)
+    request = serializers.DictField(read_only=True)
+    resolution = serializers.DictField(read_only=True)
+    secret = serializers.BooleanField(read_only=True)
+    created = serializers.DateTimeField(read_only=True)
+    prev_hash = serializers.CharField(read_only=True)
+    hash = serializers.CharField(read_only=True)
+
+
+class CharacterRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class PostSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    thread = serializers.IntegerField(source="thread_id", read_only=True)
+    campaign = serializers.IntegerField(source="campaign_id", read_only=True)
+    number = serializers.IntegerField(read_only=True)
+    author = UserRefSerializer(read_only=True, allow_null=True)
+    character = CharacterRefSerializer(read_only=True, allow_null=True)
+    visibility = serializers.CharField(read_only=True)
+    recipients = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    body = serializers.CharField(read_only=True)
+    body_html = serializers.CharField(read_only=True, help_text="Sanitised HTML rendering of the Markdown body.")
+    reply_to = serializers.IntegerField(source="reply_to_id", read_only=True, allow_null=True)
+    session = serializers.IntegerField(source="session_id", read_only=True, allow_null=True)
+    created = serializers.DateTimeField(read_only=True)
+    edited = serializers.DateTimeField(read_only=True, allow_null=True)
+    hidden = serializers.BooleanField(read_only=True)
+    is_system = serializers.BooleanField(read_only=True)
+    rolls = RollSerializer(many=True, read_only=True, help_text="The rolls of the post you may see.")
+
+    def to_representation(self, post: Any) -> dict[str, Any]:
+        user = self.context["request"].user
+        # The post itself is visible to ``user``: so are its non-secret rolls.
+        visible = [r for r in post.rolls.all() if not r.secret or access.can_see_roll(user, r)]
+        dt = serializers.DateTimeField()
+        return {
+            "id": post.pk,
+            "thread": post.thread_id,
+            "campaign": post.campaign_id,
+            "number": post.number,
+            "author": UserRefSerializer(post.author).data if post.author else None,
+            "character": {"id": post.character.pk, "name": post.character.name} if post.character else None,
+            "visibility": post.visibility,
+            "recipients": sorted(u.pk for u in post.recipients.all()),
+            "body": post.body,
+            "body_html": post.body_html,
+            "reply_to": post.reply_to_id,
+            "session": post.session_id,
+            "created": dt.to_representation(post.created),
+            "edited": dt.to_representation(post.edited) if post.edited else None,
+            "hidden": post.hidden,
+            "is_system": post.is_system,
+            "rolls": RollSerializer(visible, many=True).data,
+        }

@@ -39,9 +39,7 @@ def create_token(actor: Any, *, name: str) -> tuple[ApiToken, str]:
                 }
             )
         key = KEY_PREFIX + secrets.token_urlsafe(32)
-        token = ApiToken.objects.create(
-            user=actor, name=name, prefix=key[:SHOWN_PREFIX_LENGTH], digest=digest_key(key)
-        )
+        token = ApiToken.objects.create(user=actor, name=name, prefix=key[:SHOWN_PREFIX_LENGTH], digest=digest_key(key))
     return token, key
 
 

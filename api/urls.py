@@ -1,24 +1,74 @@
 """API routes: ``/api/v1/...`` (versioned JSON), ``/api/schema/`` (OpenAPI 3),
 ``/api/docs/`` (browsable docs) and ``/api/tokens/`` (token page)."""
 
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api import pages
-from api.views import account, campaigns, systems
+from api.views import account, campaigns, forum, systems
 
 app_name = "api"
 
+C = "campaigns/<str:campaign>/"
+
 v1 = [
     path("me/", account.MeView.as_view(), name="me"),
+    path("me/invitations/", campaigns.MyInvitationListView.as_view(), name="my-invitations"),
     path("tokens/", account.TokenListView.as_view(), name="tokens"),
     path("tokens/<int:token_id>/", account.TokenDetailView.as_view(), name="token"),
+    # Rule systems
     path("systems/", systems.SystemListView.as_view(), name="systems"),
     path("systems/<str:slug>/", systems.SystemDetailView.as_view(), name="system"),
     path("systems/<str:slug>/odds/", systems.SystemOddsView.as_view(), name="system-odds"),
+    # Campaigns and members
     path("campaigns/", campaigns.CampaignListView.as_view(), name="campaigns"),
-    path("campaigns/<str:campaign>/", campaigns.CampaignDetailView.as_view(), name="campaign"),
-    path("campaigns/<str:campaign>/members/", campaigns.MembershipListView.as_view(), name="campaign-members"),
+    path(C, campaigns.CampaignDetailView.as_view(), name="campaign"),
+    path(C + "members/", campaigns.MembershipListView.as_view(), name="campaign-members"),
+    path(C + "members/<int:user_id>/", campaigns.MembershipDetailView.as_view(), name="campaign-member"),
+    path(C + "hand-over/", campaigns.HandOverView.as_view(), name="campaign-hand-over"),
+    path(C + "invitations/", campaigns.CampaignInvitationListView.as_view(), name="campaign-invitations"),
+    path(C + "join-requests/", campaigns.JoinRequestListView.as_view(), name="campaign-join-requests"),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        campaigns.InvitationAnswerView.as_view(action="accept"),
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        campaigns.InvitationAnswerView.as_view(action="decline"),
+        name="invitation-decline",
+    ),
+    path(
+        "invitations/<int:invitation_id>/cancel/",
+        campaigns.InvitationAnswerView.as_view(action="cancel"),
+        name="invitation-cancel",
+    ),
+    path(
+        "join-requests/<int:join_request_id>/accept/",
+        campaigns.JoinDecisionView.as_view(accept=True),
+        name="join-request-accept",
+    ),
+    path(
+        "join-requests/<int:join_request_id>/refuse/",
+        campaigns.JoinDecisionView.as_view(accept=False),
+        name="join-request-refuse",
+    ),
+    # Play sessions
+    path(C + "sessions/", campaigns.SessionListView.as_view(), name="sessions"),
+    path("sessions/<int:session_id>/", campaigns.SessionDetailView.as_view(), name="session"),
+    path("sessions/<int:session_id>/close/", campaigns.SessionCloseView.as_view(), name="session-close"),
+    # Forum
+    path(C + "boards/", forum.BoardListView.as_view(), name="boards"),
+    path("boards/<int:board_id>/", forum.BoardDetailView.as_view(), name="board"),
+    path("boards/<int:board_id>/threads/", forum.ThreadListView.as_view(), name="threads"),
+    path("threads/<int:thread_id>/", forum.ThreadDetailView.as_view(), name="thread"),
+    path("threads/<int:thread_id>/posts/", forum.PostListView.as_view(), name="posts"),
+    path("posts/<int:post_id>/", forum.PostDetailView.as_view(), name="post"),
+    path("posts/<int:post_id>/hide/", forum.PostHideView.as_view(), name="post-hide"),
+    # Rolls
+    path(C + "rolls/chain/", forum.RollChainView.as_view(), name="roll-chain"),
+    path(C + "rolls/verify/", forum.RollVerifyView.as_view(), name="roll-verify"),
+    path("rolls/<int:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
 ]
 
 urlpatterns = [
@@ -28,4 +78,5 @@ urlpatterns = [
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("tokens/", pages.tokens, name="token-page"),
     path("tokens/<int:token_id>/revoke/", pages.revoke, name="token-revoke"),
+    re_path(r"^(?P<rest>.*)$", pages.not_found),
 ]

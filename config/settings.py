@@ -271,6 +271,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
+    "ENUM_NAME_OVERRIDES": {
+        "MemberRoleEnum": "api.serializers.MEMBER_ROLES",
+        "AssignableRoleEnum": "api.serializers.ASSIGNABLE_ROLES",
+        "JoiningRoleEnum": "api.serializers.JOINING_ROLES",
+    },
 }
 
 # --- Security (production) ------------------------------------------------------

@@ -87,9 +87,7 @@ def test_it_authenticates_with_token_or_bearer_and_records_use() -> None:
     assert token.last_used_at is not None
 
 
-@pytest.mark.parametrize(
-    "header", ["Token", "Token a b", "Token tbl_wrong", "Bearer ", "Token \u00e9t\u00e9"]
-)
+@pytest.mark.parametrize("header", ["Token", "Token a b", "Token tbl_wrong", "Bearer ", "Token \u00e9t\u00e9"])
 def test_it_answers_401_for_bad_token_headers(header: str) -> None:
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=header)

@@ -15,6 +15,7 @@ from accounts import services as account_services
 from api import services
 from api.pagination import PagePagination
 from api.serializers import ApiTokenSerializer, MeSerializer, NewApiTokenSerializer
+from api.views.common import id_param
 
 
 class MeView(APIView):
@@ -72,7 +73,7 @@ class TokenListView(APIView):
 class TokenDetailView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={204: None}, operation_id="tokens_revoke", tags=["me"])
+    @extend_schema(parameters=[id_param("token_id")], responses={204: None}, operation_id="tokens_revoke", tags=["me"])
     def delete(self, request: Request, token_id: int) -> Response:
         services.revoke_token(request.user, token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

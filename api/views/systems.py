@@ -93,4 +93,3 @@ class SystemOddsView(APIView):
                 [error("request", "invalid_request", "Demande de test invalide.", "Invalid test request.")]
             ) from exc
         return Response({"system": system.slug, "kind": kind, "odds": odds})
-

@@ -1,0 +1,114 @@
+"""Property-based run of schemathesis against the live schema (bounded).
+
+The schema is fetched from ``/api/schema/`` of the running Django app (WSGI,
+in process, on the test database). Every operation is called with generated
+inputs, as the GM of a populated table (token auth), with path parameters
+sometimes pointing at real objects; each response must not be a server error
+and must match the schema (status code, content type, body).
+
+Examples per operation: ``TABLEE_SCHEMATHESIS_EXAMPLES`` (default 5) so CI
+stays quick; raise it locally for a deeper run.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+
+MAX_EXAMPLES = int(os.environ.get("TABLEE_SCHEMATHESIS_EXAMPLES", "5"))
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def populated(table: Any) -> dict[str, Any]:
+    """A table with a thread, posts with rolls, an open session and a token for the GM."""
+    from api import services as api_services
+    from campaigns import services
+
+    board = table.campaign.boards.first()
+    thread = services.create_thread(
+        table.gm, board, title="Scène 1", body="Il pleut sur Ambre.", roll_requests=[{"expression": "2d6+1"}]
+    )
+    services.create_post(table.player, thread, body="Je regarde autour de moi.")
+    session = services.open_session(table.gm, table.campaign, title="Séance 1")
+    _token, key = api_services.create_token(table.gm, name="schemathesis")
+    post = thread.posts.order_by("number").first()
+    known = {
+        "campaign": str(table.campaign.pk),
+        "board_id": board.pk,
+        "thread_id": thread.pk,
+        "post_id": post.pk,
+        "roll_id": post.rolls.first().pk,
+        "session_id": session.pk,
+        "user_id": table.player.pk,
+        "slug": "ambre",
+    }
+    return {"key": key, "known": known, "table": table}
+
+
+@pytest.fixture
+def keep_db_connection() -> Any:
+    """The WSGI handler closes the connection after each request (the test
+    client avoids it the same way): keep it, it holds the test transaction."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+def test_it_finds_no_server_error_and_no_schema_violation(populated: dict[str, Any], keep_db_connection: Any) -> None:
+    from django.conf import settings as django_settings
+
+    from config.wsgi import application
+
+    django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
+        **django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+        "user": "100000/min",
+        "ip": "100000/min",
+    }
+    schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+    headers = {"Authorization": f"Token {populated['key']}"}
+    known = populated["known"]
+    operations = [result.ok() for result in schema.get_all_operations()]
+    assert len(operations) >= 30
+    failures: list[str] = []
+
+    for operation in operations:
+
+        @given(case=operation.as_strategy(), use_known=st.booleans())
+        @settings(
+            max_examples=MAX_EXAMPLES,
+            deadline=None,
+            database=None,
+            derandomize=True,
+            phases=[Phase.explicit, Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
+        def run(case: Any, use_known: bool) -> None:
+            if use_known and case.path_parameters:
+                case.path_parameters = {k: known.get(k, v) for k, v in case.path_parameters.items()}
+            case.call_and_validate(headers=headers, checks=CHECKS)
+
+        try:
+            run()
+        except (Exception, BaseExceptionGroup) as exc:  # collect every failing operation, then report them all
+            failures.append(f"{operation.method.upper()} {operation.path}: {exc}")
+    assert not failures, "\n\n".join(failures)

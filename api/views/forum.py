@@ -1,0 +1,329 @@
+"""Boards, threads, posts (with rolls), rolls and the roll chain.
+
+Reads use the visibility helpers of :mod:`campaigns.access`; writes call
+:mod:`campaigns.services` (``create_thread``, ``create_post`` with roll
+requests, ``edit_post``, ``hide_post``...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.pagination import PagePagination, PostCursorPagination
+from api.serializers import (
+    BoardRenameSerializer,
+    BoardSerializer,
+    PostCreateSerializer,
+    PostEditSerializer,
+    PostHideSerializer,
+    PostSerializer,
+    RollSerializer,
+    ThreadCreateSerializer,
+    ThreadSerializer,
+    ThreadUpdateSerializer,
+)
+from api.throttles import IPThrottle, PostingThrottle, UserThrottle
+from api.views.common import CAMPAIGN, get_or_404, id_param
+from campaigns import access, dice, services
+from campaigns.models import Board, Post, Roll, Thread
+
+BOARD = id_param("board_id")
+THREAD = id_param("thread_id")
+POST = id_param("post_id")
+ROLL = id_param("roll_id")
+
+
+def get_board_for_user(user: Any, board_id: int) -> Board:
+    board = get_or_404(Board, board_id)
+    if not access.can_read_forum(user, board.campaign):
+        raise Http404
+    return board
+
+
+def _post_queryset(queryset: QuerySet[Post]) -> QuerySet[Post]:
+    return queryset.select_related("author__profile", "character", "thread").prefetch_related(
+        "recipients", Prefetch("rolls", queryset=Roll.objects.select_related("roller__profile").order_by("sequence"))
+    )
+
+
+class _PostingMixin:
+    """Creating content also counts against the stricter ``posting`` rate."""
+
+    def get_throttles(self) -> list[Any]:
+        return [UserThrottle(), IPThrottle(), PostingThrottle()]
+
+
+# ---------------------------------------------------------------------------
+# Boards
+# ---------------------------------------------------------------------------
+@extend_schema(parameters=[CAMPAIGN], tags=["forum"])
+class BoardListView(generics.ListAPIView):
+    """Boards (*sections*) of a campaign; POST adds one (GM, co-GM)."""
+
+    permission_classes = [AllowAny]
+    serializer_class = BoardSerializer
+    pagination_class = None
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    def get_queryset(self) -> QuerySet[Board]:
+        campaign = access.get_campaign_for_user(self.request.user, self.kwargs["campaign"])
+        return campaign.boards.order_by("position", "id")
+
+    @extend_schema(request=BoardSerializer, responses={201: BoardSerializer}, operation_id="boards_create")
+    def post(self, request: Request, campaign: str) -> Response:
+        obj = access.get_campaign_for_user(request.user, campaign)
+        serializer = BoardSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        board = services.add_board(request.user, obj, **serializer.validated_data)
+        return Response(BoardSerializer(board).data, status=status.HTTP_201_CREATED)
+
+
+class BoardDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[BOARD], responses=BoardSerializer, operation_id="boards_retrieve", tags=["forum"])
+    def get(self, request: Request, board_id: int) -> Response:
+        return Response(BoardSerializer(get_board_for_user(request.user, board_id)).data)
+
+    @extend_schema(
+        parameters=[BOARD],
+        request=BoardRenameSerializer,
+        responses=BoardSerializer,
+        operation_id="boards_rename",
+        tags=["forum"],
+    )
+    def patch(self, request: Request, board_id: int) -> Response:
+        board = get_board_for_user(request.user, board_id)
+        serializer = BoardRenameSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return Response(BoardSerializer(services.rename_board(request.user, board, **serializer.validated_data)).data)
+
+
+# ---------------------------------------------------------------------------
+# Threads
+# ---------------------------------------------------------------------------
+def _create_kwargs(user: Any, campaign: Any, data: dict[str, Any], thread: Thread | None) -> dict[str, Any]:
+    """Service keyword arguments from a validated post payload."""
+    kwargs = {
+        "body": data["body"],
+        "character": data.get("character"),
+        "visibility": data["visibility"],
+        "recipients": data.get("recipients") or [],
+        "roll_requests": [{k: v for k, v in r.items() if v is not None} for r in data.get("roll_requests") or []],
+    }
+    return kwargs
+
+
+@extend_schema(parameters=[BOARD], tags=["forum"])
+class ThreadListView(_PostingMixin, generics.ListAPIView):
+    """Threads (*sujets*) of a board, sticky first then by last post; POST opens one with its first post."""
+
+    permission_classes = [AllowAny]
+    serializer_class = ThreadSerializer
+    pagination_class = PagePagination
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    def get_queryset(self) -> QuerySet[Thread]:
+        board = get_board_for_user(self.request.user, self.kwargs["board_id"])
+        return board.threads.select_related("created_by__profile").order_by("-sticky", "-last_post_at", "-id")
+
+    @extend_schema(request=ThreadCreateSerializer, responses={201: ThreadSerializer}, operation_id="threads_create")
+    def post(self, request: Request, board_id: int) -> Response:
+        board = get_board_for_user(request.user, board_id)
+        serializer = ThreadCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        kwargs = _create_kwargs(request.user, board.campaign, data, None)
+        thread = services.create_thread(
+            request.user, board, title=data["title"], sticky=data["sticky"], locked=data["locked"], **kwargs
+        )
+        return Response(ThreadSerializer(thread).data, status=status.HTTP_201_CREATED)
+
+
+class ThreadDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[THREAD], responses=ThreadSerializer, operation_id="threads_retrieve", tags=["forum"])
+    def get(self, request: Request, thread_id: int) -> Response:
+        return Response(ThreadSerializer(access.get_thread_for_user(request.user, thread_id)).data)
+
+    @extend_schema(
+        parameters=[THREAD],
+        request=ThreadUpdateSerializer,
+        responses=ThreadSerializer,
+        operation_id="threads_update",
+        tags=["forum"],
+        description="GM and co-GMs: rename, pin, lock or move to another board of the campaign.",
+    )
+    def patch(self, request: Request, thread_id: int) -> Response:
+        thread = access.get_thread_for_user(request.user, thread_id)
+        serializer = ThreadUpdateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        if "board" in data:
+            board = Board.objects.filter(pk=data["board"], campaign_id=thread.campaign_id).first()
+            if board is None:
+                raise ValidationError({"board": [_("Choose a board of this campaign.")]}, code="invalid")
+            data["board"] = board
+        return Response(ThreadSerializer(services.update_thread(request.user, thread, **data)).data)
+
+
+# ---------------------------------------------------------------------------
+# Posts
+# ---------------------------------------------------------------------------
+@extend_schema(parameters=[THREAD], tags=["forum"])
+class PostListView(_PostingMixin, generics.ListAPIView):
+    """Posts of a thread you may see, in order, with their rolls (cursor pagination: follow ``next``).
+
+    POST writes a post; ``roll_requests`` are rolled by the server (secure random) and chained.
+    """
+
+    permission_classes = [AllowAny]
+    serializer_class = PostSerializer
+    pagination_class = PostCursorPagination
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    def get_queryset(self) -> QuerySet[Post]:
+        thread = access.get_thread_for_user(self.request.user, self.kwargs["thread_id"])
+        return _post_queryset(access.visible_posts(self.request.user, thread))
+
+    @extend_schema(request=PostCreateSerializer, responses={201: PostSerializer}, operation_id="posts_create")
+    def post(self, request: Request, thread_id: int) -> Response:
+        thread = access.get_thread_for_user(request.user, thread_id)
+        serializer = PostCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        reply_to = None
+        if data.get("reply_to"):
+            reply_to = Post.objects.filter(pk=data["reply_to"], thread=thread).first()
+            if reply_to is None:
+                raise ValidationError({"reply_to": [_("You can only reply to a post of this thread.")]}, code="invalid")
+        post = services.create_post(
+            request.user, thread, reply_to=reply_to, **_create_kwargs(request.user, thread.campaign, data, thread)
+        )
+        post = _post_queryset(Post.objects.filter(pk=post.pk)).get()
+        return Response(PostSerializer(post, context={"request": request}).data, status=status.HTTP_201_CREATED)
+
+
+class PostDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    def _get(self, request: Request, post_id: int) -> Post:
+        post = access.get_post_for_user(request.user, post_id)
+        return _post_queryset(Post.objects.filter(pk=post.pk)).get()
+
+    @extend_schema(parameters=[POST], responses=PostSerializer, operation_id="posts_retrieve", tags=["forum"])
+    def get(self, request: Request, post_id: int) -> Response:
+        return Response(PostSerializer(self._get(request, post_id), context={"request": request}).data)
+
+    @extend_schema(
+        parameters=[POST],
+        request=PostEditSerializer,
+        responses=PostSerializer,
+        operation_id="posts_edit",
+        tags=["forum"],
+        description="The author edits (previous texts are kept); rolls never change.",
+    )
+    def patch(self, request: Request, post_id: int) -> Response:
+        post = self._get(request, post_id)
+        serializer = PostEditSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.edit_post(request.user, post, body=serializer.validated_data["body"])
+        return Response(PostSerializer(self._get(request, post_id), context={"request": request}).data)
+
+
+class PostHideView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[POST],
+        request=PostHideSerializer,
+        responses=PostSerializer,
+        operation_id="posts_hide",
+        tags=["forum"],
+        description="GM, co-GM or moderator hides a post (or shows it again with hidden=false).",
+    )
+    def post(self, request: Request, post_id: int) -> Response:
+        post = access.get_post_for_user(request.user, post_id)
+        serializer = PostHideSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.hide_post(request.user, post, **serializer.validated_data)
+        fresh = _post_queryset(Post.objects.filter(pk=post.pk)).get()
+        return Response(PostSerializer(fresh, context={"request": request}).data)
+
+
+# ---------------------------------------------------------------------------
+# Rolls and the chain
+# ---------------------------------------------------------------------------
+class RollDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[ROLL], responses=RollSerializer, operation_id="rolls_retrieve", tags=["rolls"])
+    def get(self, request: Request, roll_id: int) -> Response:
+        roll = get_or_404(Roll, roll_id)
+        if not access.can_read_forum(request.user, roll.campaign) or not access.can_see_roll(request.user, roll):
+            raise Http404
+        return Response(RollSerializer(roll).data)
+
+
+class ChainRowSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    prev_hash = serializers.CharField()
+    hash = serializers.CharField()
+    content = serializers.DictField(required=False, help_text="The hashed content (rolls you may see).")
+    salt = serializers.CharField(required=False)
+    content_digest = serializers.CharField(required=False, help_text="Only the digest (rolls you may not see).")
+
+
+class ChainVerificationSerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    count = serializers.IntegerField()
+    problems = serializers.ListField(child=serializers.CharField())
+
+
+class RollChainView(APIView):
+    """The campaign's roll chain, verifiable offline: content of the rolls you may see, digests of the others."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[CAMPAIGN], responses=ChainRowSerializer(many=True), operation_id="rolls_chain", tags=["rolls"]
+    )
+    def get(self, request: Request, campaign: str) -> Response:
+        obj = access.get_campaign_for_user(request.user, campaign)
+        rows = dice.export_chain(obj, can_see=lambda roll: access.can_see_roll(request.user, roll))
+        return Response(rows)
+
+
+class RollVerifyView(APIView):
+    """Recompute the campaign's chain on the server: is any roll missing or altered?"""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[CAMPAIGN],
+        responses=ChainVerificationSerializer,
+        operation_id="rolls_verify",
+        tags=["rolls"],
+    )
+    def get(self, request: Request, campaign: str) -> Response:
+        obj = access.get_campaign_for_user(request.user, campaign)
+        ok, problems = dice.verify_chain(obj)
+        return Response({"ok": ok, "count": Roll.objects.filter(campaign=obj).count(), "problems": problems})
