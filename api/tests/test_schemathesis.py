@@ -26,7 +26,6 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-
 MAX_EXAMPLES = int(os.environ.get("TABLEE_SCHEMATHESIS_EXAMPLES", "5"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
