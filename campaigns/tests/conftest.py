@@ -9,6 +9,12 @@ from django.core.cache import cache
 
 
 @pytest.fixture(autouse=True)
+def _fast_passwords(settings: Any) -> None:
+    """The cast has seven users: hash their passwords quickly."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _clear_cache() -> Any:
     """Rate-limit counters live in the cache: start every test clean."""
     cache.clear()
