@@ -46,9 +46,8 @@ def ambre_ladders(sheets: Sheets, settings: dict[str, Any]) -> dict[int, dict[st
             key=lambda pid: (public_positions[pid], int(pid)),
         )
         # "since": the earlier public holder ranks first on equal points.
-        since = {
-            pid: public_order.index(pid) if pid in public_order else len(public_order) + int(pid) for pid in points
-        }
+        order_index = {pid: n for n, pid in enumerate(public_order)}
+        since = {pid: order_index.get(pid, len(public_order) + int(pid)) for pid in points}
         table = ranks.ladder(points, public_order, since, tie if tie in ("earlier", "equal") else "earlier")
         for pid, info in table["ranks"].items():
             pk = int(pid)

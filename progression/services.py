@@ -525,6 +525,10 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
             lines[line.character_id].append(line)
         numbers = dict(PlaySession.objects.filter(campaign=campaign).values_list("pk", "number"))
     every = max(1, len(characters) // PROGRESS_EVENTS)
+    written: set[int] = set()
+    if lines:
+        keys = {f"progression:award:{pk}": pk for items in lines.values() for pk in (line.pk for line in items)}
+        written = {keys[k] for k in LedgerEntry.objects.filter(key__in=list(keys)).values_list("key", flat=True)}
     try:
         sheets: dict[int, dict[str, Any]] = {}
         for index, character in enumerate(characters, start=1):
@@ -537,6 +541,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
                 numbers=numbers,
                 index=index,
                 announce=index == 1 or index % every == 0 or index == len(characters),
+                written=written,
             )
             checkpoint(run, index, character)
         step = campaign_step(system)
@@ -590,12 +595,15 @@ def recalculate_character(
     numbers: dict[int, int],
     index: int,
     announce: bool = True,
+    written: set[int] | frozenset[int] = frozenset(),
 ) -> dict[str, Any]:
     """One character, one transaction: a bounded number of queries."""
     session = run.session
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
         for line in lines:
+            if line.pk in written:
+                continue  # already in the ledger (a rerun or a retry)
             ledger.append_entry(
                 locked,
                 line.currency,
@@ -616,9 +624,10 @@ def recalculate_character(
         result = _progress(system, sheet, entries, settings)
         after = _result_dict(result)
         state = {"karma_state": _karma_state(system, result)}
-        CharacterBalance.objects.update_or_create(
-            character=locked,
-            defaults={
+        _upsert(
+            CharacterBalance,
+            {"character": locked},
+            {
                 "balances": after["balances"],
                 "flags": after["flags"],
                 "notes": after["notes"],
@@ -626,6 +635,7 @@ def recalculate_character(
                 "entries_count": len(entries),
                 "last_entry_id": entries[-1]["id"] if entries else 0,
                 "run": run,
+                "computed_at": timezone.now(),
             },
         )
         if isinstance(result.sheet, dict) and result.sheet != sheet:
@@ -644,10 +654,11 @@ def recalculate_character(
             after_entries = [e for e in entries if upto(number, e)]
             before = _result_dict(_progress(system, sheet, before_entries, settings))
             at_session = _result_dict(_progress(system, sheet, after_entries, settings))
-            SessionResult.objects.update_or_create(
-                session=session,
-                character=locked,
-                defaults={
+            _upsert(
+                SessionResult,
+                {"session": session, "character": locked},
+                {
+                    "computed_at": timezone.now(),
                     "before": before["balances"],
                     "after": at_session["balances"],
                     "flags": at_session["flags"],
@@ -656,11 +667,17 @@ def recalculate_character(
                     "run": run,
                 },
             )
-        RecalculationRun.objects.filter(pk=run.pk).update(done=index)
         if announce:
+            RecalculationRun.objects.filter(pk=run.pk).update(done=index)
             run.done = index
             publish(f"campaign:{run.campaign_id}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
     return result.sheet if isinstance(result.sheet, dict) else sheet
+
+
+def _upsert(model: Any, lookup: dict[str, Any], values: dict[str, Any]) -> None:
+    """UPDATE, else INSERT: two queries at most, no savepoint (the caller's transaction holds the lock)."""
+    if not model.objects.filter(**lookup).update(**values):
+        model.objects.create(**lookup, **values)
 
 
 def _karma_state(system: RuleSystem, result: Any) -> dict[str, Any]:

@@ -1,0 +1,171 @@
+"""Benchmark: the session job for 10, 100 and 1,000 characters x 100 ledger entries.
+
+Measures wall time and SQL queries of :func:`progression.services.run_recalculation`
+(the body of the Celery task) and prints them per character, with the ratio
+to the 10-character baseline measured in the same run. Linear cost means a
+flat time per character; the query count per character must stay bounded.
+
+    .venv/bin/python bench/bench_session_job.py              # scratch SQLite file
+    .venv/bin/python bench/bench_session_job.py --sizes 10 100
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tablee_bench .venv/bin/python bench/bench_session_job.py
+
+With DATABASE_URL, point it at a SCRATCH database: the script migrates it and
+adds benchmark campaigns (prefixed ``bench-``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def setup() -> None:
+    if not os.environ.get("DATABASE_URL"):
+        path = Path(tempfile.gettempdir()) / f"tablee-bench-{os.getpid()}.sqlite3"
+        os.environ["TABLEE_SQLITE_PATH"] = str(path)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
+    os.environ.setdefault("TABLEE_LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def build(size: int, entries: int, tag: str) -> int:
+    """A closed session of an Ambre campaign with ``size`` characters, ``entries`` ledger rows each."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    import rules
+    from campaigns.models import Campaign, Membership, PlaySession, Role
+    from characters.models import Character, LedgerEntry
+    from progression.models import RecalculationRun, SessionAward
+
+    User = get_user_model()
+    gm = User.objects.create_user(username=f"bench-gm-{tag}", password=None)
+    campaign = Campaign.objects.create(title=f"bench {tag}", slug=f"bench-{tag}", system="ambre", created_by=gm)
+    Membership.objects.create(campaign=campaign, user=gm, role=Role.GM)
+    session = PlaySession.objects.create(
+        campaign=campaign, number=1, status=PlaySession.Status.CLOSED, closed_at=timezone.now(), opened_by=gm
+    )
+    system = rules.get_system("ambre")
+    base = system.default_sheet()
+    characters = []
+    for n in range(size):
+        sheet = {**base, "attributes": {"psy": n % 40, "phy": (n * 7) % 50, "end": 0, "cbt": (n * 3) % 30}}
+        sheet["ladder"] = {"phy": {"public_position": n + 1}}
+        characters.append(
+            Character(
+                campaign=campaign,
+                owner=gm,
+                name=f"PJ {n:04d}",
+                system="ambre",
+                sheet=sheet,
+                status=Character.Status.APPROVED,
+                schema_version=system.schema_version,
+            )
+        )
+    Character.objects.bulk_create(characters, batch_size=500)
+    characters = list(Character.objects.filter(campaign=campaign).order_by("pk"))
+    rows = []
+    for character in characters:
+        for i in range(entries):
+            kind = "creation_budget" if i == 0 else ("purchase" if i % 3 == 0 else "gm_award")
+            amount = 100 if i == 0 else (-2 if i % 3 == 0 else 1)
+            rows.append(LedgerEntry(character=character, currency="karma", amount=amount, kind=kind, note="bench"))
+    LedgerEntry.objects.bulk_create(rows, batch_size=2000)
+    SessionAward.objects.bulk_create(
+        [
+            SessionAward(
+                session=session,
+                character=c,
+                code="gm_extra",
+                currency="karma",
+                amount=3,
+                kind="gm_award",
+                created_by=gm,
+            )
+            for c in characters
+        ],
+        batch_size=1000,
+    )
+    return RecalculationRun.objects.create(campaign=campaign, session=session, reason="bench").pk
+
+
+def rerun(run_id: int) -> int:
+    from progression.models import RecalculationRun
+
+    run = RecalculationRun.objects.get(pk=run_id)
+    return RecalculationRun.objects.create(campaign=run.campaign, session=run.session, reason="bench-rerun").pk
+
+
+def measure(run_id: int) -> tuple[float, int]:
+    from django.db import connection
+
+    from progression.services import run_recalculation
+
+    count = 0
+
+    def counter(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        nonlocal count
+        count += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(counter):
+        start = time.perf_counter()
+        result = run_recalculation(run_id)
+        elapsed = time.perf_counter() - start
+    assert result["status"] == "done", result
+    return elapsed, count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10, 100, 1000])
+    parser.add_argument("--entries", type=int, default=100)
+    args = parser.parse_args()
+    setup()
+    from django.conf import settings
+
+    print(
+        f"database: {settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[-1]}, "
+        f"{args.entries} ledger entries per character"
+    )
+    print(f"{'chars':>6} {'build s':>8} {'job s':>8} {'ms/char':>8} {'queries':>8} {'q/char':>7} {'x base/char':>11}")
+    tag = f"{os.getpid()}-{int(time.time())}"
+    baseline = None
+    for size in args.sizes:
+        t0 = time.perf_counter()
+        run_id = build(size, args.entries, f"{tag}-{size}")
+        built = time.perf_counter() - t0
+        elapsed, queries = measure(run_id)
+        per_char = elapsed / size
+        baseline = baseline or per_char
+        print(
+            f"{size:>6} {built:>8.2f} {elapsed:>8.2f} {1000 * per_char:>8.2f} {queries:>8} "
+            f"{queries / size:>7.1f} {per_char / baseline:>11.2f}"
+        )
+        # The same session recalculated again (idempotent rerun: nothing new to write).
+        again, queries_again = measure(rerun(run_id))
+        print(
+            f"{'rerun':>6} {'':>8} {again:>8.2f} {1000 * again / size:>8.2f} "
+            f"{queries_again:>8} {queries_again / size:>7.1f}"
+        )
+    print("linear or better: 'x base/char' stays near 1 (or falls); q/char stays bounded.")
+    path = os.environ.get("TABLEE_SQLITE_PATH")
+    if path and not os.environ.get("DATABASE_URL") and Path(path).exists():
+        Path(path).unlink()
+
+
+if __name__ == "__main__":
+    main()
