@@ -439,6 +439,10 @@ def sheet_diff(fields: Iterable[Field], before: dict[str, Any], after: dict[str,
 
 
 def _leaf_changes(a: Any, b: Any, prefix: str) -> list[tuple[str, Any, Any]]:
+    if a is None and isinstance(b, dict | list):
+        a = type(b)()  # an added item: list its fields one by one
+    elif b is None and isinstance(a, dict | list):
+        b = type(a)()
     if isinstance(a, dict) and isinstance(b, dict):
         out = []
         for key in list(a) + [k for k in b if k not in a]:
@@ -453,7 +457,7 @@ def _leaf_changes(a: Any, b: Any, prefix: str) -> list[tuple[str, Any, Any]]:
                 f"{prefix}.{index}" if prefix else str(index),
             )
         return out
-    if a == b:
+    if a == b or (a in (None, "", False) and b in (None, "", False)):
         return []
     return [(prefix, _short(a), _short(b))]
 
