@@ -23,7 +23,7 @@ from django.db.models import F
 from django.http import Http404
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_noop, override
 from django.utils.translation import gettext as _
 
 import rules
@@ -52,9 +52,9 @@ User = get_user_model()
 
 #: Boards every new campaign starts with (name msgid, kind).
 DEFAULT_BOARDS: tuple[tuple[str, str], ...] = (
-    ("In character", Board.Kind.IN_CHARACTER),
-    ("Out of character", Board.Kind.OUT_OF_CHARACTER),
-    ("Rules and organisation", Board.Kind.META),
+    (gettext_noop("In character"), Board.Kind.IN_CHARACTER),
+    (gettext_noop("Out of character"), Board.Kind.OUT_OF_CHARACTER),
+    (gettext_noop("Rules and organisation"), Board.Kind.META),
 )
 MAX_ROLLS_PER_POST = 10
 #: First URL segments under /campaigns/ that are not campaigns.
@@ -170,8 +170,9 @@ def create_campaign(
             **data,
         )
         Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
-        for position, (name, kind) in enumerate(DEFAULT_BOARDS):
-            Board.objects.create(campaign=campaign, name=_(name), kind=kind, position=position)
+        with override(campaign.language):  # board names in the table's language
+            for position, (name, kind) in enumerate(DEFAULT_BOARDS):
+                Board.objects.create(campaign=campaign, name=_(name), kind=kind, position=position)
     return campaign
 
 

@@ -610,7 +610,7 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
             .first()
             or 0
         )
-        if posts:
+        if posts and posts[-1].number > last_read:
             services.mark_read(request.user, thread, posts[-1].number)
     _decorate(posts, request.user, campaign, role, last_read)
     form = None

@@ -30,11 +30,11 @@ XSS_PAYLOADS = [
     "<details open ontoggle=alert(1)>",
     "``<script>alert(1)</script>``",
     "<<script>script>alert(1)<</script>/script>",
-    "[a](https://ok.example/\" onmouseover=\"alert(1))",
+    '[a](https://ok.example/" onmouseover="alert(1))',
     "<object data=javascript:alert(1)>",
     "<form action=javascript:alert(1)><button>x</button></form>",
     "<input autofocus onfocus=alert(1)>",
-    "<a href=\"&#x6A;avascript:alert(1)\">x</a>",
+    '<a href="&#x6A;avascript:alert(1)">x</a>',
     "[x]: javascript:alert(1)\n\n[ref][x]",
 ]
 

@@ -176,7 +176,10 @@ def test_it_does_not_render_a_whisper_for_others(client: Any, table: Any, thread
 # --- dice rolls -----------------------------------------------------------------------
 def test_it_shows_secret_rolls_to_roller_and_gms_only(client: Any, table: Any, thread: Any) -> None:
     post = services.create_post(
-        table.player, thread, body="Je tente", roll_requests=[{"expression": "1d20", "label": "Jet-caché", "secret": True}]
+        table.player,
+        thread,
+        body="Je tente",
+        roll_requests=[{"expression": "1d20", "label": "Jet-caché", "secret": True}],
     )
     roll = Roll.objects.get(post=post)
     seen = {who for who in ALL if access.can_see_roll(getattr(table, who), roll)}
