@@ -72,6 +72,8 @@ class DeclarationForm(forms.Form):
         super().__init__(*args, prefix=prefix, **kwargs)
         self.fields["target"].queryset = encounter.participants.filter(active=True)
         self.action_paths: list[str] = []
+        #: Choice fields whose blank option means "not set" (not one of the system's choices).
+        self.blank_is_unset: set[str] = set()
         for f in action_fields:
             field = form_field(f)
             if field is None:
@@ -79,12 +81,15 @@ class DeclarationForm(forms.Form):
             name = f.path.replace(".", "__")
             self.fields[name] = field
             self.action_paths.append(f.path)
+            if f.kind in ("choice", "str", "text") and "" not in {key for key, _label in f.choices}:
+                if not f.required and f.default in (None, ""):
+                    self.blank_is_unset.add(f.path)
 
     def declaration(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
         for path in self.action_paths:
             value = self.cleaned_data.get(path.replace(".", "__"))
-            if value is None:
+            if value is None or (value == "" and path in self.blank_is_unset):
                 continue
             data[path] = value
         return data

@@ -71,9 +71,7 @@ def test_players_declaring_at_the_same_moment_are_all_recorded(table, settings):
         lambda: services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.borel),
         lambda: services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.borel),
         lambda: services.declare_action(t.gm, fight.borel, data={"mode": "psychic"}, target=fight.ariane),
-    ] + [
-        (lambda p=p: services.declare_action(t.cogm, p, data={"mode": "melee"}, target=fight.cendre)) for p in extra
-    ]
+    ] + [(lambda p=p: services.declare_action(t.cogm, p, data={"mode": "melee"}, target=fight.cendre)) for p in extra]
     results = _race(calls)
     assert not [r for r in results if isinstance(r, Exception)]
     assert Declaration.objects.filter(round__encounter=fight.encounter).count() == len(calls)
