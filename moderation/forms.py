@@ -30,7 +30,8 @@ class ReasonForm(forms.Form):
 class HandleReportForm(forms.Form):
     status = forms.ChoiceField(
         label=_("Decision"),
-        choices=[(Report.Status.RESOLVED, _("resolved")), (Report.Status.DISMISSED, _("dismissed"))],
+        choices=[(Report.Status.RESOLVED, Report.Status.RESOLVED.label),
+                 (Report.Status.DISMISSED, Report.Status.DISMISSED.label)],
     )
     note = forms.CharField(label=_("Note"), required=False, max_length=500)
 

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from campaigns.models import ImmutableRecordError
 
@@ -38,9 +39,9 @@ class Report(models.Model):
         OTHER = "other", _("other")
 
     class Status(models.TextChoices):
-        OPEN = "open", _("open")
-        RESOLVED = "resolved", _("resolved")
-        DISMISSED = "dismissed", _("dismissed")
+        OPEN = "open", pgettext_lazy("report status", "open")
+        RESOLVED = "resolved", pgettext_lazy("report status", "resolved")
+        DISMISSED = "dismissed", pgettext_lazy("report status", "dismissed")
 
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
     post = models.ForeignKey(

@@ -108,9 +108,13 @@ def report_create(request: HttpRequest, kind: str, target_id: int) -> HttpRespon
             ok, limited = False, True
             form.add_error(None, exc.messages)
         if ok:
+            if request.htmx:
+                return render(request, "moderation/_report_done.html")
             messages.success(request, _("Thank you: your report was sent to the moderators."))
             return redirect(_next_url(request, "/"))
     status = 429 if limited else 400 if form.errors else 200
+    if request.htmx:
+        status = 200  # htmx swaps only 2xx answers: the fragment carries the errors
     template = "moderation/_report_form.html" if request.htmx else "moderation/report_form.html"
     context = {"form": form, "kind": kind, "target": next(iter(target.values())),
                "next": _next_url(request, "")}

@@ -162,3 +162,14 @@ def test_it_filters_the_queue(table: Any, reports: Any) -> None:
     assert list(campaigns.context["page"].object_list) == [reports[1]]
     fragment = client.get(reverse("moderation:queue"), HTTP_HX_REQUEST="true")
     assert b"<h1>" not in fragment.content
+
+
+def test_it_answers_htmx_with_the_fragment(table: Any, player_post: Any) -> None:
+    client = client_for(table.player2)
+    url = reverse("moderation:report_create", args=["post", player_post.pk])
+    bad = client.post(url, {"reason": "other"}, HTTP_HX_REQUEST="true")
+    assert bad.status_code == 200
+    assert "Dites ce qui ne va pas." in bad.content.decode() and "<html" not in bad.content.decode()
+    ok = client.post(url, {"reason": "spam"}, HTTP_HX_REQUEST="true")
+    assert ok.status_code == 200 and "Merci" in ok.content.decode()
+    assert Report.objects.count() == 1
