@@ -17,7 +17,8 @@ def send_notification_digests() -> int:
     """Send each opted-in member one e-mail listing their unread, not yet e-mailed notifications.
 
     Idempotent: notifications are claimed (``emailed_at`` set) in the same
-    transaction that decides to send, so a rerun sends nothing twice.
+    transaction that sends, under a row lock on the member's settings, so a
+    rerun or a concurrent run sends nothing twice.
     Returns the number of e-mails sent.
     """
     sent = 0
@@ -50,5 +51,7 @@ def send_digest_to(user_id: int) -> bool:
             context = {"user": user, "items": pending, "site_url": settings.SITE_URL}
             subject = render_to_string("campaigns/email/digest_subject.txt", context).strip()
             body = render_to_string("campaigns/email/digest_body.txt", context)
-        transaction.on_commit(lambda: send_mail(subject, body, None, [user.email]))
+        # Sent inside the transaction: if sending fails, the claim rolls back and
+        # the next run retries (at least once rather than at most once).
+        send_mail(subject, body, None, [user.email])
     return True
