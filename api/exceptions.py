@@ -105,7 +105,17 @@ def _flatten_drf(detail: Any, prefix: str = "") -> list[dict[str, str]]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF ``EXCEPTION_HANDLER``: every error in the one format above."""
     errors: list[dict[str, str]] = []
-    if isinstance(exc, DjangoValidationError):
+    from characters.services import VersionConflict
+
+    field_errors = getattr(exc, "field_errors", None)
+    if isinstance(exc, VersionConflict):
+        # characters.services.VersionConflict: someone saved a newer version.
+        exc = PreconditionFailed()
+    elif isinstance(exc, DjangoValidationError) and field_errors is not None:
+        # characters.services.SheetInvalid keeps the rules engine's codes.
+        errors = field_errors_from_rules(RulesError(field_errors))
+        exc = exceptions.ValidationError()
+    elif isinstance(exc, DjangoValidationError):
         errors = field_errors_from_django(exc)
         exc = exceptions.ValidationError()
     elif isinstance(exc, RulesError):

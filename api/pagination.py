@@ -30,9 +30,9 @@ class PostCursorPagination(_BoundedCursorPagination):
 
 
 class LogCursorPagination(_BoundedCursorPagination):
-    """Combat log entries in the order they were appended."""
+    """Combat log entries in the order they were appended (``sequence``, unique per encounter)."""
 
-    ordering = "id"
+    ordering = "sequence"
 
 
 class SequenceCursorPagination(_BoundedCursorPagination):

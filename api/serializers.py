@@ -451,3 +451,405 @@ class PostSerializer(serializers.Serializer):
             "is_system": post.is_system,
             "rolls": RollSerializer(visible, many=True).data,
         }
+
+
+# ---------------------------------------------------------------------------
+# Characters
+# ---------------------------------------------------------------------------
+class CharacterSerializer(serializers.Serializer):
+    """A character: the public part for campaign members, everything for its owner and the GMs.
+
+    ``full`` says which: the stored ``sheet``, ``derived`` values, creation
+    ``budget``, rule ``errors``, ``private_background`` and ``version`` are
+    only in the full representation (they are ``null`` otherwise).
+    """
+
+    id = serializers.IntegerField(read_only=True)
+    campaign = serializers.IntegerField(read_only=True)
+    owner = UserRefSerializer(read_only=True, allow_null=True)
+    is_npc = serializers.BooleanField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    portrait = serializers.CharField(read_only=True, allow_null=True, help_text="URL of the portrait image.")
+    public_description = serializers.CharField(read_only=True)
+    system = serializers.CharField(read_only=True)
+    status = serializers.CharField(read_only=True)
+    public_ranks = serializers.ListField(
+        child=serializers.DictField(), read_only=True, help_text="Ambre: places in the public ladders."
+    )
+    full = serializers.BooleanField(read_only=True)
+    version = serializers.IntegerField(read_only=True, allow_null=True, help_text="Send it back in If-Match.")
+    schema_version = serializers.IntegerField(read_only=True, allow_null=True)
+    sheet = NullableObjectField(read_only=True)
+    derived = NullableObjectField(read_only=True)
+    budget = NullableObjectField(read_only=True)
+    errors = serializers.ListField(child=serializers.DictField(), read_only=True, allow_null=True)
+    valid = serializers.BooleanField(read_only=True, allow_null=True)
+    private_background = serializers.CharField(read_only=True, allow_null=True)
+    gm_comment = serializers.CharField(read_only=True, allow_null=True)
+    created = serializers.DateTimeField(read_only=True)
+    updated = serializers.DateTimeField(read_only=True)
+
+
+class CharacterCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    is_npc = serializers.BooleanField(default=False)
+    public_description = serializers.CharField(max_length=10000, allow_blank=True, default="")
+
+
+class CharacterProfileSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False)
+    public_description = serializers.CharField(max_length=10000, allow_blank=True, required=False)
+    private_background = serializers.CharField(max_length=20000, allow_blank=True, required=False)
+    version = serializers.IntegerField(
+        min_value=1, required=False, help_text="The version you edited (or send If-Match)."
+    )
+
+
+class SheetWriteSerializer(serializers.Serializer):
+    sheet = serializers.DictField(help_text="The whole stored sheet, as in the system's `sheet_fields`.")
+    reason = serializers.CharField(max_length=300, allow_blank=True, required=False, default="")
+    version = serializers.IntegerField(
+        min_value=1, required=False, help_text="The version you edited (or send If-Match)."
+    )
+
+
+class ReviewSerializer(serializers.Serializer):
+    comment = serializers.CharField(max_length=5000, allow_blank=True, required=False, default="")
+
+
+class CharacterStatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=["approved", "retired", "dead"])
+
+
+class SheetVersionSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    name = serializers.CharField()
+    sheet = serializers.DictField()
+    schema_version = serializers.IntegerField()
+    status = serializers.CharField()
+    author = UserRefSerializer(allow_null=True)
+    reason = serializers.CharField()
+    created = serializers.DateTimeField()
+
+
+class CharacterExportSerializer(serializers.Serializer):
+    format = serializers.CharField()
+    format_version = serializers.IntegerField()
+    system = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    name = serializers.CharField()
+    is_npc = serializers.BooleanField()
+    public_description = serializers.CharField(allow_blank=True)
+    private_background = serializers.CharField(allow_blank=True)
+    sheet = serializers.DictField()
+
+
+class CharacterImportSerializer(serializers.Serializer):
+    data = serializers.DictField(help_text="A character export (GET /characters/{id}/export/).")
+
+
+class ChangeCommentSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    author = UserRefSerializer(read_only=True, allow_null=True)
+    body = serializers.CharField(max_length=5000)
+    created = serializers.DateTimeField(read_only=True)
+
+
+class ChangeRequestSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    character = serializers.IntegerField(source="character_id", read_only=True)
+    author = UserRefSerializer(read_only=True, allow_null=True)
+    base_version = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    sheet = serializers.DictField(read_only=True)
+    reason = serializers.CharField(read_only=True)
+    status = serializers.CharField(read_only=True)
+    decided_by = UserRefSerializer(read_only=True, allow_null=True)
+    decided_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    applied_version = serializers.IntegerField(read_only=True, allow_null=True)
+    created = serializers.DateTimeField(read_only=True)
+    comments = ChangeCommentSerializer(many=True, read_only=True)
+
+
+class ChangeRequestCreateSerializer(serializers.Serializer):
+    sheet = serializers.DictField()
+    name = serializers.CharField(max_length=100, required=False)
+    reason = serializers.CharField(max_length=300, allow_blank=True, required=False, default="")
+    version = serializers.IntegerField(min_value=1, required=False, help_text="The version you edited (or If-Match).")
+
+
+class RejectSerializer(serializers.Serializer):
+    comment = serializers.CharField(max_length=5000)
+
+
+class AuctionSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    campaign = serializers.IntegerField(read_only=True)
+    status = serializers.CharField(read_only=True)
+    timeout_seconds = serializers.IntegerField(read_only=True, allow_null=True)
+    deadline = serializers.DateTimeField(read_only=True, allow_null=True)
+    characters = CharacterRefSerializer(many=True, read_only=True)
+    view = serializers.DictField(
+        read_only=True, help_text="The rules engine's view of the auction for you (rules.ambre.auction.view)."
+    )
+
+
+class AuctionActSerializer(serializers.Serializer):
+    character = serializers.IntegerField(min_value=1, help_text="Your character taking part.")
+    type = serializers.ChoiceField(choices=["bid", "pass", "downgrade", "cancel_downgrade", "buy_up"])
+    attribute = serializers.CharField(max_length=40, required=False)
+    amount = serializers.IntegerField(required=False, min_value=-1000, max_value=1000)
+    rank = serializers.IntegerField(required=False, min_value=0, max_value=1000)
+
+
+class AuctionControlSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["pause", "resume", "timeout", "close", "comparison"])
+    seconds = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 3600)
+    attribute = serializers.CharField(max_length=40, required=False)
+    players = serializers.ListField(child=serializers.CharField(max_length=20), required=False, max_length=2)
+
+
+class AuctionOpenSerializer(serializers.Serializer):
+    characters = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=50)
+    mode = serializers.ChoiceField(choices=["open", "blind"], default="open")
+    timeout_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=7 * 24 * 3600)
+
+
+# ---------------------------------------------------------------------------
+# Combat
+# ---------------------------------------------------------------------------
+class EncounterSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    campaign = serializers.IntegerField(source="campaign_id", read_only=True)
+    thread = serializers.IntegerField(source="thread_id", read_only=True)
+    title = serializers.CharField(max_length=120)
+    status = serializers.CharField(read_only=True)
+    round_number = serializers.IntegerField(read_only=True)
+    last_sequence = serializers.IntegerField(read_only=True, help_text="Last combat log sequence number.")
+    created = serializers.DateTimeField(read_only=True)
+    ended_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
+class ParticipantSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    side = serializers.CharField()
+    is_npc = serializers.BooleanField()
+    character = serializers.IntegerField(allow_null=True)
+    controller = serializers.IntegerField(allow_null=True, help_text="User id declaring its actions (null: GMs).")
+    controlled_by_you = serializers.BooleanField()
+    active = serializers.BooleanField()
+    stats_visible = serializers.BooleanField()
+    state = NullableObjectField(help_text="Gauges and pools; null when hidden from you (NPC stats).")
+    declared = serializers.BooleanField(help_text="Has a declaration this round.")
+    declaration = NullableObjectField(help_text="Its declaration, when you may see it.")
+    declaration_target = serializers.IntegerField(allow_null=True)
+    declaration_status = serializers.CharField(allow_null=True)
+
+
+class InitiativeRowSerializer(serializers.Serializer):
+    participant = serializers.IntegerField()
+    score = serializers.JSONField(allow_null=True)
+    draws = serializers.ListField(child=serializers.IntegerField())
+    status = serializers.CharField(allow_null=True)
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    phase = serializers.CharField()
+    step_index = serializers.IntegerField()
+    initiative = InitiativeRowSerializer(many=True)
+    next_participant = serializers.IntegerField(allow_null=True)
+
+
+class EncounterSerializer(EncounterSummarySerializer):
+    participants = ParticipantSerializer(many=True, read_only=True)
+    round = RoundSerializer(read_only=True, allow_null=True)
+    gm_notes = serializers.CharField(read_only=True, allow_null=True, help_text="GMs only.")
+
+
+class EncounterCreateSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=120)
+
+
+class ParticipantCreateSerializer(serializers.Serializer):
+    character = serializers.IntegerField(min_value=1, required=False, help_text="A character of the campaign.")
+    name = serializers.CharField(max_length=90, required=False, allow_blank=True, default="")
+    side = serializers.ChoiceField(choices=["allies", "opponents", "neutral"], default="allies")
+    sheet = serializers.DictField(required=False, help_text="Quick NPC stats merged over the system's defaults.")
+    template = serializers.IntegerField(min_value=1, required=False, help_text="An NPC of the campaign to copy.")
+    count = serializers.IntegerField(min_value=1, max_value=20, default=1)
+    stats_visible = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class DeclarationSerializer(serializers.Serializer):
+    data = serializers.DictField(help_text="The action, as in the system's `action_fields`.")
+    target = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+
+class DeclarationResultSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    participant = serializers.IntegerField(source="participant_id")
+    target = serializers.IntegerField(source="target_id", allow_null=True)
+    data = serializers.DictField()
+    status = serializers.CharField()
+
+
+class StepSerializer(serializers.Serializer):
+    expected_step = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True, help_text="The step you saw (refused if another was resolved)."
+    )
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
+class EndRoundSerializer(serializers.Serializer):
+    expected_round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+
+
+class AdjustSerializer(serializers.Serializer):
+    path = serializers.CharField(max_length=200)
+    value = serializers.JSONField(help_text="A number, true/false, null or text (same type as before).")
+    reason = serializers.CharField(max_length=300)
+
+
+class VisibilitySerializer(serializers.Serializer):
+    visible = serializers.BooleanField()
+
+
+class GmNotesSerializer(serializers.Serializer):
+    notes = serializers.CharField(max_length=10000, allow_blank=True)
+
+
+class LogEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    sequence = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    kind = serializers.CharField()
+    actor = serializers.IntegerField(allow_null=True)
+    participant = serializers.IntegerField(allow_null=True)
+    text = LocalizedTextSerializer()
+    data = serializers.DictField(help_text="Public part for players; the full record (inputs, draws...) for GMs.")
+    gm_only = serializers.BooleanField()
+    corrects = serializers.IntegerField(allow_null=True)
+    created = serializers.DateTimeField()
+
+    def to_representation(self, entry: Any) -> dict[str, Any]:
+        gm = self.context.get("gm", False)
+        data = dict(entry.detail if gm else entry.public)
+        text = data.pop("text", None) or {}
+        return {
+            "id": entry.pk,
+            "sequence": entry.sequence,
+            "round_number": entry.round_number,
+            "kind": entry.kind,
+            "actor": entry.actor_id,
+            "participant": entry.participant_id,
+            "text": {"fr": str(text.get("fr", "")), "en": str(text.get("en", text.get("fr", "")))},
+            "data": data,
+            "gm_only": entry.gm_only,
+            "corrects": entry.corrects_id,
+            "created": serializers.DateTimeField().to_representation(entry.created),
+        }
+
+
+# ---------------------------------------------------------------------------
+# Progression: ledger, balances, awards, purchases
+# ---------------------------------------------------------------------------
+class LedgerEntrySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    character = serializers.IntegerField(source="character_id")
+    currency = serializers.CharField()
+    amount = serializers.IntegerField()
+    kind = serializers.CharField()
+    session = serializers.IntegerField(source="session_id", allow_null=True)
+    created_by = serializers.IntegerField(source="created_by_id", allow_null=True)
+    created = serializers.DateTimeField()
+    note = serializers.CharField()
+    data = serializers.DictField()
+    approval = serializers.CharField()
+
+
+class BalancesSerializer(serializers.Serializer):
+    character = serializers.IntegerField()
+    balances = serializers.DictField(child=serializers.IntegerField(), help_text="Sum of approved ledger entries.")
+    computed = NullableObjectField(help_text="Last result of the session job (balances, flags, notes), if any.")
+
+
+class AwardSuggestionSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    currency = serializers.CharField()
+    amount = serializers.IntegerField()
+    kind = serializers.CharField()
+    note = LocalizedTextSerializer()
+    data = serializers.DictField()
+
+
+class AwardRowSerializer(serializers.Serializer):
+    character = CharacterRefSerializer()
+    present = serializers.BooleanField()
+    facts = serializers.DictField()
+    suggestions = AwardSuggestionSerializer(many=True)
+    amounts = serializers.DictField(child=serializers.IntegerField())
+    current = serializers.DictField(child=serializers.IntegerField())
+    extra = serializers.IntegerField()
+    extra_note = serializers.CharField(allow_blank=True)
+    errors = serializers.DictField(child=serializers.CharField())
+
+
+class RecalculationRunSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    reason = serializers.CharField()
+    revision = serializers.IntegerField()
+    total = serializers.IntegerField()
+    done = serializers.IntegerField()
+    error = serializers.CharField(allow_blank=True)
+    created = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class SessionAwardsSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    review_status = serializers.CharField(allow_null=True)
+    revision = serializers.IntegerField()
+    rows = AwardRowSerializer(many=True)
+    runs = RecalculationRunSerializer(many=True)
+
+
+class AwardEntrySerializer(serializers.Serializer):
+    present = serializers.BooleanField(default=True)
+    facts = serializers.DictField(required=False, default=dict, help_text="GM facts the system asks for.")
+    amounts = serializers.DictField(
+        child=serializers.IntegerField(min_value=-10000, max_value=10000), required=False, default=dict
+    )
+    suggested = serializers.DictField(child=serializers.IntegerField(), required=False, default=dict)
+    extra = serializers.IntegerField(min_value=-10000, max_value=10000, default=0)
+    extra_note = serializers.CharField(max_length=300, allow_blank=True, required=False, default="")
+
+
+class AwardConfirmSerializer(serializers.Serializer):
+    entries = serializers.DictField(
+        child=AwardEntrySerializer(), help_text="Per character id (as a string key): presence, facts, amounts."
+    )
+
+
+class PurchaseSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    character = serializers.IntegerField(source="character_id", read_only=True)
+    requested_by = serializers.IntegerField(source="requested_by_id", read_only=True, allow_null=True)
+    kind = serializers.CharField(read_only=True)
+    request = serializers.DictField(read_only=True)
+    preview = serializers.DictField(read_only=True)
+    status = serializers.CharField(read_only=True)
+    comment = serializers.CharField(read_only=True)
+    decided_by = serializers.IntegerField(source="decided_by_id", read_only=True, allow_null=True)
+    decided_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    created = serializers.DateTimeField(read_only=True)
+
+
+class PurchaseCreateSerializer(serializers.Serializer):
+    request = serializers.DictField(help_text="A purchase as in the system's `purchase_kinds` (`kind` + fields).")
+
+
+class PurchaseDecisionSerializer(serializers.Serializer):
+    comment = serializers.CharField(max_length=500, allow_blank=True, required=False, default="")

@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api import pages
-from api.views import account, campaigns, forum, systems
+from api.views import account, campaigns, characters, combat, forum, progression, systems
 
 app_name = "api"
 
@@ -69,6 +69,62 @@ v1 = [
     path(C + "rolls/chain/", forum.RollChainView.as_view(), name="roll-chain"),
     path(C + "rolls/verify/", forum.RollVerifyView.as_view(), name="roll-verify"),
     path("rolls/<int:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
+    # Characters
+    path(C + "characters/", characters.CharacterListView.as_view(), name="characters"),
+    path(C + "characters/import/", characters.CharacterImportView.as_view(), name="characters-import"),
+    path("characters/<int:character_id>/", characters.CharacterDetailView.as_view(), name="character"),
+    path("characters/<int:character_id>/sheet/", characters.CharacterSheetView.as_view(), name="character-sheet"),
+    path("characters/<int:character_id>/submit/", characters.submit_view.as_view(), name="character-submit"),
+    path("characters/<int:character_id>/approve/", characters.approve_view.as_view(), name="character-approve"),
+    path("characters/<int:character_id>/return/", characters.return_view.as_view(), name="character-return"),
+    path("characters/<int:character_id>/status/", characters.status_view.as_view(), name="character-status"),
+    path("characters/<int:character_id>/history/", characters.CharacterHistoryView.as_view(), name="character-history"),
+    path("characters/<int:character_id>/export/", characters.CharacterExportView.as_view(), name="character-export"),
+    path(
+        "characters/<int:character_id>/change-requests/",
+        characters.ChangeRequestListView.as_view(),
+        name="change-requests",
+    ),
+    path("change-requests/<int:change_id>/", characters.ChangeRequestDetailView.as_view(), name="change-request"),
+    path("change-requests/<int:change_id>/approve/", characters.change_approve_view.as_view(), name="change-approve"),
+    path("change-requests/<int:change_id>/reject/", characters.change_reject_view.as_view(), name="change-reject"),
+    path(
+        "change-requests/<int:change_id>/withdraw/", characters.change_withdraw_view.as_view(), name="change-withdraw"
+    ),
+    path("change-requests/<int:change_id>/comments/", characters.change_comment_view.as_view(), name="change-comment"),
+    # The Ambre attribute auction
+    path(C + "auctions/", characters.AuctionListView.as_view(), name="auctions"),
+    path("auctions/<int:auction_id>/", characters.AuctionDetailView.as_view(), name="auction"),
+    path("auctions/<int:auction_id>/act/", characters.AuctionActView.as_view(), name="auction-act"),
+    path("auctions/<int:auction_id>/control/", characters.AuctionControlView.as_view(), name="auction-control"),
+    # Combat
+    path("threads/<int:thread_id>/encounters/", combat.EncounterListView.as_view(), name="encounters"),
+    path("encounters/<int:encounter_id>/", combat.EncounterDetailView.as_view(), name="encounter"),
+    path("encounters/<int:encounter_id>/log/", combat.CombatLogView.as_view(), name="encounter-log"),
+    path("encounters/<int:encounter_id>/participants/", combat.ParticipantListView.as_view(), name="participants"),
+    *[
+        path(
+            f"encounters/<int:encounter_id>/{action}/", combat.encounter_action_view(action), name=f"encounter-{action}"
+        )
+        for action in combat.ACTIONS
+    ],
+    path("participants/<int:participant_id>/declaration/", combat.DeclarationView.as_view(), name="declaration"),
+    path("participants/<int:participant_id>/adjust/", combat.ParticipantAdjustView.as_view(), name="adjust"),
+    path(
+        "participants/<int:participant_id>/visibility/",
+        combat.ParticipantVisibilityView.as_view(),
+        name="participant-visibility",
+    ),
+    # Progression
+    path("characters/<int:character_id>/ledger/", progression.LedgerView.as_view(), name="ledger"),
+    path("characters/<int:character_id>/balances/", progression.BalancesView.as_view(), name="balances"),
+    path("characters/<int:character_id>/purchases/", progression.PurchaseListView.as_view(), name="purchases"),
+    path("purchases/<int:purchase_id>/approve/", progression.purchase_decision_view(True), name="purchase-approve"),
+    path("purchases/<int:purchase_id>/reject/", progression.purchase_decision_view(False), name="purchase-reject"),
+    path("sessions/<int:session_id>/awards/", progression.SessionAwardsView.as_view(), name="awards"),
+    path(
+        "sessions/<int:session_id>/awards/reopen/", progression.SessionAwardsReopenView.as_view(), name="awards-reopen"
+    ),
 ]
 
 urlpatterns = [

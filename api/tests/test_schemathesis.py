@@ -6,7 +6,7 @@ inputs, as the GM of a populated table (token auth), with path parameters
 sometimes pointing at real objects; each response must not be a server error
 and must match the schema (status code, content type, body).
 
-Examples per operation: ``TABLEE_SCHEMATHESIS_EXAMPLES`` (default 5) so CI
+Examples per operation: ``TABLEE_SCHEMATHESIS_EXAMPLES`` (default 3) so CI
 stays quick; raise it locally for a deeper run.
 """
 
@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-MAX_EXAMPLES = int(os.environ.get("TABLEE_SCHEMATHESIS_EXAMPLES", "5"))
+MAX_EXAMPLES = int(os.environ.get("TABLEE_SCHEMATHESIS_EXAMPLES", "3"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 pytestmark = pytest.mark.django_db
@@ -44,6 +44,12 @@ def populated(table: Any) -> dict[str, Any]:
     )
     services.create_post(table.player, thread, body="Je regarde autour de moi.")
     session = services.open_session(table.gm, table.campaign, title="Séance 1")
+    from characters import services as character_services
+    from combat import services as combat_services
+
+    character = character_services.create_character(table.player, table.campaign, name="Corwin")
+    encounter = combat_services.create_encounter(table.gm, thread, title="Embuscade")
+    participant = combat_services.add_participant(table.gm, encounter, character=character)[0]
     _token, key = api_services.create_token(table.gm, name="schemathesis")
     post = thread.posts.order_by("number").first()
     known = {
@@ -55,6 +61,9 @@ def populated(table: Any) -> dict[str, Any]:
         "session_id": session.pk,
         "user_id": table.player.pk,
         "slug": "ambre",
+        "character_id": character.pk,
+        "encounter_id": encounter.pk,
+        "participant_id": participant.pk,
     }
     return {"key": key, "known": known, "table": table}
 

@@ -1,0 +1,580 @@
+"""Characters: list, create, detail (ETag), sheet and profile edits (If-Match),
+review, history, export/import, change requests, and the Ambre auction.
+
+Writes call :mod:`characters.services`; visibility comes from
+:mod:`characters.access` (404 for what a user may not see).
+
+Optimistic concurrency: a character's representation carries ``version`` and
+an ``ETag`` header (``"<id>.<version>"``). Every write of the sheet or the
+profile needs ``If-Match`` (or a ``version`` field): a stale one answers 412
+``precondition_failed`` and nothing is saved; none at all answers 428.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.exceptions import PreconditionFailed, PreconditionRequired
+from api.pagination import PagePagination
+from api.serializers import (
+    AuctionActSerializer,
+    AuctionControlSerializer,
+    AuctionOpenSerializer,
+    AuctionSerializer,
+    ChangeCommentSerializer,
+    ChangeRequestCreateSerializer,
+    ChangeRequestSerializer,
+    CharacterCreateSerializer,
+    CharacterExportSerializer,
+    CharacterImportSerializer,
+    CharacterProfileSerializer,
+    CharacterSerializer,
+    CharacterStatusSerializer,
+    RejectSerializer,
+    ReviewSerializer,
+    SheetVersionSerializer,
+    SheetWriteSerializer,
+    UserRefSerializer,
+)
+from api.views.common import CAMPAIGN, id_param
+from campaigns import access as campaign_access
+from characters import access, services
+from characters.models import Auction, ChangeRequest, Character
+
+CHARACTER = id_param("character_id")
+CHANGE = id_param("change_id")
+AUCTION = id_param("auction_id")
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description='The ETag you read ("<id>.<version>"); or send `version` in the body.',
+)
+ETAG_RE = re.compile(r'^\s*(?:W/)?"?(\d+)\.(\d+)"?\s*$')
+
+
+def etag(character: Character) -> str:
+    return f'"{character.pk}.{character.version}"'
+
+
+def expected_version(request: Request, character: Character, body_version: int | None) -> int:
+    """The version the client edited: ``If-Match`` wins over the body's ``version``."""
+    header = request.headers.get("If-Match")
+    if header:
+        if header.strip() == "*":
+            return character.version
+        match = ETAG_RE.match(header)
+        if match is None or int(match.group(1)) != character.pk:
+            raise PreconditionFailed()
+        return int(match.group(2))
+    if body_version is not None:
+        return int(body_version)
+    raise PreconditionRequired()
+
+
+def public_ranks(character: Character) -> list[dict[str, Any]]:
+    """Ambre: the character's places in the closed public ladders (public part)."""
+    if character.system != "ambre":
+        return []
+    auction = next(
+        (a for a in Auction.objects.filter(campaign=character.campaign) if character.pk in a.character_ids()), None
+    )
+    if auction is None:
+        return []
+    from rules.ambre import auction as rules_auction
+
+    out = []
+    for attr, data in rules_auction.ladders(auction.state).items():
+        if data.get("closed") and str(character.pk) in data["public"]:
+            out.append({"attribute": attr, "position": data["public"].index(str(character.pk)) + 1})
+    return out
+
+
+def character_data(request: Request, character: Character) -> dict[str, Any]:
+    """The representation ``request.user`` may see (see :class:`CharacterSerializer`)."""
+    full = access.can_see_full_sheet(request.user, character)
+    data: dict[str, Any] = {
+        "id": character.pk,
+        "campaign": character.campaign_id,
+        "owner": UserRefSerializer(character.owner).data if character.owner and not character.is_npc else None,
+        "is_npc": character.is_npc,
+        "name": character.name,
+        "portrait": request.build_absolute_uri(character.portrait.url) if character.portrait else None,
+        "public_description": character.public_description,
+        "system": character.system,
+        "status": character.status,
+        "public_ranks": public_ranks(character),
+        "full": full,
+        "version": None,
+        "schema_version": None,
+        "sheet": None,
+        "derived": None,
+        "budget": None,
+        "errors": None,
+        "valid": None,
+        "private_background": None,
+        "gm_comment": None,
+        "created": character.created.isoformat().replace("+00:00", "Z"),
+        "updated": character.updated.isoformat().replace("+00:00", "Z"),
+    }
+    if full:
+        lang = get_language() or "fr"
+        sheet = character.current_sheet()
+        result = services.evaluate_character(character, sheet)
+        data.update(
+            {
+                "version": character.version,
+                "schema_version": character.rule_system.schema_version,
+                "sheet": sheet,
+                "derived": result.derived,
+                "budget": result.budget.to_dict(lang) if result.budget else None,
+                "errors": [e.to_dict(lang) for e in result.all_errors()],
+                "valid": result.valid,
+                "private_background": character.private_background,
+                "gm_comment": character.gm_comment,
+            }
+        )
+    return data
+
+
+def character_response(request: Request, character: Character, code: int = status.HTTP_200_OK) -> Response:
+    response = Response(character_data(request, character), status=code)
+    if access.can_see_full_sheet(request.user, character):
+        response["ETag"] = etag(character)
+    return response
+
+
+def visible_characters(user: Any, campaign: Any) -> QuerySet[Character]:
+    """Player characters for whoever sees the campaign; NPCs for its GMs only."""
+    queryset = campaign.characters.select_related("owner__profile", "campaign").order_by("name", "id")
+    if not campaign_access.is_gm(user, campaign):
+        queryset = queryset.filter(is_npc=False)
+    return queryset
+
+
+# ---------------------------------------------------------------------------
+# List, create, import
+# ---------------------------------------------------------------------------
+@extend_schema(parameters=[CAMPAIGN], tags=["characters"])
+class CharacterListView(generics.ListAPIView):
+    """Characters of a campaign (public part, full for yours and for GMs); POST creates a draft."""
+
+    permission_classes = [AllowAny]
+    serializer_class = CharacterSerializer
+    pagination_class = PagePagination
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
+
+    def get_queryset(self) -> QuerySet[Character]:
+        campaign = campaign_access.get_campaign_for_user(self.request.user, self.kwargs["campaign"])
+        return visible_characters(self.request.user, campaign)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([character_data(request, c) for c in page])
+
+    @extend_schema(
+        request=CharacterCreateSerializer, responses={201: CharacterSerializer}, operation_id="characters_create"
+    )
+    def post(self, request: Request, campaign: str) -> Response:
+        obj = campaign_access.get_campaign_for_user(request.user, campaign)
+        serializer = CharacterCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        character = services.create_character(request.user, obj, **serializer.validated_data)
+        return character_response(request, character, status.HTTP_201_CREATED)
+
+
+class CharacterImportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[CAMPAIGN],
+        request=CharacterImportSerializer,
+        responses={201: CharacterSerializer},
+        operation_id="characters_import",
+        tags=["characters"],
+        description="A JSON export becomes a new draft in this campaign (same rule system).",
+    )
+    def post(self, request: Request, campaign: str) -> Response:
+        obj = campaign_access.get_campaign_for_user(request.user, campaign)
+        serializer = CharacterImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        from api.views.common import rename_fields
+
+        character = rename_fields(
+            lambda: services.import_character(request.user, obj, data=serializer.validated_data["data"]),
+            lambda field: "data" if field == "file" else (f"data.sheet.{field}" if field else field),
+        )
+        return character_response(request, character, status.HTTP_201_CREATED)
+
+
+# ---------------------------------------------------------------------------
+# Detail, profile, sheet
+# ---------------------------------------------------------------------------
+class CharacterDetailView(APIView):
+    permission_classes = [AllowAny]
+    extra_error_codes = (412, 428)
+
+    @extend_schema(
+        parameters=[CHARACTER], responses=CharacterSerializer, operation_id="characters_retrieve", tags=["characters"]
+    )
+    def get(self, request: Request, character_id: int) -> Response:
+        return character_response(request, access.get_character_for_user(request.user, character_id))
+
+    @extend_schema(
+        parameters=[CHARACTER, IF_MATCH],
+        request=CharacterProfileSerializer,
+        responses=CharacterSerializer,
+        operation_id="characters_update_profile",
+        tags=["characters"],
+        description="Name and texts (owner and GMs). Needs If-Match or `version`.",
+    )
+    def patch(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id, write=True)
+        serializer = CharacterProfileSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        version = expected_version(request, character, data.get("version"))
+        updated = services.update_profile(
+            request.user,
+            character,
+            name=data.get("name", character.name),
+            public_description=data.get("public_description", character.public_description),
+            private_background=data.get("private_background", character.private_background),
+            expected_version=version,
+        )
+        return character_response(request, updated)
+
+
+class CharacterSheetView(APIView):
+    permission_classes = [IsAuthenticated]
+    extra_error_codes = (412, 428)
+
+    @extend_schema(
+        parameters=[CHARACTER, IF_MATCH],
+        request=SheetWriteSerializer,
+        responses=CharacterSerializer,
+        operation_id="characters_save_sheet",
+        tags=["characters"],
+        description=(
+            "Replace the stored sheet: the owner's draft, or a GM's edit (recorded). An approved sheet's owner "
+            "uses change requests instead. Needs If-Match or `version`; rule errors come back per field."
+        ),
+    )
+    def put(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id, write=True)
+        serializer = SheetWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        version = expected_version(request, character, data.get("version"))
+        updated = services.save_sheet(
+            request.user, character, sheet=data["sheet"], expected_version=version, reason=data["reason"]
+        )
+        return character_response(request, updated)
+
+
+class CharacterActionView(APIView):
+    """Review actions: ``submit`` (owner), ``approve``/``return`` (GMs), ``status`` (GMs)."""
+
+    permission_classes = [IsAuthenticated]
+    action = "submit"
+
+    def post(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id, write=True)
+        if self.action == "submit":
+            updated = services.submit_character(request.user, character)
+        elif self.action == "approve":
+            serializer = ReviewSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            updated = services.approve_character(request.user, character, **serializer.validated_data)
+        elif self.action == "return":
+            serializer = RejectSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            updated = services.return_character(request.user, character, **serializer.validated_data)
+        else:
+            serializer = CharacterStatusSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            updated = services.set_status(request.user, character, **serializer.validated_data)
+        return character_response(request, updated)
+
+
+def _action_view(action: str, request_serializer: Any, description: str) -> Any:
+    def post(self: CharacterActionView, request: Request, character_id: int) -> Response:
+        return CharacterActionView.post(self, request, character_id)
+
+    documented = extend_schema(
+        parameters=[CHARACTER],
+        request=request_serializer,
+        responses=CharacterSerializer,
+        operation_id=f"characters_{action}",
+        tags=["characters"],
+        description=description,
+    )(post)
+    return type(f"Character{action.title()}View", (CharacterActionView,), {"action": action, "post": documented})
+
+
+submit_view = _action_view("submit", None, "The owner submits a complete, valid draft to the GMs.")
+approve_view = _action_view("approve", ReviewSerializer, "A GM approves a submitted sheet (creation ledger written).")
+return_view = _action_view("return", RejectSerializer, "A GM sends a submitted sheet back to draft, with a comment.")
+status_view = _action_view("status", CharacterStatusSerializer, "A GM retires a character, declares it dead, or back.")
+
+
+@extend_schema(parameters=[CHARACTER], tags=["characters"])
+class CharacterHistoryView(generics.ListAPIView):
+    """Every saved version of the sheet, newest first (owner and GMs)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = SheetVersionSerializer
+    pagination_class = PagePagination
+
+    def get_queryset(self) -> Any:
+        character = access.get_character_for_user(self.request.user, self.kwargs["character_id"], write=True)
+        return character.versions.select_related("author__profile").order_by("-version")
+
+
+class CharacterExportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[CHARACTER],
+        responses=CharacterExportSerializer,
+        operation_id="characters_export",
+        tags=["characters"],
+    )
+    def get(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id, write=True)
+        return Response(services.export_character(request.user, character))
+
+
+# ---------------------------------------------------------------------------
+# Change requests
+# ---------------------------------------------------------------------------
+def change_data(change: ChangeRequest) -> dict[str, Any]:
+    return ChangeRequestSerializer(change).data
+
+
+@extend_schema(parameters=[CHARACTER], tags=["characters"])
+class ChangeRequestListView(generics.ListAPIView):
+    """Change requests of a character (owner and GMs); POST proposes one (owner of an approved sheet)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = ChangeRequestSerializer
+    pagination_class = PagePagination
+    extra_error_codes = (412, 428)
+
+    def get_queryset(self) -> Any:
+        character = access.get_character_for_user(self.request.user, self.kwargs["character_id"], write=True)
+        return character.change_requests.select_related("author__profile", "decided_by__profile").prefetch_related(
+            "comments__author__profile"
+        )
+
+    @extend_schema(
+        parameters=[IF_MATCH],
+        request=ChangeRequestCreateSerializer,
+        responses={201: ChangeRequestSerializer},
+        operation_id="change_requests_create",
+    )
+    def post(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id, write=True)
+        serializer = ChangeRequestCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        version = expected_version(request, character, data.get("version"))
+        change = services.request_change(
+            request.user,
+            character,
+            sheet=data["sheet"],
+            expected_version=version,
+            reason=data["reason"],
+            name=data.get("name"),
+        )
+        return Response(change_data(change), status=status.HTTP_201_CREATED)
+
+
+class ChangeRequestDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[CHANGE],
+        responses=ChangeRequestSerializer,
+        operation_id="change_requests_retrieve",
+        tags=["characters"],
+    )
+    def get(self, request: Request, change_id: int) -> Response:
+        return Response(change_data(access.get_change_request_for_user(request.user, change_id)))
+
+
+class ChangeRequestActionView(APIView):
+    permission_classes = [IsAuthenticated]
+    action = "approve"
+    extra_error_codes = (412,)
+
+    def post(self, request: Request, change_id: int) -> Response:
+        change = access.get_change_request_for_user(request.user, change_id)
+        if self.action == "approve":
+            serializer = ReviewSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            services.approve_change(request.user, change, **serializer.validated_data)
+        elif self.action == "reject":
+            serializer = RejectSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            services.reject_change(request.user, change, **serializer.validated_data)
+        elif self.action == "withdraw":
+            services.withdraw_change(request.user, change)
+        else:
+            serializer = ChangeCommentSerializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            services.comment_change(request.user, change, body=serializer.validated_data["body"])
+        return Response(change_data(access.get_change_request_for_user(request.user, change_id)))
+
+
+def _change_view(action: str, request_serializer: Any, description: str) -> Any:
+    def post(self: ChangeRequestActionView, request: Request, change_id: int) -> Response:
+        return ChangeRequestActionView.post(self, request, change_id)
+
+    documented = extend_schema(
+        parameters=[CHANGE],
+        request=request_serializer,
+        responses=ChangeRequestSerializer,
+        operation_id=f"change_requests_{action}",
+        tags=["characters"],
+        description=description,
+    )(post)
+    return type(f"Change{action.title()}View", (ChangeRequestActionView,), {"action": action, "post": documented})
+
+
+change_approve_view = _change_view("approve", ReviewSerializer, "A GM applies the change and its ledger entries.")
+change_reject_view = _change_view("reject", RejectSerializer, "A GM rejects the change, saying why.")
+change_withdraw_view = _change_view("withdraw", None, "Its author withdraws a pending change.")
+change_comment_view = _change_view("comment", ChangeCommentSerializer, "Add a message to the discussion.")
+
+
+# ---------------------------------------------------------------------------
+# The Ambre attribute auction
+# ---------------------------------------------------------------------------
+def auction_data(request: Request, auction: Auction, as_character: int | None = None) -> dict[str, Any]:
+    from rules.ambre import auction as rules_auction
+
+    auction = services.check_auction_timeout(auction)
+    characters = list(Character.objects.filter(pk__in=auction.character_ids()).order_by("pk"))
+    mine = [c for c in characters if access.is_owner(request.user, c)]
+    me = next((c for c in mine if c.pk == as_character), mine[0] if mine else None)
+    gm = campaign_access.is_gm(request.user, auction.campaign)
+    return {
+        "id": auction.pk,
+        "campaign": auction.campaign_id,
+        "status": auction.status,
+        "timeout_seconds": auction.timeout_seconds,
+        "deadline": auction.deadline.isoformat().replace("+00:00", "Z") if auction.deadline else None,
+        "characters": [{"id": c.pk, "name": c.name} for c in characters],
+        "view": rules_auction.view(auction.state, viewer=str(me.pk) if me else None, gm=gm),
+    }
+
+
+@extend_schema(parameters=[CAMPAIGN], tags=["auction"])
+class AuctionListView(generics.ListAPIView):
+    """Ambre attribute auctions of a campaign (members); POST opens one (GMs)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = AuctionSerializer
+    pagination_class = PagePagination
+
+    def get_queryset(self) -> Any:
+        campaign = campaign_access.get_campaign_for_user(self.request.user, self.kwargs["campaign"])
+        if not campaign_access.is_member(self.request.user, campaign):
+            raise Http404
+        return campaign.auctions.order_by("-created", "-id")
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([auction_data(request, a) for a in page])
+
+    @extend_schema(request=AuctionOpenSerializer, responses={201: AuctionSerializer}, operation_id="auctions_open")
+    def post(self, request: Request, campaign: str) -> Response:
+        obj = campaign_access.get_campaign_for_user(request.user, campaign)
+        serializer = AuctionOpenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        chosen = list(Character.objects.filter(pk__in=data["characters"], campaign=obj))
+        auction = services.open_auction(
+            request.user, obj, characters=chosen, mode=data["mode"], timeout_seconds=data.get("timeout_seconds")
+        )
+        return Response(auction_data(request, auction), status=status.HTTP_201_CREATED)
+
+
+class AuctionDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[
+            AUCTION,
+            OpenApiParameter("as", int, description="Which of your characters to see the auction as."),
+        ],
+        responses=AuctionSerializer,
+        operation_id="auctions_retrieve",
+        tags=["auction"],
+    )
+    def get(self, request: Request, auction_id: int) -> Response:
+        auction = access.get_auction_for_user(request.user, auction_id)
+        raw = request.query_params.get("as", "")
+        return Response(auction_data(request, auction, int(raw) if raw.isdigit() else None))
+
+
+class AuctionActView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[AUCTION],
+        request=AuctionActSerializer,
+        responses=AuctionSerializer,
+        operation_id="auctions_act",
+        tags=["auction"],
+        description="A player bids, passes, downgrades (or cancels it) or buys up, for one of their characters.",
+    )
+    def post(self, request: Request, auction_id: int) -> Response:
+        auction = access.get_auction_for_user(request.user, auction_id)
+        serializer = AuctionActSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        event = dict(serializer.validated_data)
+        character = Character.objects.filter(pk=event.pop("character"), campaign=auction.campaign).first()
+        if character is None:
+            from django.core.exceptions import ValidationError
+
+            raise ValidationError({"character": [_("Choose one of your characters in this auction.")]})
+        updated = services.auction_act(request.user, auction, character=character, event=event)
+        return Response(auction_data(request, updated, character.pk))
+
+
+class AuctionControlView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[AUCTION],
+        request=AuctionControlSerializer,
+        responses=AuctionSerializer,
+        operation_id="auctions_control",
+        tags=["auction"],
+        description="GM controls: pause, resume, timeout (seconds), close (current attribute), comparison.",
+    )
+    def post(self, request: Request, auction_id: int) -> Response:
+        auction = access.get_auction_for_user(request.user, auction_id)
+        serializer = AuctionControlSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        action = data.pop("action")
+        updated = services.auction_gm(request.user, auction, action=action, **data)
+        return Response(auction_data(request, updated))
