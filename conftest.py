@@ -9,9 +9,6 @@ from typing import Any
 
 import pytest
 
-# Tasks run in-process in tests unless a test starts a real worker.
-os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "1")
-
 
 @dataclass
 class Table:

@@ -10,6 +10,7 @@ Celery worker. See README.md for every variable.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -138,7 +139,9 @@ LIVE_KEEPALIVE_SECONDS = int(os.environ.get("TABLEE_LIVE_KEEPALIVE", "15"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
+#: Under pytest, tasks run in-process unless a test starts a real worker.
+TESTING = "pytest" in sys.modules
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", TESTING or not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = False

@@ -80,3 +80,18 @@ def test_anonymous_visitors_can_switch_language_from_the_header(
     page.wait_for_load_state("networkidle")
     assert "Welcome to Tablée" in page.content()
     context.close()
+
+
+def test_the_demo_site_works_in_a_browser(asgi_server: Any, browser: Any, screenshot_dir: Any) -> None:
+    from django.core.management import call_command
+
+    call_command("demo", stdout=open("/dev/null", "w"))
+    context = browser.new_context(locale="fr-FR", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    login(page, asgi_server.url, "mj", "tablee-demo")
+    page.goto(f"{asgi_server.url}/")
+    text = page.locator("main").inner_text()
+    for title in ("Les Ombres de Rebma", "La Porte d'Orient", "Les Chemins de Loreval", "Le Mythe éveillé"):
+        assert title in text
+    page.screenshot(path=str(screenshot_dir / "demo-home-gm.png"), full_page=True)
+    context.close()
