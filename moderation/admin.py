@@ -231,8 +231,31 @@ class SuspensionInline(admin.TabularInline):
     readonly_fields = ["created", "created_by", "lifted_at"]
 
 
+class _SafeUserDeletion:
+    """Deleting an account from the admin never breaks a campaign's roll chain:
+    an account that rolled dice is emptied into a tombstone instead
+    (:func:`moderation.services._erase_user`)."""
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        from moderation.services import _erase_user
+
+        _erase_user(obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        from django.db import transaction
+
+        from moderation.services import _erase_user
+
+        with transaction.atomic():
+            for user in queryset:
+                _erase_user(user)
+
+
 _User = get_user_model()
 _user_admin = admin.site._registry.get(_User)
 if isinstance(_user_admin, UserAdmin) and SuspensionInline not in (_user_admin.inlines or []):
     _base = type(_user_admin)
-    _replace(_User, type("TableeUserAdmin", (_base,), {"inlines": [*(_base.inlines or []), SuspensionInline]}))
+    _replace(
+        _User,
+        type("TableeUserAdmin", (_SafeUserDeletion, _base), {"inlines": [*(_base.inlines or []), SuspensionInline]}),
+    )
