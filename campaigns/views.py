@@ -550,9 +550,15 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             if roll.secret and not (is_gm or (user.is_authenticated and roll.roller_id == user.pk)):
                 continue
             roll.summary_text = (roll.resolution.get("summary") or {}).get(lang, "")
+            roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
             roll.odds_text = _odds_text(roll.resolution.get("odds"), lang)
             shown.append(roll)
         post.shown_rolls = shown
+
+
+def _plain_detail(detail: Any) -> str:
+    """d20's breakdown (``2d6 (**6**, 4) + 1 = `11```) without its Markdown marks."""
+    return str(detail or "").replace("**", "").replace("`", "").replace("~~", "")
 
 
 def _odds_text(odds: Any, lang: str) -> str:
