@@ -45,6 +45,9 @@ def target_url(obj: Any) -> str:
     if model == "thread":
         return _reverse_first(_ROUTES["thread"], (obj.pk,), (obj.campaign.slug, obj.pk))
     if model == "post":
+        url = _reverse_first(("campaigns:post",), (obj.pk,))
+        if url:
+            return url
         url = target_url(obj.thread)
         return f"{url}#post-{obj.number}" if url else ""
     if model == "character":

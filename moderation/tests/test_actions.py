@@ -185,6 +185,7 @@ def test_the_report_page_offers_the_actions(table: Any, rolled_post: Post) -> No
     page = client_for(table.moderator).get(reverse("moderation:report", args=[report.pk])).content.decode()
     for label in ("Masquer le message", "Verrouiller le sujet", "Verrouiller la campagne", "Attaque !"):
         assert label in page
+    assert f'href="{reverse("campaigns:post", args=[rolled_post.pk])}"' in page
     gm_page = client_for(table.gm).get(reverse("moderation:report", args=[report.pk])).content.decode()
     assert "Masquer le message" in gm_page
     assert "Verrouiller la campagne" not in gm_page

@@ -173,3 +173,18 @@ def test_it_answers_htmx_with_the_fragment(table: Any, player_post: Any) -> None
     ok = client.post(url, {"reason": "spam"}, HTTP_HX_REQUEST="true")
     assert ok.status_code == 200 and "Merci" in ok.content.decode()
     assert Report.objects.count() == 1
+
+
+def test_the_report_link_partial_renders_for_members_only(table: Any, player_post: Any) -> None:
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/campaigns/threads/1/?page=2")
+    request.user = table.player2
+    html = render_to_string("moderation/report_link.html", {"kind": "post", "target": player_post}, request=request)
+    assert reverse("moderation:report_create", args=["post", player_post.pk]) in html
+    assert "next=/campaigns/threads/1/%3Fpage%3D2" in html
+    request.user = AnonymousUser()
+    assert render_to_string("moderation/report_link.html", {"kind": "post", "target": player_post},
+                            request=request).strip() == ""

@@ -138,9 +138,15 @@ def test_a_suspended_member_cannot_write_through_html(table: Any, suspended: Any
     post = thread.posts.first()
     response = client.post(reverse("moderation:report_create", args=["post", post.pk]), {"reason": "spam"})
     assert response.status_code == 403
-    response = client.post(f"/campaigns/{table.campaign.pk}/threads/{thread.pk}/reply/", {"body": "Spam"})
+    reply = reverse("campaigns:thread_reply", args=[thread.pk])
+    form = {"body": "Spam", "visibility": "public"}
+    response = client.post(reply, form)
     assert response.status_code == 403
+    assert "Votre compte est suspendu" in response.content.decode()
     assert thread.posts.count() == 1
+    services.unsuspend_user(table.moderator, suspended)
+    assert client.post(reply, form).status_code == 302  # the same form works once the suspension is lifted
+    assert thread.posts.count() == 2
 
 
 def test_a_suspended_member_cannot_write_through_the_api(suspended: Any) -> None:
