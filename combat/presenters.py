@@ -36,7 +36,9 @@ def _label(labels: dict[str, str], key: str) -> str:
     return labels.get(key) or labels.get(f"{key}_max") or key.replace("_", " ").replace(".", " · ")
 
 
-def state_rows(state: dict[str, Any], labels: dict[str, str]) -> list[dict[str, Any]]:
+def state_rows(
+    state: dict[str, Any], labels: dict[str, str], hidden: frozenset[str] = frozenset()
+) -> list[dict[str, Any]]:
     """Display rows for a participant's state, whatever the system.
 
     A number with a ``<key>_max`` sibling (or a dict with a ``<key>_max``
@@ -45,7 +47,7 @@ def state_rows(state: dict[str, Any], labels: dict[str, str]) -> list[dict[str, 
     rows: list[dict[str, Any]] = []
     flags: list[str] = []
     for key, value in (state or {}).items():
-        if key.endswith("_max") or value is None:
+        if key.endswith("_max") or value is None or key in hidden:
             continue
         maximum = state.get(f"{key}_max")
         if isinstance(value, bool):
@@ -58,7 +60,7 @@ def state_rows(state: dict[str, Any], labels: dict[str, str]) -> list[dict[str, 
                 if isinstance(sub_value, int) and isinstance(maximum.get(sub), int):
                     rows.append(_gauge(f"{_label(labels, key)} {sub}", sub_value, maximum[sub]))
         elif isinstance(value, dict):
-            parts = [f"{_label(labels, k)} {v}" for k, v in value.items() if v not in (None, "", [], {})]
+            parts = [f"{_label(labels, k)} {v}" for k, v in value.items() if v not in (None, "", [], {}, 0, False)]
             if parts:
                 rows.append({"kind": "value", "label": _label(labels, key), "value": ", ".join(parts)})
         elif isinstance(value, list):
@@ -100,7 +102,7 @@ def declaration_rows(encounter: Encounter, data: dict[str, Any], *, full: bool) 
         if f.path not in data:
             continue
         value = data[f.path]
-        if value in (None, "", [], {}):
+        if value in (None, "", [], {}) or (value == f.default and not f.required):
             continue
         if not full and f.kind in ("int", "list", "dict"):
             continue
@@ -121,6 +123,7 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
     campaign = encounter.campaign
     gm = is_gm(user, campaign)
     labels = _labels(encounter)
+    currencies = frozenset(system_for(encounter).currencies)
     current: Round | None = encounter.current_round()
     participants = list(encounter.participants.select_related("character", "controller"))
     by_id = {p.pk: p for p in participants}
@@ -165,7 +168,10 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
         item = {
             "p": p,
             "controlled": controlled,
-            "state_rows": state_rows(p.state, labels) if show_state else None,
+            # Experience and karma balances belong to the owner and the GMs (DESIGN: ledger).
+            "state_rows": state_rows(p.state, labels, frozenset() if gm or controlled else currencies)
+            if show_state
+            else None,
             "declared": decl is not None,
             "declaration_status": decl.status if decl else None,
             "declaration_rows": decl_rows,

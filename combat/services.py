@@ -752,7 +752,8 @@ def adjust_value(user: Any, participant: Participant, *, path: str, value: Any, 
             text=text,
             public={"changes": applied, "reason": reason},
             detail={"changes": applied, "reason": reason},
-            gm_only=not participant.stats_visible,
+            # An NPC's values, and karma/experience balances (the owner's and GMs' business), are GM-only.
+            gm_only=not participant.stats_visible or path.split(".")[0] in system_for(encounter).currencies,
         )
     return entry
 

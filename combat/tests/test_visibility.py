@@ -190,3 +190,17 @@ def test_the_stream_and_pages_answer_404_to_outsiders(fight):
         assert client.get(url).status_code == 404
     anonymous = Client()
     assert anonymous.get(reverse("combat:detail", args=[fight.encounter.pk])).status_code == 404
+
+
+def test_karma_stays_with_its_owner_and_the_gms(fight):
+    t = fight.table
+    entry = services.adjust_value(t.gm, fight.ariane, path="karma", value=-3, reason="Pacte avec Brand")
+    assert entry.gm_only
+    fight.ariane.refresh_from_db()
+    assert fight.ariane.state["karma"] == -3
+    html = _page(Client(), t.player, fight)
+    assert "Pacte avec Brand" not in html
+    assert html.count("<dt>karma</dt>") == 1  # Cendre's own, not Ariane's
+    assert "-3" not in html
+    assert html.count("<dt>karma</dt>") < _page(Client(), t.gm, fight).count("<dt>karma</dt>")
+    assert "-3" in _page(Client(), t.player2, fight)
