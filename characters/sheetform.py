@@ -187,7 +187,7 @@ def build_nodes(
             continue
         readonly = any(f.path == p or f.path.startswith(p + ".") for p in locked)
         node = _node(f, f.path, get_path(sheet, f.path, None), errors, readonly, allow_dict)
-        node["group_start"] = f.group if f.group != previous_group else None
+        node["group_start"] = humanize_group(f.group) if f.group and f.group != previous_group else None
         previous_group = f.group
         nodes.append(node)
     return nodes

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaigns.access import get_campaign_for_user, is_gm, role_of
@@ -36,12 +36,13 @@ from characters.models import Auction, ChangeRequest, Character, LedgerEntry, Sh
 from rules.base import FieldError
 
 RANK_LABELS = {
-    "dominant": _lazy("dominant"),
-    "ranked": _lazy("ranked"),
-    "amberite": _lazy("Amberite"),
-    "chaosian": _lazy("chaosian"),
-    "human": _lazy("human"),
+    "dominant": gettext_lazy("dominant"),
+    "ranked": gettext_lazy("ranked"),
+    "amberite": gettext_lazy("Amberite"),
+    "chaosian": gettext_lazy("chaosian"),
+    "human": gettext_lazy("human"),
 }
+LOT_STATUS = {"open": gettext_lazy("open"), "pending": gettext_lazy("to come"), "closed": gettext_lazy("closed")}
 CLEFS_METHODS = {
     "aspect": ["ROLL_STANDARD", "ROLL_LOW", "FIXED_10"],
     "means": ["ROLL", "ZERO"],
@@ -792,6 +793,7 @@ def _auction_context(request: HttpRequest, auction: Auction) -> dict[str, Any]:
             "attr": attr,
             "label": labels[attr],
             "status": lot["status"],
+            "status_label": LOT_STATUS.get(lot["status"], lot["status"]),
             "high_name": names.get(high[0]) if high else None,
             "high_amount": high[1] if high else None,
             "own_bid": lot.get("own_bid"),
@@ -810,6 +812,8 @@ def _auction_context(request: HttpRequest, auction: Auction) -> dict[str, Any]:
     my_ranks = []
     if me and view.get("me"):
         for attr in state["attributes"]:
+            if state["lots"][attr]["status"] != "closed":
+                continue
             rank = view["me"]["ranks"][attr]
             my_ranks.append({**rank, "attr_label": labels[attr], "rank_label": RANK_LABELS.get(rank.get("label"), "")})
     players = []

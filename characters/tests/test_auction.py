@@ -141,7 +141,7 @@ def test_it_keeps_secret_ranks_for_their_owner_and_the_gms(table: Any, cast: dic
 
 
 def test_approval_after_the_auction_does_not_charge_attributes_twice(table: Any, cast: dict[str, Any]) -> None:
-    auction, corwin, eric = cast["auction"], cast["corwin"], cast["eric"]
+    auction, corwin = cast["auction"], cast["corwin"]
     _act(client_for(table.player), auction, corwin, type="bid", attribute="psy", amount="10")
     for attr in ("psy", "phy", "end", "cbt"):
         services.auction_gm(table.gm, Auction.objects.get(pk=auction.pk), action="close", attribute=attr)
