@@ -78,6 +78,33 @@ def can_post(user: Any, campaign: Campaign) -> bool:
     return role_of(user, campaign) in (Role.GM, Role.COGM, Role.PLAYER) and not campaign.locked
 
 
+def _visibility(user: Any, campaign: Campaign) -> Any:
+    """``None`` (nothing visible), ``True`` (everything) or the ``Q`` of visible posts."""
+    from django.db.models import Exists, OuterRef, Q
+
+    from campaigns.models import Post
+
+    if not can_read_forum(user, campaign):
+        return None
+    if is_gm(user, campaign):
+        return True
+    condition = Q(visibility=Post.Visibility.PUBLIC)
+    if user is not None and user.is_authenticated:
+        whispered = Post.recipients.through.objects.filter(post_id=OuterRef("pk"), user_id=user.pk)
+        condition |= Q(author_id=user.pk) | (Q(visibility=Post.Visibility.WHISPER) & Exists(whispered))
+    if not is_moderator(user):
+        condition &= Q(hidden=False)
+    return condition
+
+
+def _apply(posts: Any, condition: Any) -> Any:
+    if condition is None:
+        return posts.none()
+    if condition is True:
+        return posts
+    return posts.filter(condition)
+
+
 def visible_posts_in_campaign(user: Any, campaign: Campaign) -> Any:
     """The posts of the campaign the user may see (a queryset).
 
@@ -86,27 +113,19 @@ def visible_posts_in_campaign(user: Any, campaign: Campaign) -> Any:
     * whispers: addressees, author, GM and co-GM;
     * hidden posts (moderated): GM, co-GM and moderators only.
     """
-    from django.db.models import Exists, OuterRef, Q
-
     from campaigns.models import Post
 
-    posts = Post.objects.filter(campaign=campaign)
-    if not can_read_forum(user, campaign):
-        return posts.none()
-    if is_gm(user, campaign):
-        return posts
-    condition = Q(visibility=Post.Visibility.PUBLIC)
-    if user is not None and user.is_authenticated:
-        whispered = Post.recipients.through.objects.filter(post_id=OuterRef("pk"), user_id=user.pk)
-        condition |= Q(author_id=user.pk) | (Q(visibility=Post.Visibility.WHISPER) & Exists(whispered))
-    if not is_moderator(user):
-        condition &= Q(hidden=False)
-    return posts.filter(condition)
+    return _apply(Post.objects.filter(campaign=campaign), _visibility(user, campaign))
 
 
 def visible_posts(user: Any, thread: Any) -> Any:
-    """The posts of ``thread`` the user may see (rules of :func:`visible_posts_in_campaign`)."""
-    return visible_posts_in_campaign(user, thread.campaign).filter(thread=thread)
+    """The posts of ``thread`` the user may see (rules of :func:`visible_posts_in_campaign`).
+
+    Filters on the thread only, so the ``(thread, number)`` index serves page ranges.
+    """
+    from campaigns.models import Post
+
+    return _apply(Post.objects.filter(thread=thread), _visibility(user, thread.campaign))
 
 
 def can_see_post(user: Any, post: Any) -> bool:
