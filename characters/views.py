@@ -914,3 +914,31 @@ def auction_control(request: HttpRequest, pk: int) -> HttpResponse:
     except PermissionDenied as exc:
         error = str(exc)
     return _auction_reply(request, auction, error)
+
+
+@login_required
+def my_characters(request: HttpRequest) -> HttpResponse:
+    """The user's characters, their campaigns' rosters and, for GMs, what awaits review."""
+    from campaigns.models import Membership
+
+    memberships = list(Membership.objects.filter(user=request.user).select_related("campaign"))
+    gm_campaigns = [m.campaign_id for m in memberships if m.role in (Role.GM, Role.COGM)]
+    return render(
+        request,
+        "characters/mine.html",
+        {
+            "characters": list(
+                Character.objects.filter(owner=request.user, is_npc=False).select_related("campaign")
+            ),
+            "memberships": memberships,
+            "to_review": list(
+                Character.objects.filter(campaign_id__in=gm_campaigns, status=Character.Status.SUBMITTED)
+                .select_related("campaign")
+            ),
+            "changes": list(
+                ChangeRequest.objects.filter(
+                    character__campaign_id__in=gm_campaigns, status=ChangeRequest.Status.PENDING
+                ).select_related("character", "author")
+            ),
+        },
+    )

@@ -120,3 +120,13 @@ def test_access_helper_answers_404_for_unknown_and_unseen(table: Any, character:
     with pytest.raises(Http404):
         get_character_for_user(table.player, "abc")
     assert get_character_for_user(table.cogm, character.pk, write=True) == character
+
+
+def test_it_lists_my_characters_and_what_awaits_the_gms_review(table: Any) -> None:
+    mine = make_character(table, name="Deirdre", status="submitted")
+    other = make_character(table, table.player2, name="Gérard")
+    html = client_for(table.player).get("/characters/").content.decode()
+    assert "Deirdre" in html and "Gérard" not in html and "En attente de votre relecture" not in html
+    html = client_for(table.gm).get("/characters/").content.decode()
+    assert f"/characters/{mine.pk}/" in html and f"/characters/{other.pk}/" not in html
+    assert client_for(None).get("/characters/").status_code == 302
