@@ -318,7 +318,7 @@ def sheet_groups(fields: Iterable[Field], sheet: dict[str, Any], *, show_empty_l
                 group["rows"].append(
                     {"label": msg(f.label), "path": f.path, "value": json.dumps(value, ensure_ascii=False)[:400]}
                 )
-        else:
+        elif value not in (None, "", False):
             group["rows"].append(
                 {"label": msg(f.label), "path": f.path, "value": display_value(f, value), "kind": f.kind}
             )
