@@ -56,3 +56,13 @@ def assert_error(response: Any, status: int, code: str, field: str | None = None
     if field is not None:
         assert field in [e["field"] for e in body["errors"]], body
     return body
+
+
+def valid_ambre_sheet(name: str = "Corwin") -> dict[str, Any]:
+    """A default Ambre sheet made valid (one power is required, L55)."""
+    import rules
+
+    sheet = rules.get_system("ambre").default_sheet()
+    sheet["name"] = name
+    sheet["powers"] = [{"power": "atouts", "level": 5, "via_marelle_brisee": False, "selections": ""}]
+    return sheet
