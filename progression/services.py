@@ -623,7 +623,7 @@ def recalculate_character(
         sheet = locked.current_sheet()
         result = _progress(system, sheet, entries, settings)
         after = _result_dict(result)
-        state = {"karma_state": _karma_state(system, result)}
+        state = {"karma_state": _karma_state(system, result.balances)}
         _upsert(
             CharacterBalance,
             {"character": locked},
@@ -663,7 +663,11 @@ def recalculate_character(
                     "after": at_session["balances"],
                     "flags": at_session["flags"],
                     "notes": at_session["notes"],
-                    "state": {"before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)]},
+                    "state": {
+                        "before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)],
+                        "karma_before": _karma_state(system, before["balances"]),
+                        "karma_after": _karma_state(system, at_session["balances"]),
+                    },
                     "run": run,
                 },
             )
@@ -680,13 +684,13 @@ def _upsert(model: Any, lookup: dict[str, Any], values: dict[str, Any]) -> None:
         model.objects.create(**lookup, **values)
 
 
-def _karma_state(system: RuleSystem, result: Any) -> dict[str, Any]:
+def _karma_state(system: RuleSystem, balances: dict[str, int]) -> dict[str, Any]:
     """Ambre's karma state (good/neutral/bad, loan) from the rules, if the system has it."""
     if system.slug != "ambre":
         return {}
     from rules.ambre.progression import karma_state
 
-    return karma_state(int(result.balances.get("karma", 0)))
+    return karma_state(int(balances.get("karma", 0)))
 
 
 def apply_campaign_step(

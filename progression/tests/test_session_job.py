@@ -237,3 +237,14 @@ def test_it_appends_corrections_after_reopening(table: Any, run_on_commit: Any) 
     kinds = list(LedgerEntry.objects.filter(character=alice, session=session).values_list("kind", "amount"))
     assert kinds == [("gm_award", 10), ("correction", -6)]
     assert SessionResult.objects.get(session=session, character=alice).after == {"karma": 49}
+
+
+def test_it_records_the_karma_state_change_for_the_recap(table: Any, run_on_commit: Any) -> None:
+    debtor = make_character(table, table.player, "Débiteur")
+    ledger.append_entry(debtor, "karma", -4, "purchase")
+    session = make_session(table)
+    _confirm(table, session, {debtor: 10}, run_on_commit)
+    state = SessionResult.objects.get(session=session, character=debtor).state
+    assert state["karma_before"]["state"] == "bad" and state["karma_before"]["loan"] == 4
+    assert state["karma_after"]["state"] == "good" and state["karma_after"]["loan"] == 0
+    assert state["before_flags"] == ["negative_karma"]
