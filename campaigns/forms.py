@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -24,6 +23,15 @@ def field_name(path: str, prefix: str = "") -> str:
     return prefix + path.replace(".", "__")
 
 
+class OptionalJSONField(forms.JSONField):
+    """A JSON text area that shows nothing (not ``null``) when empty."""
+
+    def prepare_value(self, value: Any) -> Any:
+        if value is None or value == "null":
+            return ""
+        return super().prepare_value(value)
+
+
 def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
     """A Django form field from a ``rules.base.Field`` declaration (generic forms)."""
     lang = _lang()
@@ -43,9 +51,7 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
     if spec.kind in ("str", "text"):
         widget = forms.Textarea(attrs={"rows": 3}) if spec.kind == "text" else None
         return forms.CharField(required=spec.required, max_length=spec.max_length, widget=widget, strip=True, **common)
-    if isinstance(value, list | dict):
-        common["initial"] = json.dumps(value, ensure_ascii=False)
-    return forms.JSONField(required=False, widget=forms.Textarea(attrs={"rows": 3}), **common)
+    return OptionalJSONField(required=False, widget=forms.Textarea(attrs={"rows": 3}), **common)
 
 
 def add_rules_fields(form: forms.Form, specs: tuple[Field, ...], values: dict[str, Any], prefix: str) -> None:

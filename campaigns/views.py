@@ -557,8 +557,9 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
 
 
 def _plain_detail(detail: Any) -> str:
-    """d20's breakdown (``2d6 (**6**, 4) + 1 = `11```) without its Markdown marks."""
-    return str(detail or "").replace("**", "").replace("`", "").replace("~~", "")
+    """d20's breakdown (``2d6 (**6**, 4) + 1 = `11```) without Markdown marks nor total: ``2d6 (6, 4) + 1``."""
+    plain = str(detail or "").replace("**", "").replace("`", "").replace("~~", "")
+    return plain.rsplit(" = ", 1)[0]  # the total is shown on its own
 
 
 def _odds_text(odds: Any, lang: str) -> str:
@@ -930,6 +931,7 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
         rolls = [r for r in rolls if r.post_id is None or r.post_id in allowed]
     for roll in rolls:
         roll.summary_text = (roll.resolution.get("summary") or {}).get(_lang(), "")
+        roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
     post_count = access.visible_posts_in_campaign(request.user, campaign).filter(session=session).count()
     awards_url = ""
     try:
