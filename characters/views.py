@@ -822,6 +822,9 @@ def _auction_context(request: HttpRequest, auction: Auction) -> dict[str, Any]:
             players.append({"name": names.get(pid, "?"), "remaining": info["remaining"], "spent": info["karma_spent"],
                             "refunds": info["refunds"], "points": [info["points"][a] for a in state["attributes"]]})
     return {
+        "open_lots": [lot for lot in lots if lot["status"] == "open"],
+        "closed_lots": [lot for lot in lots if lot["status"] == "closed"],
+        "gm_characters": sorted(names.items(), key=lambda item: item[1]) if gm else [],
         "auction": auction,
         "campaign": auction.campaign,
         "is_gm": gm,

@@ -184,3 +184,34 @@ def test_live_channels_follow_the_visibility_rules(table: Any, cast: dict[str, A
     assert authorize("character", table.player, corwin.pk) is not None
     assert authorize("character", table.player2, corwin.pk) is None
     assert authorize("character", table.cogm, corwin.pk).is_gm
+
+
+def test_a_gm_comparison_makes_a_secret_rank_public(table: Any, cast: dict[str, Any]) -> None:
+    auction, corwin, eric = cast["auction"], cast["corwin"], cast["eric"]
+    p1, p2 = client_for(table.player), client_for(table.player2)
+    _act(p1, auction, corwin, type="bid", attribute="psy", amount="10")
+    _act(p2, auction, eric, type="bid", attribute="psy", amount="15")
+    _act(p1, auction, corwin, type="pass", attribute="psy")
+    _act(p1, auction, corwin, type="buy_up", attribute="psy", amount="8")
+    client_for(table.gm).post(
+        f"/characters/auctions/{auction.pk}/control/",
+        {"action": "comparison", "attribute": "psy", "players": [str(corwin.pk), str(eric.pk)]},
+    )
+    auction.refresh_from_db()
+    assert auction.state["public"]["psy"] == [str(corwin.pk), str(eric.pk)]
+    corwin.refresh_from_db()
+    assert corwin.sheet["ladder"]["psy"] == {"true_position": 1, "public_position": 1}
+    assert "rang secret" not in p1.get(f"/characters/auctions/{auction.pk}/").content.decode()
+
+
+def test_blind_mode_hides_the_other_bids(table: Any) -> None:
+    corwin = make_character(table, table.player, name="Corwin", sheet=valid_ambre_sheet("Corwin"))
+    eric = make_character(table, table.player2, name="Eric", sheet=valid_ambre_sheet("Eric"))
+    auction = services.open_auction(table.gm, table.campaign, characters=[corwin, eric], mode="blind")
+    p1, p2 = client_for(table.player), client_for(table.player2)
+    _act(p1, auction, corwin, type="bid", attribute="end", amount="13")
+    html = p2.get(f"/characters/auctions/{auction.pk}/").content.decode()
+    assert 'id="bid-attribute"' in html  # every attribute is open at once
+    assert "13" not in html.split("auction-lots")[1].split("</table>")[0]
+    assert "13" in p1.get(f"/characters/auctions/{auction.pk}/").content.decode()
+    assert "13" in client_for(table.gm).get(f"/characters/auctions/{auction.pk}/").content.decode()
