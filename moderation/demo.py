@@ -19,9 +19,8 @@ def populate(context: dict[str, Any]) -> None:
     admin, reporter = users["admin"], users["joueur"]
     campaign = Campaign.objects.filter(system="ambre").order_by("id").first() or Campaign.objects.first()
     if campaign is not None:
-        post = (
-            Post.objects.filter(campaign=campaign, hidden=False).exclude(author=reporter).order_by("id").last()
-        )
+        posts = Post.objects.filter(campaign=campaign, hidden=False).order_by("id")
+        post = posts.filter(author=users["joueuse"]).last() or posts.exclude(author=reporter).last()
         if post is not None and not Report.objects.filter(reporter=reporter, post=post).exists():
             services.report_target(reporter, post=post, reason="other",
                                    details="Ce message révèle la fin du scénario (signalement de démonstration).")

@@ -233,14 +233,25 @@ def report_target(
 
 
 def visible_reports(user: Any) -> QuerySet[Report]:
-    """Moderators see every report; GMs and co-GMs those about their campaigns."""
+    """Moderators see every report; GMs and co-GMs those about things inside their campaigns.
+
+    Reading: a report about the campaign itself, or about a post or character
+    of the GM viewing, goes to the moderators only (a GM does not judge a
+    complaint about themselves); GMs do not see who reported (templates show
+    the reporter to moderators only).
+    """
     reports = Report.objects.select_related("reporter", "campaign", "post", "post__thread", "character", "handled_by")
     if access.is_moderator(user):
         return reports
     if user is None or not user.is_authenticated:
         return reports.none()
     gm_of = Membership.objects.filter(user=user, role__in=access.GM_ROLES).values("campaign_id")
-    return reports.filter(campaign_id__in=gm_of)
+    return (
+        reports.filter(campaign_id__in=gm_of)
+        .exclude(kind=Report.Kind.CAMPAIGN)
+        .exclude(post__author=user)
+        .exclude(character__owner=user)
+    )
 
 
 def can_see_queue(user: Any) -> bool:

@@ -88,8 +88,12 @@ def test_it_answers_404_for_an_unknown_kind(table: Any) -> None:
 # --- the queue ---------------------------------------------------------------
 @pytest.fixture
 def reports(table: Any, other_table: Any, player_post: Any) -> tuple[Report, Report]:
+    from campaigns import services as campaign_services
+
     mine = services.report_target(table.player2, post=player_post, reason="spam")
-    other = services.report_target(other_table.player, campaign=other_table.campaign, reason="inappropriate")
+    board = other_table.campaign.boards.first()
+    other_thread = campaign_services.create_thread(other_table.player, board, title="Ailleurs", body="Bonjour")
+    other = services.report_target(other_table.player2, post=other_thread.posts.get(), reason="inappropriate")
     return mine, other
 
 
@@ -158,8 +162,9 @@ def test_it_filters_the_queue(table: Any, reports: Any) -> None:
     assert list(open_only.context["page"].object_list) == [reports[0]]
     resolved = client.get(reverse("moderation:queue"), {"status": "resolved"})
     assert list(resolved.context["page"].object_list) == [reports[1]]
+    campaign_report = services.report_target(table.player, campaign=table.campaign, reason="spam")
     campaigns = client.get(reverse("moderation:queue"), {"status": "", "kind": "campaign"})
-    assert list(campaigns.context["page"].object_list) == [reports[1]]
+    assert list(campaigns.context["page"].object_list) == [campaign_report]
     fragment = client.get(reverse("moderation:queue"), HTTP_HX_REQUEST="true")
     assert b"<h1>" not in fragment.content
 
@@ -188,3 +193,27 @@ def test_the_report_link_partial_renders_for_members_only(table: Any, player_pos
     request.user = AnonymousUser()
     assert render_to_string("moderation/report_link.html", {"kind": "post", "target": player_post},
                             request=request).strip() == ""
+
+
+def test_a_gm_does_not_see_complaints_about_the_campaign_or_themselves(table: Any, thread: Any) -> None:
+    from campaigns import services as campaign_services
+
+    gm_post = thread.posts.get(number=1)
+    about_gm = services.report_target(table.player, post=gm_post, reason="harassment")
+    about_campaign = services.report_target(table.player, campaign=table.campaign, reason="inappropriate")
+    cogm_post = campaign_services.create_post(table.cogm, thread, body="Hors sujet")
+    about_cogm = services.report_target(table.player, post=cogm_post, reason="spam")
+    assert set(services.visible_reports(table.gm)) == {about_cogm}
+    assert set(services.visible_reports(table.cogm)) == {about_gm}
+    assert set(services.visible_reports(table.moderator)) == {about_gm, about_campaign, about_cogm}
+    assert client_for(table.gm).get(reverse("moderation:report", args=[about_gm.pk])).status_code == 404
+
+
+def test_gms_do_not_see_who_reported(table: Any, player_post: Any) -> None:
+    report = services.report_target(table.player2, post=player_post, reason="spam")
+    gm_page = client_for(table.gm).get(reverse("moderation:report", args=[report.pk])).content.decode()
+    assert "player2" not in gm_page and "un membre" in gm_page
+    gm_queue = client_for(table.gm).get(reverse("moderation:queue")).content.decode()
+    assert "player2" not in gm_queue
+    moderator_page = client_for(table.moderator).get(reverse("moderation:report", args=[report.pk])).content.decode()
+    assert "player2" in moderator_page
