@@ -205,3 +205,16 @@ def test_it_searches_only_what_the_user_may_see(client: Any, table: Any, thread:
     client.force_login(table.gm)
     html = client.get(reverse("campaigns:search", args=[table.campaign.slug]) + "?q=dragon").content.decode()
     assert "dort sous la montagne" in html and "traître" in html
+
+
+def test_it_uses_french_and_english_full_text_search_on_postgresql(table: Any, thread: Any, settings: Any) -> None:
+    if not settings.USING_POSTGRES:
+        pytest.skip("PostgreSQL full-text search only (SQLite uses a substring match)")
+    from campaigns.views import search_posts
+
+    services.create_post(table.player, thread, body="Les chevaliers traversèrent la forêt.")
+    services.create_post(table.player, thread, body="The knights were riding north.")
+    assert [p.body for p in search_posts(table.player2, table.campaign, "chevalier")] == [
+        "Les chevaliers traversèrent la forêt."
+    ]
+    assert [p.body for p in search_posts(table.player2, table.campaign, "ride")] == ["The knights were riding north."]
