@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from api.tests.conftest import assert_error, token_client
-from campaigns.models import Campaign, Invitation, JoinRequest, Membership, PlaySession
+from campaigns.models import Campaign, JoinRequest, Membership, PlaySession
 
 pytestmark = pytest.mark.django_db
 

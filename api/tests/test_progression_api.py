@@ -1,0 +1,65 @@
+"""Ledger, balances, session awards and purchases through the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from api.tests.conftest import assert_error, token_client
+from campaigns import services as campaign_services
+from characters import services as character_services
+from characters.ledger import append_entry
+from progression.models import PurchaseRequest
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def hero(table: Any) -> Any:
+    character = character_services.create_character(table.player, table.campaign, name="Corwin")
+    append_entry(character, "karma", 100, "creation_budget", note="Budget")
+    append_entry(character, "karma", -20, "purchase", note="Achat")
+    return character
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [
+        ("player", 200),
+        ("gm", 200),
+        ("cogm", 200),
+        ("player2", 404),
+        ("spectator", 404),
+        ("outsider", 404),
+        ("moderator", 404),
+    ],
+)
+def test_it_shows_ledger_and_balances_to_owner_and_gms(table: Any, hero: Any, role: str, status: int) -> None:
+    api = token_client(table.users()[role])
+    ledger = api.get(f"/api/v1/characters/{hero.pk}/ledger/")
+    balances = api.get(f"/api/v1/characters/{hero.pk}/balances/")
+    assert ledger.status_code == status and balances.status_code == status
+    if status == 200:
+        assert [e["amount"] for e in ledger.json()["results"]] == [-20, 100]
+        assert balances.json()["balances"]["karma"] == 80
+
+
+def test_it_keeps_the_award_sheet_for_gms(table: Any, hero: Any) -> None:
+    session = campaign_services.open_session(table.gm, table.campaign, title="S1")
+    url = f"/api/v1/sessions/{session.pk}/awards/"
+    assert_error(token_client(table.player).get(url), 404, "not_found")
+    assert_error(token_client(table.outsider).get(url), 404, "not_found")
+    body = assert_error(token_client(table.gm).post(url, {"entries": {}}, format="json"), 400, "invalid")
+    assert body["errors"][0]["field"] == "session"  # close the session first
+    assert token_client(table.gm).get(url).json()["session"] == session.pk
+    assert_error(token_client(table.gm).post(url, {"entries": {"abc": {}}}, format="json"), 400, "invalid")
+
+
+def test_it_refuses_purchases_for_drafts_and_others(table: Any, hero: Any) -> None:
+    url = f"/api/v1/characters/{hero.pk}/purchases/"
+    assert_error(token_client(table.player2).post(url, {"request": {"kind": "x"}}, format="json"), 404, "not_found")
+    assert_error(token_client(table.player).post(url, {"request": {"kind": "x"}}, format="json"), 400, "invalid")
+    assert_error(token_client(table.player).post(url, {"request": "x"}, format="json"), 400, "invalid", "request")
+    assert PurchaseRequest.objects.count() == 0
+    assert token_client(table.player).get(url).json()["count"] == 0
