@@ -231,6 +231,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 TABLEE_MAX_PORTRAIT_BYTES = int(os.environ.get("TABLEE_MAX_PORTRAIT_BYTES", str(2 * 1024 * 1024)))
 TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
+#: Posting rate per user ("count/period", period s, m, h or d; "0" turns it off).
+TABLEE_POST_RATE = os.environ.get("TABLEE_POST_RATE", "10/m")
 
 # --- REST API ------------------------------------------------------------------
 # Authentication: personal tokens (api.authentication) first, so an
