@@ -127,7 +127,11 @@ def _read_stream(user, fight, last_event_id: int) -> str:
         await iterator.aclose()
         return "".join(chunks)
 
-    return asyncio.run(run())
+    # In a thread of its own: a session-wide Playwright loop may be running in this one.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result(timeout=60)
 
 
 @pytest.mark.django_db(transaction=True)
