@@ -80,3 +80,9 @@ def run_on_commit(django_capture_on_commit_callbacks: Any) -> Any:
             return fn(*args, **kwargs)
 
     return runner
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hasher(settings: Any) -> None:
+    """Tables create many users: hash their test passwords cheaply."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
