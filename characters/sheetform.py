@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -23,6 +24,8 @@ from django.utils.translation import gettext as _
 from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, set_path
 
 MAX_LIST_ITEMS = 300
+#: Labels of fields only a GM sets (e.g. "Creation points (GM)", "GM modifier: Life").
+GM_LABEL = re.compile(r"\bGM\b")
 #: Validation codes meaning "the stored value would not have the declared type".
 TYPE_ERROR_CODES = frozenset(
     {"invalid_int", "invalid_str", "invalid_bool", "invalid_list", "invalid_dict", "invalid_item", "invalid_json"}
@@ -79,17 +82,44 @@ def parse_sheet(
     for f in fields:
         if wanted is not None and f.path not in wanted:
             continue
-        if any(f.path == p or f.path.startswith(p + ".") for p in locked):
+        if is_locked(f.path, locked):
             continue
         old = get_path(sheet, f.path, None)
-        new = _parse_field(f, f.path, data, old, errors, add, allow_dict)
+        new = _parse_field(f, f.path, data, old, errors, add, allow_dict, f.path, locked)
         set_path(sheet, f.path, new)
     return sheet, errors
 
 
+def is_locked(schema_path: str, locked: tuple[str, ...]) -> bool:
+    """Whether a field (path without list indexes) is read-only for this user."""
+    return any(schema_path == p or schema_path.startswith(p + ".") for p in locked)
+
+
+def gm_only_paths(fields: Iterable[Field], prefix: str = "") -> list[str]:
+    """Fields the systems label as the GM's to set ("(GM)", "GM modifier"...), as schema paths."""
+    out = []
+    for f in fields:
+        path = prefix + f.path
+        if GM_LABEL.search(f.label.en):
+            out.append(path)
+        elif f.item_fields:
+            out += gm_only_paths(f.item_fields, path + ".")
+    return out
+
+
 def _parse_field(
-    f: Field, full: str, data: Mapping[str, Any], old: Any, errors: list[FieldError], add: str, allow_dict: bool
+    f: Field,
+    full: str,
+    data: Mapping[str, Any],
+    old: Any,
+    errors: list[FieldError],
+    add: str,
+    allow_dict: bool,
+    schema: str = "",
+    locked: tuple[str, ...] = (),
 ) -> Any:
+    if locked and is_locked(schema or f.path, locked):
+        return old
     name = "s:" + full
     if f.kind == "list":
         raw_count = data.get("n:" + full)
@@ -110,7 +140,15 @@ def _parse_field(
                 item = default_from_fields(f.item_fields)
             for sub in f.item_fields:
                 value = _parse_field(
-                    sub, f"{full}.{index}.{sub.path}", data, get_path(item, sub.path, None), errors, add, allow_dict
+                    sub,
+                    f"{full}.{index}.{sub.path}",
+                    data,
+                    get_path(item, sub.path, None),
+                    errors,
+                    add,
+                    allow_dict,
+                    f"{schema or f.path}.{sub.path}",
+                    locked,
                 )
                 set_path(item, sub.path, value)
             items.append(item)
@@ -185,15 +223,25 @@ def build_nodes(
         f = by_path.get(path)
         if f is None:
             continue
-        readonly = any(f.path == p or f.path.startswith(p + ".") for p in locked)
-        node = _node(f, f.path, get_path(sheet, f.path, None), errors, readonly, allow_dict)
+        readonly = is_locked(f.path, locked)
+        node = _node(f, f.path, get_path(sheet, f.path, None), errors, readonly, allow_dict, f.path, locked)
         node["group_start"] = humanize_group(f.group) if f.group and f.group != previous_group else None
         previous_group = f.group
         nodes.append(node)
     return nodes
 
 
-def _node(f: Field, full: str, value: Any, errors: dict[str, list[str]], readonly: bool, allow_dict: bool) -> dict:
+def _node(
+    f: Field,
+    full: str,
+    value: Any,
+    errors: dict[str, list[str]],
+    readonly: bool,
+    allow_dict: bool,
+    schema: str = "",
+    locked: tuple[str, ...] = (),
+) -> dict:
+    readonly = readonly or is_locked(schema or f.path, locked)
     node: dict[str, Any] = {
         "path": full,
         "name": "s:" + full,
@@ -226,7 +274,16 @@ def _node(f: Field, full: str, value: Any, errors: dict[str, list[str]], readonl
         for index, item in enumerate(items):
             item_path = f"{full}.{index}"
             children = [
-                _node(sub, f"{item_path}.{sub.path}", get_path(item, sub.path, None), errors, readonly, allow_dict)
+                _node(
+                    sub,
+                    f"{item_path}.{sub.path}",
+                    get_path(item, sub.path, None),
+                    errors,
+                    readonly,
+                    allow_dict,
+                    f"{schema or f.path}.{sub.path}",
+                    locked,
+                )
                 for sub in f.item_fields
             ]
             node["items"].append(

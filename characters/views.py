@@ -64,9 +64,9 @@ def _locked_paths(user: Any, character: Character) -> list[str]:
     """Paths a player may not edit: GM-set values and auction results."""
     if is_gm(user, character.campaign):
         return []
-    locked = []
+    locked = sf.gm_only_paths(character.rule_system.sheet_fields())
     if character.system == "ambre":
-        locked.append("creation_points")
+        locked.append("ladder")
         if any(
             character.pk in a.character_ids() for a in Auction.objects.filter(campaign=character.campaign)
         ):

@@ -130,3 +130,21 @@ def test_it_lists_my_characters_and_what_awaits_the_gms_review(table: Any) -> No
     html = client_for(table.gm).get("/characters/").content.decode()
     assert f"/characters/{mine.pk}/" in html and f"/characters/{other.pk}/" not in html
     assert client_for(None).get("/characters/").status_code == 302
+
+
+def test_it_keeps_gm_only_fields_out_of_the_players_hands(table: Any) -> None:
+    from characters.tests.conftest import form_data
+
+    character = make_character(table, sheet=valid_ambre_sheet())
+    system = character.rule_system
+    sheet = dict(character.sheet, modifiers=dict(character.sheet["modifiers"], life_max=500), creation_points=300)
+    data = form_data(system, sheet, None, character.version)
+    page = client_for(table.player).get(f"/characters/{character.pk}/edit/").content.decode()
+    assert 'name="s:modifiers.life_max"' not in page and 'name="s:creation_points"' not in page
+    client_for(table.player).post(f"/characters/{character.pk}/edit/", data)
+    character.refresh_from_db()
+    assert character.sheet["modifiers"]["life_max"] == 0 and character.sheet["creation_points"] is None
+    data["version"] = str(character.version)
+    assert client_for(table.gm).post(f"/characters/{character.pk}/edit/", data).status_code == 302
+    character.refresh_from_db()
+    assert character.sheet["modifiers"]["life_max"] == 500 and character.sheet["creation_points"] == 300
