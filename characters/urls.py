@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:pk>/wizard/", views.wizard, name="wizard"),
     path("<int:pk>/wizard/<str:step>/", views.wizard, name="wizard_step"),
     path("<int:pk>/validate/", views.validate, name="validate"),
+    path("<int:pk>/notice/", views.sheet_notice, name="notice"),
     path("<int:pk>/edit/", views.sheet_edit, name="edit"),
     path("<int:pk>/profile/", views.profile_edit, name="profile"),
     path("<int:pk>/portrait/", views.portrait, name="portrait"),

@@ -945,3 +945,16 @@ def my_characters(request: HttpRequest) -> HttpResponse:
             ),
         },
     )
+
+
+def sheet_notice(request: HttpRequest, pk: int) -> HttpResponse:
+    """htmx fragment: a banner when the sheet moved past the version on screen."""
+    character = access.get_character_for_user(request.user, pk, write=True)
+    raw = request.GET.get("v", "")
+    shown = int(raw) if raw.isdigit() else character.version
+    pending = character.change_requests.filter(status=ChangeRequest.Status.PENDING).count()
+    return render(
+        request,
+        "characters/_notice.html",
+        {"character": character, "changed": shown != character.version, "pending": pending},
+    )

@@ -179,3 +179,14 @@ def test_it_records_gm_direct_edits_and_status_changes(table: Any, character: Ch
     client.post(f"/characters/{character.pk}/status/", {"status": "draft"})
     character.refresh_from_db()
     assert character.status == "dead"
+
+
+def test_the_sheet_page_notices_a_newer_version(table: Any, character: Character) -> None:
+    client = client_for(table.player)
+    assert "message" not in client.get(f"/characters/{character.pk}/notice/?v=1").content.decode()
+    sheet = copy.deepcopy(character.sheet)
+    sheet["background"] = "Nouveau"
+    services.save_sheet(table.gm, character, sheet=sheet, expected_version=1)
+    html = client.get(f"/characters/{character.pk}/notice/?v=1").content.decode()
+    assert "version 2" in html
+    assert client_for(table.player2).get(f"/characters/{character.pk}/notice/?v=1").status_code == 404
