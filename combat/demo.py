@@ -1,9 +1,10 @@
 """Demo fight in the Ambre demo campaign (idempotent).
 
-Thread "Embuscade au Bois d'Arden": Cendre (Iris) and Ariane (Hugo) against
-Borel, a quick NPC with GM-only stats, and two Rebma guards. Round 1 is
-resolved (values of rules/ambre.md §7.2 D4–D6) and summarised in the
-thread; round 2 waits for declarations, Cendre has already declared.
+Thread "Embuscade au Bois d'Arden": Iris's and Hugo's Ambre characters (or,
+when they have none yet, the spec's reference Cendre and Ariane, whose round
+gives rules/ambre.md §7.2 D4–D6) against Borel, a quick NPC with GM-only
+stats, and two Rebma guards. Round 1 is resolved and summarised in the
+thread; round 2 waits for declarations, Iris has already declared.
 """
 
 from __future__ import annotations

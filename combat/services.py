@@ -635,19 +635,28 @@ def _step_record(
 def resolve_round(user: Any, encounter: Encounter, *, rng: RandomSource | None = None) -> list[LogEntry]:
     """Resolve every remaining step automatically (stops at the first rules error)."""
     _require_gm(user, encounter.campaign)
-    entries = []
-    while True:
-        with transaction.atomic():
-            locked = _lock(encounter)
-            current = locked.current_round()
-            if current is None or current.phase != Round.Phase.RESOLUTION:
-                break
-            if current.step_index >= len(current.initiative or []):
-                break
-        entries.append(resolve_next_step(user, encounter, rng=rng))
+    entries: list[LogEntry] = []
+    while _steps_left(encounter):
+        try:
+            entries.append(resolve_next_step(user, encounter, rng=rng))
+        except ValidationError:
+            if _steps_left(encounter):
+                raise  # a rules error: the GM decides (skip, adjust, undo)
+            break  # another GM resolved the last steps meanwhile
     if not entries:
         raise ValidationError({"__all__": [gettext("Nothing left to resolve.")]})
     return entries
+
+
+def _steps_left(encounter: Encounter) -> bool:
+    """Whether the current round still has actions to resolve (fresh from the database)."""
+    number = Encounter.objects.filter(pk=encounter.pk).values_list("round_number", flat=True).first()
+    current = Round.objects.filter(encounter_id=encounter.pk, number=number).first()
+    return bool(
+        current is not None
+        and current.phase == Round.Phase.RESOLUTION
+        and current.step_index < len(current.initiative or [])
+    )
 
 
 def skip_step(user: Any, encounter: Encounter, *, expected_step: int | None = None, reason: str = "") -> LogEntry:
