@@ -125,3 +125,24 @@ def test_many_concurrent_resolutions_never_duplicate_or_reorder(table, settings)
         guard.refresh_from_db()
         assert guard.state["energy"] == guard.state["energy_max"] - 1
     _assert_log_is_gapless(fight.encounter)
+
+
+def test_two_gms_resolving_everything_at_once_share_the_steps(table, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    fight = _fight(table)
+    t = fight.table
+    guards = services.add_participant(t.gm, fight.encounter, name="Garde", count=8, side="opponents")
+    services.start_encounter(t.gm, fight.encounter)
+    for guard in guards:
+        services.declare_action(t.gm, guard, data={"mode": "power", "energy_cost": 2})
+    services.reveal_declarations(t.gm, fight.encounter)
+    results = _race(
+        [lambda: services.resolve_round(t.gm, fight.encounter), lambda: services.resolve_round(t.cogm, fight.encounter)]
+    )
+    resolved = [e for r in results if isinstance(r, list) for e in r]
+    assert len(resolved) == 8, results
+    assert sorted(e.detail["step"] for e in resolved) == sorted(set(e.detail["step"] for e in resolved))
+    for guard in guards:
+        guard.refresh_from_db()
+        assert guard.state["energy"] == guard.state["energy_max"] - 2
+    _assert_log_is_gapless(fight.encounter)
