@@ -15,8 +15,11 @@ from api import services
 def _fresh_throttles(settings: Any) -> Any:
     """Throttle counters live in the cache: start every test from zero.
 
-    (Also a fast password hasher: the cast of a table is many users.)
+    The cache is a private in-memory one (clearing a shared Redis would wipe
+    other processes' keys). Also a fast password hasher: the cast of a table
+    is many users.
     """
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "api-tests"}}
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     cache.clear()
     yield
