@@ -264,7 +264,7 @@ def _node(
     elif f.kind == "bool":
         node["value"] = bool(value) if isinstance(value, bool) else False
     elif f.kind == "dict":
-        node["value"] = json.dumps(value if value is not None else {}, ensure_ascii=False, indent=1)
+        node["value"] = json.dumps(value if value is not None else {}, ensure_ascii=False)
         node["empty"] = not value
     elif f.kind == "list":
         items = value if isinstance(value, list) else []
@@ -489,10 +489,44 @@ def budget_view(budget: Any) -> dict[str, Any]:
 def sheet_diff(fields: Iterable[Field], before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
     """A readable diff of two sheets: one row per changed leaf, labelled."""
     rows: list[dict[str, Any]] = []
+    fields = tuple(fields)
     by_path = fields_by_path(fields)
     for path, old, new in _leaf_changes(before, after, ""):
-        rows.append({"path": path, "label": _closest_label(path, by_path) or path, "before": old, "after": new})
+        found = field_at(fields, path)
+        if found is not None:
+            f, label = found
+            if f.kind in ("choice", "bool"):
+                old = _short(display_value(f, get_path(before, path, None))) if old != "—" else old
+                new = _short(display_value(f, get_path(after, path, None))) if new != "—" else new
+        else:
+            label = _closest_label(path, by_path) or path
+        rows.append({"path": path, "label": label, "before": old, "after": new})
     return rows
+
+
+def field_at(fields: Iterable[Field], path: str) -> tuple[Field, str] | None:
+    """The declaration of a (possibly nested, indexed) path and its labels joined with " › "."""
+    parts = [p for p in path.split(".")]
+    current = tuple(fields)
+    labels: list[str] = []
+    while parts:
+        if parts[0].isdigit():
+            parts.pop(0)
+            continue
+        match = None
+        for size in range(len(parts), 0, -1):
+            candidate = ".".join(parts[:size])
+            match = next((f for f in current if f.path == candidate), None)
+            if match is not None:
+                parts = parts[size:]
+                break
+        if match is None:
+            return None
+        labels.append(msg(match.label))
+        if not parts:
+            return match, " › ".join(labels)
+        current = match.item_fields
+    return None
 
 
 def _leaf_changes(a: Any, b: Any, prefix: str) -> list[tuple[str, Any, Any]]:

@@ -65,6 +65,8 @@ def _locked_paths(user: Any, character: Character) -> list[str]:
     if is_gm(user, character.campaign):
         return []
     locked = sf.gm_only_paths(character.rule_system.sheet_fields())
+    if character.system == "clefs-de-l-aube" and (character.sheet.get("creation") or {}).get("roll"):
+        locked += ["creation.aspect_method", "creation.means_method"]  # chosen with the server's roll
     if character.system == "ambre":
         locked.append("ladder")
         if any(
@@ -359,7 +361,15 @@ def wizard(request: HttpRequest, pk: int, step: str | None = None) -> HttpRespon
                 return redirect("characters:wizard_step", pk=pk, step=step)
     context = {
         "character": character,
-        "steps": [{"key": s.key, "label": sf.msg(s.label), "current": s.key == step} for s in steps],
+        "steps": [
+            {
+                "key": s.key,
+                "label": sf.msg(s.label),
+                "current": s.key == step,
+                "numbered": sf.msg(s.label)[:1].isdigit(),
+            }
+            for s in steps
+        ],
         "step": current,
         "step_label": sf.msg(current.label),
         "step_help": sf.msg(current.help) if current.help else "",

@@ -44,7 +44,9 @@ def test_it_turns_a_player_edit_into_a_change_request_with_its_effects(table: An
     assert len(character.sheet["powers"]) == 1 and character.version == 1  # nothing applied yet
     assert change.status == "pending" and change.base_version == 1
     html = client_for(table.player).get(f"/characters/changes/{change.pk}/").content.decode()
-    assert "powers.1.power" in html and "mots_de_pouvoir" in html  # the diff
+    power = next(f for f in character.rule_system.sheet_fields() if f.path == "powers").item_fields[0]
+    label = dict(power.choices)["mots_de_pouvoir"].fr
+    assert "powers.1.power" in html and f"<ins>{label}</ins>" in html  # the diff, with the choice's label
     assert "<strong>-10 karma</strong>" in html  # ledger effect: 60 → 50 karma left
     assert "J&#x27;apprends les mots de pouvoir" in html
     # The other player does not see the request.
