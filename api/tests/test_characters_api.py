@@ -220,3 +220,26 @@ def test_it_runs_a_change_request_on_an_approved_sheet(table: Any, hero: Charact
     hero.refresh_from_db()
     assert hero.sheet["background"] == "Revenu d'Avalon." and hero.version == 2
     assert ChangeRequest.objects.get(pk=change_id).applied_version == 2
+
+
+def test_it_keeps_gm_fields_and_undeclared_keys_out_of_a_players_hands(table: Any, hero: Character) -> None:
+    sheet = copy.deepcopy(hero.sheet)
+    sheet["creation_points"] = 500  # "Creation points (GM)": the GM's to set
+    sheet["modifiers"]["life_max"] = 99  # "GM modifier"
+    sheet["secret_record"] = {"forged": True}  # not a declared field
+    sheet["background"] = "Exilé."
+    response = token_client(table.player).put(
+        f"/api/v1/characters/{hero.pk}/sheet/", {"sheet": sheet, "version": 1}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    hero.refresh_from_db()
+    assert hero.sheet["background"] == "Exilé."
+    assert hero.sheet["creation_points"] is None and hero.sheet["modifiers"]["life_max"] == 0
+    assert "secret_record" not in hero.sheet
+    # The GM may set them (a recorded edit).
+    response = token_client(table.gm).put(
+        f"/api/v1/characters/{hero.pk}/sheet/", {"sheet": {"creation_points": 120}, "version": 2}, format="json"
+    )
+    assert response.status_code == 200, response.json()
+    hero.refresh_from_db()
+    assert hero.sheet["creation_points"] == 120 and hero.sheet["background"] == "Exilé."
