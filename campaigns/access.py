@@ -78,8 +78,12 @@ def can_post(user: Any, campaign: Campaign) -> bool:
     return role_of(user, campaign) in (Role.GM, Role.COGM, Role.PLAYER) and not campaign.locked
 
 
-def _visibility(user: Any, campaign: Campaign) -> Any:
-    """``None`` (nothing visible), ``True`` (everything) or the ``Q`` of visible posts."""
+def _visibility(user: Any, campaign: Campaign, *, include_hidden: bool = False) -> Any:
+    """``None`` (nothing visible), ``True`` (everything) or the ``Q`` of visible posts.
+
+    ``include_hidden`` keeps moderated posts whose place (not text) the user
+    may see: the thread page shows them as a notice with their rolls.
+    """
     from django.db.models import Exists, OuterRef, Q
 
     from campaigns.models import Post
@@ -92,7 +96,7 @@ def _visibility(user: Any, campaign: Campaign) -> Any:
     if user is not None and user.is_authenticated:
         whispered = Post.recipients.through.objects.filter(post_id=OuterRef("pk"), user_id=user.pk)
         condition |= Q(author_id=user.pk) | (Q(visibility=Post.Visibility.WHISPER) & Exists(whispered))
-    if not is_moderator(user):
+    if not include_hidden and not is_moderator(user):
         condition &= Q(hidden=False)
     return condition
 
@@ -128,6 +132,21 @@ def visible_posts(user: Any, thread: Any) -> Any:
     return _apply(Post.objects.filter(thread=thread), _visibility(user, thread.campaign))
 
 
+def post_places(user: Any, thread: Any) -> Any:
+    """Posts of ``thread`` whose place the user sees: :func:`visible_posts` plus
+    moderated posts that were otherwise visible. A hidden post keeps its place
+    and its rolls; only GMs and moderators read its text (``content_withheld``
+    is decided by the caller with :func:`can_read_hidden`)."""
+    from campaigns.models import Post
+
+    return _apply(Post.objects.filter(thread=thread), _visibility(user, thread.campaign, include_hidden=True))
+
+
+def can_read_hidden(user: Any, campaign: Campaign) -> bool:
+    """Who reads the text of a moderated post: GMs, co-GMs and moderators."""
+    return is_gm(user, campaign) or is_moderator(user)
+
+
 def can_see_post(user: Any, post: Any) -> bool:
     return visible_posts(user, post.thread).filter(pk=post.pk).exists()
 
@@ -138,7 +157,8 @@ def can_see_roll(user: Any, roll: Any) -> bool:
     if roll.secret:
         return bool(user is not None and user.is_authenticated and (user.pk == roll.roller_id or is_gm(user, campaign)))
     if roll.post_id is not None:
-        return can_see_post(user, roll.post)
+        # A moderated post keeps its rolls visible where its place is.
+        return post_places(user, roll.post.thread).filter(pk=roll.post_id).exists()
     return can_read_forum(user, campaign)
 
 

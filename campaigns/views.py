@@ -543,7 +543,11 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             (mine and not post.is_system) or (is_gm and post.visibility == Post.Visibility.GM_ONLY)
         )
         post.can_hide = is_gm or getattr(user, "_is_moderator", False)
-        post.can_reply = role in (Role.GM, Role.COGM, Role.PLAYER)
+        # Moderated posts keep their place and rolls; their text is withheld.
+        post.content_withheld = post.hidden and not post.can_hide
+        if post.content_withheld:
+            post.can_edit = False
+        post.can_reply = role in (Role.GM, Role.COGM, Role.PLAYER) and not post.content_withheld
         post.is_new = last_read is not None and post.number > last_read
         shown = []
         for roll in post.rolls.all():
@@ -578,7 +582,7 @@ def _odds_text(odds: Any, lang: str) -> str:
 
 def _page_posts(request: HttpRequest, thread: Thread, first: int, last: int) -> list[Post]:
     qs = (
-        access.visible_posts(request.user, thread)
+        access.post_places(request.user, thread)
         .filter(number__gte=first, number__lte=last)
         .select_related("author__profile", "character", "reply_to", "hidden_by")
         .prefetch_related("rolls", "recipients__profile")
@@ -820,10 +824,21 @@ def post_quote(request: HttpRequest, post_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def post_hide(request: HttpRequest, post_id: int) -> HttpResponse:
+    """Hide or show again a post (GM, co-GM, moderator); recorded in the audit log."""
+    from moderation import services as moderation
+
     post = access.get_post_for_user(request.user, post_id)
-    services.hide_post(
-        request.user, post, hidden=request.POST.get("hidden", "1") == "1", reason=request.POST.get("reason", "")
-    )
+    reason = request.POST.get("reason", "")
+    try:
+        if request.POST.get("hidden", "1") == "1":
+            moderation.hide_post(request.user, post, reason=reason)
+            messages.success(request, _("Post hidden. Its rolls stay visible."))
+        else:
+            moderation.restore_post(request.user, post, reason=reason)
+            messages.success(request, _("Post shown again."))
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
     return redirect("campaigns:post", post_id=post.pk)
 
 
