@@ -233,6 +233,8 @@ TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
 #: Posting rate per user ("count/period", period s, m, h or d; "0" turns it off).
 TABLEE_POST_RATE = os.environ.get("TABLEE_POST_RATE", "10/m")
+#: Reports per user (see moderation.services.report_rate).
+TABLEE_REPORT_RATE = os.environ.get("TABLEE_RATE_REPORT", "5/10m")
 
 # --- REST API ------------------------------------------------------------------
 # Authentication: personal tokens (api.authentication) first, so an
