@@ -45,10 +45,18 @@ def populated(table: Any) -> dict[str, Any]:
     )
     services.create_post(table.player, thread, body="Je regarde autour de moi.")
     session = services.open_session(table.gm, table.campaign, title="Séance 1")
+    from api.tests.conftest import valid_ambre_sheet
     from characters import services as character_services
+    from characters.models import Character
     from combat import services as combat_services
 
     character = character_services.create_character(table.player, table.campaign, name="Corwin")
+    auction = character_services.open_auction(table.gm, table.campaign, characters=[character])
+    approved = character_services.create_character(table.player2, table.campaign, name="Eric")
+    Character.objects.filter(pk=approved.pk).update(status="approved", sheet=valid_ambre_sheet("Eric"))
+    approved.refresh_from_db()
+    changed = {**approved.sheet, "background": "Changé."}
+    change = character_services.request_change(table.player2, approved, sheet=changed, expected_version=1)
     encounter = combat_services.create_encounter(table.gm, thread, title="Embuscade")
     participant = combat_services.add_participant(table.gm, encounter, character=character)[0]
     _token, key = api_services.create_token(table.gm, name="schemathesis")
@@ -65,6 +73,8 @@ def populated(table: Any) -> dict[str, Any]:
         "character_id": character.pk,
         "encounter_id": encounter.pk,
         "participant_id": participant.pk,
+        "auction_id": auction.pk,
+        "change_id": change.pk,
     }
     return {"key": key, "known": known, "table": table}
 
