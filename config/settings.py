@@ -263,6 +263,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "PAGE_SIZE": 20,
+    # Behind N trusted proxies, the per-IP throttle reads X-Forwarded-For.
+    "NUM_PROXIES": int(os.environ["TABLEE_NUM_PROXIES"]) if os.environ.get("TABLEE_NUM_PROXIES") else None,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tablée API",

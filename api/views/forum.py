@@ -115,16 +115,15 @@ class BoardDetailView(APIView):
 # ---------------------------------------------------------------------------
 # Threads
 # ---------------------------------------------------------------------------
-def _create_kwargs(user: Any, campaign: Any, data: dict[str, Any], thread: Thread | None) -> dict[str, Any]:
-    """Service keyword arguments from a validated post payload."""
-    kwargs = {
+def _create_kwargs(data: dict[str, Any]) -> dict[str, Any]:
+    """``create_post`` keyword arguments from a validated post payload."""
+    return {
         "body": data["body"],
         "character": data.get("character"),
         "visibility": data["visibility"],
         "recipients": data.get("recipients") or [],
         "roll_requests": [{k: v for k, v in r.items() if v is not None} for r in data.get("roll_requests") or []],
     }
-    return kwargs
 
 
 @extend_schema(parameters=[BOARD], tags=["forum"])
@@ -148,7 +147,7 @@ class ThreadListView(_PostingMixin, generics.ListAPIView):
         serializer = ThreadCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        kwargs = _create_kwargs(request.user, board.campaign, data, None)
+        kwargs = _create_kwargs(data)
         thread = services.create_thread(
             request.user, board, title=data["title"], sticky=data["sticky"], locked=data["locked"], **kwargs
         )
@@ -215,9 +214,7 @@ class PostListView(_PostingMixin, generics.ListAPIView):
             reply_to = Post.objects.filter(pk=data["reply_to"], thread=thread).first()
             if reply_to is None:
                 raise ValidationError({"reply_to": [_("You can only reply to a post of this thread.")]}, code="invalid")
-        post = services.create_post(
-            request.user, thread, reply_to=reply_to, **_create_kwargs(request.user, thread.campaign, data, thread)
-        )
+        post = services.create_post(request.user, thread, reply_to=reply_to, **_create_kwargs(data))
         post = _post_queryset(Post.objects.filter(pk=post.pk)).get()
         return Response(PostSerializer(post, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
