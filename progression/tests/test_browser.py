@@ -25,7 +25,13 @@ def _login(page: Any, base: str, user: Any) -> None:
     page.wait_for_load_state("load")
 
 
-def test_it_confirms_awards_and_shows_the_recap(asgi_server: Any, browser: Any, screenshot_dir: Any) -> None:
+def test_it_confirms_awards_and_shows_the_recap(
+    asgi_server: Any, browser: Any, screenshot_dir: Any, monkeypatch: Any
+) -> None:
+    from django.db import connections
+
+    # Server threads close their connections after each request (no lingering test-database sessions).
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     table = make_table("altaride", prefix="b")
     hero = make_character(table, table.player, "Ysolde")
     make_character(table, table.player2, "Garance")

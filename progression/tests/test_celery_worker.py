@@ -24,6 +24,7 @@ from progression.models import CharacterBalance, RecalculationRun
 from progression.tests.conftest import make_character, make_session
 
 ROOT = Path(__file__).resolve().parents[2]
+WORKER_APP_NAME = "tablee-progression-test-worker"
 
 pytestmark = pytest.mark.skipif(
     not (os.environ.get("REDIS_URL") and os.environ.get("DATABASE_URL", "").startswith("postgres")),
@@ -38,7 +39,8 @@ def _test_database_url() -> str:
     auth = quote(s.get("USER") or "postgres")
     if s.get("PASSWORD"):
         auth += ":" + quote(s["PASSWORD"])
-    return f"postgres://{auth}@{s.get('HOST') or '127.0.0.1'}:{s.get('PORT') or 5432}/{s['NAME']}"
+    host, port = s.get("HOST") or "127.0.0.1", s.get("PORT") or 5432
+    return f"postgres://{auth}@{host}:{port}/{s['NAME']}?application_name={WORKER_APP_NAME}"
 
 
 @pytest.fixture
@@ -91,6 +93,20 @@ def worker(transactional_db: Any, settings: Any) -> Any:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+        _wait_for_worker_connections_to_close()
+
+
+def _wait_for_worker_connections_to_close() -> None:
+    """Let PostgreSQL drop the dead worker's sessions before the test database is destroyed."""
+    from django.db import connection
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [WORKER_APP_NAME])
+            if cursor.fetchone()[0] == 0:
+                return
+        time.sleep(0.2)
 
 
 def test_it_runs_the_session_job_in_a_real_worker(table: Any, worker: Any) -> None:
