@@ -789,6 +789,22 @@ def _auction_module() -> Any:
 
 def _publish_auction(auction: Auction) -> None:
     publish(f"auction:{auction.pk}", "auction-updated", {"auction": auction.pk, "seq": auction.state.get("seq", 0)})
+    if auction.deadline is not None:
+        _schedule_expiry(auction.pk, auction.deadline)
+
+
+def _schedule_expiry(auction_id: int, deadline: Any) -> None:
+    """After commit, ask a worker to apply the timeout at the deadline (a no-op if it moved)."""
+
+    def send() -> None:
+        from characters.tasks import expire_auction
+
+        try:
+            expire_auction.apply_async((auction_id,), eta=deadline)
+        except Exception:  # the broker being down must not fail the bid; pages expire lazily
+            pass
+
+    transaction.on_commit(send)
 
 
 def _rules_invalid(exc: RulesError) -> SheetInvalid:

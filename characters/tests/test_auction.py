@@ -215,3 +215,17 @@ def test_blind_mode_hides_the_other_bids(table: Any) -> None:
     assert "13" not in html.split("auction-lots")[1].split("</table>")[0]
     assert "13" in p1.get(f"/characters/auctions/{auction.pk}/").content.decode()
     assert "13" in client_for(table.gm).get(f"/characters/auctions/{auction.pk}/").content.decode()
+
+
+def test_the_expiry_task_closes_only_a_passed_deadline(table: Any, cast: dict[str, Any]) -> None:
+    from characters.tasks import expire_auction
+
+    auction = cast["auction"]
+    services.auction_gm(table.gm, auction, action="timeout", seconds=60)
+    assert expire_auction(auction.pk) is False  # too early: nothing happens
+    Auction.objects.filter(pk=auction.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert expire_auction(auction.pk) is True
+    auction.refresh_from_db()
+    assert auction.state["lots"]["psy"]["status"] == "closed"
+    assert expire_auction(auction.pk) is False  # the next attribute has a fresh deadline
+    assert expire_auction(999999) is False
