@@ -732,6 +732,7 @@ def save_sheet(character: Character, sheet: dict[str, Any], *, reason: str, auth
         author=author,
         reason=reason,
     )
+    publish(f"character:{character.pk}", "sheet-changed", {"character": character.pk})
 
 
 # ---------------------------------------------------------------------------
