@@ -853,3 +853,60 @@ class PurchaseCreateSerializer(serializers.Serializer):
 
 class PurchaseDecisionSerializer(serializers.Serializer):
     comment = serializers.CharField(max_length=500, allow_blank=True, required=False, default="")
+
+
+# ---------------------------------------------------------------------------
+# Smaller actions
+# ---------------------------------------------------------------------------
+class BoardMoveSerializer(serializers.Serializer):
+    offset = serializers.IntegerField(min_value=-100, max_value=100, help_text="-1: up, +1: down.")
+
+
+class ReadMarkSerializer(serializers.Serializer):
+    number = serializers.IntegerField(min_value=1, help_text="Read up to this post number.")
+
+
+class NotificationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    campaign = serializers.IntegerField(source="campaign_id")
+    thread = serializers.IntegerField(source="thread_id", allow_null=True)
+    post = serializers.IntegerField(source="post_id", allow_null=True)
+    actor = serializers.IntegerField(source="actor_id", allow_null=True)
+    text = serializers.CharField()
+    created = serializers.DateTimeField()
+    read_at = serializers.DateTimeField(allow_null=True)
+
+
+class NotificationReadSerializer(serializers.Serializer):
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        required=False,
+        allow_null=True,
+        max_length=500,
+        help_text="Notification ids; omit to mark them all read.",
+    )
+
+
+class CountSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+
+
+class InviteLinkSerializer(serializers.Serializer):
+    token = serializers.CharField(max_length=100)
+
+
+class ClefsRollSerializer(serializers.Serializer):
+    aspect_method = serializers.CharField(max_length=40)
+    means_method = serializers.CharField(max_length=40)
+    version = serializers.IntegerField(min_value=1, required=False)
+
+
+class TemplateSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["race", "archetype"])
+    key = serializers.CharField(max_length=80)
+    version = serializers.IntegerField(min_value=1, required=False)
+
+
+class PortraitSerializer(serializers.Serializer):
+    portrait = serializers.ImageField(help_text="JPEG, PNG, GIF or WebP; re-encoded to 512 px.")

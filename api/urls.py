@@ -14,6 +14,8 @@ C = "campaigns/<str:campaign>/"
 v1 = [
     path("me/", account.MeView.as_view(), name="me"),
     path("me/invitations/", campaigns.MyInvitationListView.as_view(), name="my-invitations"),
+    path("me/notifications/", campaigns.NotificationListView.as_view(), name="notifications"),
+    path("me/notifications/read/", campaigns.NotificationReadView.as_view(), name="notifications-read"),
     path("tokens/", account.TokenListView.as_view(), name="tokens"),
     path("tokens/<int:token_id>/", account.TokenDetailView.as_view(), name="token"),
     # Rule systems
@@ -26,6 +28,8 @@ v1 = [
     path(C + "members/", campaigns.MembershipListView.as_view(), name="campaign-members"),
     path(C + "members/<int:user_id>/", campaigns.MembershipDetailView.as_view(), name="campaign-member"),
     path(C + "hand-over/", campaigns.HandOverView.as_view(), name="campaign-hand-over"),
+    path(C + "invite-link/reset/", campaigns.InviteLinkResetView.as_view(), name="campaign-invite-link-reset"),
+    path(C + "join-by-link/", campaigns.JoinByLinkView.as_view(), name="campaign-join-by-link"),
     path(C + "invitations/", campaigns.CampaignInvitationListView.as_view(), name="campaign-invitations"),
     path(C + "join-requests/", campaigns.JoinRequestListView.as_view(), name="campaign-join-requests"),
     path(
@@ -61,6 +65,8 @@ v1 = [
     path(C + "boards/", forum.BoardListView.as_view(), name="boards"),
     path("boards/<int:board_id>/", forum.BoardDetailView.as_view(), name="board"),
     path("boards/<int:board_id>/threads/", forum.ThreadListView.as_view(), name="threads"),
+    path("boards/<int:board_id>/move/", forum.BoardMoveView.as_view(), name="board-move"),
+    path("threads/<int:thread_id>/read/", forum.ThreadReadView.as_view(), name="thread-read"),
     path("threads/<int:thread_id>/", forum.ThreadDetailView.as_view(), name="thread"),
     path("threads/<int:thread_id>/posts/", forum.PostListView.as_view(), name="posts"),
     path("posts/<int:post_id>/", forum.PostDetailView.as_view(), name="post"),
@@ -80,6 +86,9 @@ v1 = [
     path("characters/<int:character_id>/status/", characters.status_view.as_view(), name="character-status"),
     path("characters/<int:character_id>/history/", characters.CharacterHistoryView.as_view(), name="character-history"),
     path("characters/<int:character_id>/export/", characters.CharacterExportView.as_view(), name="character-export"),
+    path("characters/<int:character_id>/portrait/", characters.PortraitView.as_view(), name="character-portrait"),
+    path("characters/<int:character_id>/clefs-roll/", characters.ClefsRollView.as_view(), name="character-clefs-roll"),
+    path("characters/<int:character_id>/template/", characters.TemplateView.as_view(), name="character-template"),
     path(
         "characters/<int:character_id>/change-requests/",
         characters.ChangeRequestListView.as_view(),
@@ -122,6 +131,7 @@ v1 = [
     path("purchases/<int:purchase_id>/approve/", progression.purchase_decision_view(True), name="purchase-approve"),
     path("purchases/<int:purchase_id>/reject/", progression.purchase_decision_view(False), name="purchase-reject"),
     path("sessions/<int:session_id>/awards/", progression.SessionAwardsView.as_view(), name="awards"),
+    path("sessions/<int:session_id>/recalculate/", progression.RecalculateView.as_view(), name="recalculate"),
     path(
         "sessions/<int:session_id>/awards/reopen/", progression.SessionAwardsReopenView.as_view(), name="awards-reopen"
     ),

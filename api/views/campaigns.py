@@ -19,19 +19,23 @@ from api.pagination import PagePagination
 from api.serializers import (
     CampaignSerializer,
     CampaignWriteSerializer,
+    CountSerializer,
     HandOverSerializer,
     InvitationCreateSerializer,
     InvitationSerializer,
+    InviteLinkSerializer,
     JoinDecisionSerializer,
     JoinRequestCreateSerializer,
     JoinRequestSerializer,
     MemberRoleSerializer,
     MembershipSerializer,
+    NotificationReadSerializer,
+    NotificationSerializer,
     PlaySessionSerializer,
 )
 from api.views.common import CAMPAIGN, get_or_404, id_param, rename_fields, system_settings_field
 from campaigns import access, services
-from campaigns.models import Campaign, Invitation, JoinRequest, Membership, PlaySession
+from campaigns.models import Campaign, Invitation, JoinRequest, Membership, Notification, PlaySession
 
 User = get_user_model()
 
@@ -404,3 +408,81 @@ class SessionCloseView(APIView):
     def post(self, request: Request, session_id: int) -> Response:
         session = get_session_for_user(request.user, session_id)
         return Response(PlaySessionSerializer(services.close_session(request.user, session)).data)
+
+
+# ---------------------------------------------------------------------------
+# Invitation link, notifications
+# ---------------------------------------------------------------------------
+class InviteLinkResetView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[CAMPAIGN],
+        request=None,
+        responses=InviteLinkSerializer,
+        operation_id="campaigns_invite_link_reset",
+        tags=["campaigns"],
+        description="A new invitation link token (GMs); the old one stops working.",
+    )
+    def post(self, request: Request, campaign: str) -> Response:
+        obj = access.get_campaign_for_user(request.user, campaign)
+        return Response({"token": services.reset_invite_link(request.user, obj)})
+
+
+class JoinByLinkView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[CAMPAIGN],
+        request=InviteLinkSerializer,
+        responses=MembershipSerializer,
+        operation_id="campaigns_join_by_link",
+        tags=["campaigns"],
+        description="Join as a player with the campaign's invitation link token.",
+    )
+    def post(self, request: Request, campaign: str) -> Response:
+        lookup = {"pk": campaign} if str(campaign).isdigit() else {"slug": campaign}
+        obj = Campaign.objects.filter(**lookup).first()
+        if obj is None:
+            from django.http import Http404
+
+            raise Http404
+        serializer = InviteLinkSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        membership = services.join_by_link(request.user, obj, serializer.validated_data["token"])
+        return Response(MembershipSerializer(membership).data)
+
+
+@extend_schema(
+    tags=["me"],
+    parameters=[OpenApiParameter("unread", bool, description="Only unread notifications.")],
+)
+class NotificationListView(generics.ListAPIView):
+    """Your notifications (mentions, replies, whispers, your turn...), newest first."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = NotificationSerializer
+    pagination_class = PagePagination
+
+    def get_queryset(self) -> QuerySet[Notification]:
+        queryset = Notification.objects.filter(user=self.request.user)
+        if _bool(self.request.query_params.get("unread")):
+            queryset = queryset.filter(read_at__isnull=True)
+        return queryset.order_by("-created", "-id")
+
+
+class NotificationReadView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=NotificationReadSerializer,
+        responses=CountSerializer,
+        operation_id="notifications_mark_read",
+        tags=["me"],
+        description="Mark notifications read (all of them without `ids`); answers how many changed.",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = NotificationReadSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        count = services.mark_notifications_read(request.user, serializer.validated_data.get("ids"))
+        return Response({"count": count})

@@ -22,6 +22,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -43,10 +44,13 @@ from api.serializers import (
     CharacterProfileSerializer,
     CharacterSerializer,
     CharacterStatusSerializer,
+    ClefsRollSerializer,
+    PortraitSerializer,
     RejectSerializer,
     ReviewSerializer,
     SheetVersionSerializer,
     SheetWriteSerializer,
+    TemplateSerializer,
     UserRefSerializer,
 )
 from api.views.common import CAMPAIGN, id_param
@@ -634,3 +638,77 @@ class AuctionControlView(APIView):
         action = data.pop("action")
         updated = services.auction_gm(request.user, auction, action=action, **data)
         return Response(auction_data(request, updated))
+
+
+# ---------------------------------------------------------------------------
+# System-specific creation helpers and the portrait
+# ---------------------------------------------------------------------------
+class ClefsRollView(APIView):
+    permission_classes = [IsAuthenticated]
+    extra_error_codes = (412, 428)
+
+    @extend_schema(
+        parameters=[CHARACTER, IF_MATCH],
+        request=ClefsRollSerializer,
+        responses=CharacterSerializer,
+        operation_id="characters_clefs_roll",
+        tags=["characters"],
+        description="Clefs de l'Aube: roll the creation dice on the server (once; a GM may roll again).",
+    )
+    def post(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id, write=True)
+        serializer = ClefsRollSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        version = expected_version(request, character, data.get("version"))
+        updated = services.clefs_creation_roll(
+            request.user,
+            character,
+            aspect_method=data["aspect_method"],
+            means_method=data["means_method"],
+            expected_version=version,
+        )
+        return character_response(request, updated)
+
+
+class TemplateView(APIView):
+    permission_classes = [IsAuthenticated]
+    extra_error_codes = (412, 428)
+
+    @extend_schema(
+        parameters=[CHARACTER, IF_MATCH],
+        request=TemplateSerializer,
+        responses=CharacterSerializer,
+        operation_id="characters_apply_template",
+        tags=["characters"],
+        description="SMS: apply a race or an archetype template to a draft.",
+    )
+    def post(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id, write=True)
+        serializer = TemplateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        version = expected_version(request, character, data.get("version"))
+        updated = services.apply_template(
+            request.user, character, kind=data["kind"], key=data["key"], expected_version=version
+        )
+        return character_response(request, updated)
+
+
+class PortraitView(APIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+
+    @extend_schema(
+        parameters=[CHARACTER],
+        request={"multipart/form-data": PortraitSerializer},
+        responses=CharacterSerializer,
+        operation_id="characters_portrait",
+        tags=["characters"],
+        description="Upload a portrait (owner and GMs): multipart field `portrait`.",
+    )
+    def put(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id, write=True)
+        upload = request.FILES.get("portrait")
+        updated = services.set_portrait(request.user, character, upload=upload)
+        return character_response(request, updated)

@@ -22,12 +22,15 @@ from rest_framework.views import APIView
 
 from api.pagination import PagePagination, PostCursorPagination
 from api.serializers import (
+    BoardMoveSerializer,
     BoardRenameSerializer,
     BoardSerializer,
+    CountSerializer,
     PostCreateSerializer,
     PostEditSerializer,
     PostHideSerializer,
     PostSerializer,
+    ReadMarkSerializer,
     RollSerializer,
     ThreadCreateSerializer,
     ThreadSerializer,
@@ -324,3 +327,41 @@ class RollVerifyView(APIView):
         obj = access.get_campaign_for_user(request.user, campaign)
         ok, problems = dice.verify_chain(obj)
         return Response({"ok": ok, "count": Roll.objects.filter(campaign=obj).count(), "problems": problems})
+
+
+class BoardMoveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[BOARD],
+        request=BoardMoveSerializer,
+        responses=BoardSerializer(many=True),
+        operation_id="boards_move",
+        tags=["forum"],
+        description="Move a board up or down in the campaign's order (GMs).",
+    )
+    def post(self, request: Request, board_id: int) -> Response:
+        board = get_board_for_user(request.user, board_id)
+        serializer = BoardMoveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        boards = services.move_board(request.user, board, offset=serializer.validated_data["offset"])
+        return Response(BoardSerializer(boards, many=True).data)
+
+
+class ThreadReadView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[THREAD],
+        request=ReadMarkSerializer,
+        responses=CountSerializer,
+        operation_id="threads_mark_read",
+        tags=["forum"],
+        description="Remember how far you have read the thread (never goes back); answers the post count.",
+    )
+    def post(self, request: Request, thread_id: int) -> Response:
+        thread = access.get_thread_for_user(request.user, thread_id)
+        serializer = ReadMarkSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.mark_read(request.user, thread, serializer.validated_data["number"])
+        return Response({"count": thread.post_count})

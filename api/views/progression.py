@@ -223,3 +223,20 @@ def purchase_decision_view(approve: bool) -> Any:
     return type(
         f"Purchase{name.title()}View", (PurchaseDecisionView,), {"approve": approve, "post": documented}
     ).as_view()
+
+
+class RecalculateView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[SESSION],
+        request=None,
+        responses={202: RecalculationRunSerializer},
+        operation_id="sessions_recalculate",
+        tags=["progression"],
+        description="Relaunch the experience/karma job for this session (GMs), e.g. after approving purchases.",
+    )
+    def post(self, request: Request, session_id: int) -> Response:
+        session = services.get_session_for_user(request.user, session_id)
+        run = services.launch_recalculation(request.user, session)
+        return Response(_run(run), status=status.HTTP_202_ACCEPTED)
