@@ -132,8 +132,23 @@ class AsgiServer:
         self.thread.join(timeout=10)
 
 
+@pytest.fixture(scope="session")
+def _stray_connections_reaper(django_db_setup: Any, django_db_blocker: Any) -> Any:
+    """Before the test database is dropped, end connections that ASGI server
+    threads (and live streams) left open, or PostgreSQL refuses the drop."""
+    yield
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with django_db_blocker.unblock(), connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+
+
 @pytest.fixture
-def asgi_server(transactional_db: Any, settings: Any) -> Any:
+def asgi_server(transactional_db: Any, settings: Any, _stray_connections_reaper: Any) -> Any:
     """A real ASGI server on a free port, sharing the test database."""
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     settings.ALLOWED_HOSTS = ["*"]

@@ -122,6 +122,9 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USING_POSTGRES = DATABASES["default"]["ENGINE"].endswith("postgresql")
+if "pytest" in sys.modules:
+    # Test servers run requests in threads: do not keep their connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 # --- Redis: cache, broker, live events -----------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
