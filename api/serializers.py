@@ -893,7 +893,7 @@ class CountSerializer(serializers.Serializer):
 
 
 class InviteLinkSerializer(serializers.Serializer):
-    token = serializers.CharField(max_length=100)
+    token = serializers.RegexField(r"^[A-Za-z0-9_-]+$", max_length=100, help_text="The link's token (URL-safe).")
 
 
 class ClefsRollSerializer(serializers.Serializer):
