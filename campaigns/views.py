@@ -17,7 +17,7 @@ from django.db import connection
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -948,14 +948,7 @@ def session_detail(request: HttpRequest, session_id: int) -> HttpResponse:
         roll.summary_text = (roll.resolution.get("summary") or {}).get(_lang(), "")
         roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
     post_count = access.visible_posts_in_campaign(request.user, campaign).filter(session=session).count()
-    awards_url = ""
-    try:
-        awards_url = reverse("progression:session_awards", kwargs={"session_id": session.pk})
-    except NoReverseMatch:
-        awards_url = ""
-    ctx = _campaign_context(
-        request, campaign, session=session, rolls=rolls, post_count=post_count, awards_url=awards_url
-    )
+    ctx = _campaign_context(request, campaign, session=session, rolls=rolls, post_count=post_count)
     return render(request, "campaigns/session_detail.html", ctx)
 
 
