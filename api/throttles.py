@@ -33,6 +33,17 @@ class UserThrottle(_SettingsRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
 
 
+class AnonThrottle(_SettingsRateThrottle):
+    """Anonymous requests, per address: stricter than the per-IP ceiling."""
+
+    scope = "anon"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
 class IPThrottle(_SettingsRateThrottle):
     """Per client address, for every request (anonymous or not)."""
 

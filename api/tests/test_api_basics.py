@@ -157,3 +157,14 @@ def test_it_rejects_bad_odds_requests(payload: dict[str, Any], field: str, code:
     body = assert_error(APIClient().post("/api/v1/systems/sms/odds/", payload, format="json"), 400, "invalid", field)
     if code:
         assert code in [e["code"] for e in body["errors"]]
+
+
+def test_it_throttles_anonymous_requests_harder(settings: Any) -> None:
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "anon": "2/min"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    anonymous = APIClient()
+    assert anonymous.get("/api/v1/systems/").status_code == 200
+    assert anonymous.get("/api/v1/systems/").status_code == 200
+    assert_error(anonymous.get("/api/v1/systems/"), 429, "throttled")
+    # A member from the same address is not counted as anonymous.
+    assert token_client(make_user("alice")).get("/api/v1/systems/").status_code == 200

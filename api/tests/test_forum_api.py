@@ -174,3 +174,14 @@ def test_it_reads_a_public_campaign_anonymously(public_table: Any) -> None:
     board = public_table.campaign.boards.first()
     thread = services.create_thread(public_table.gm, board, title="Ouvert", body="Bienvenue.")
     assert [p["body"] for p in posts_of(None, thread)] == ["Bienvenue."]
+
+
+def test_it_throttles_posting_harder_than_reading(table: Any, scene: dict[str, Any], settings: Any) -> None:
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "posting": "1/min"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    api = token_client(table.player)
+    url = f"/api/v1/threads/{scene['thread'].pk}/posts/"
+    assert api.post(url, {"body": "Un"}, format="json").status_code == 201
+    assert_error(api.post(url, {"body": "Deux"}, format="json"), 429, "throttled")
+    assert api.get(url).status_code == 200  # reading is not counted
+    assert Post.objects.filter(thread=scene["thread"]).count() == 2

@@ -36,7 +36,7 @@ from api.serializers import (
     ThreadSerializer,
     ThreadUpdateSerializer,
 )
-from api.throttles import IPThrottle, PostingThrottle, UserThrottle
+from api.throttles import AnonThrottle, IPThrottle, PostingThrottle, UserThrottle
 from api.views.common import CAMPAIGN, get_or_404, id_param
 from campaigns import access, dice, services
 from campaigns.models import Board, Post, Roll, Thread
@@ -64,7 +64,7 @@ class _PostingMixin:
     """Creating content also counts against the stricter ``posting`` rate."""
 
     def get_throttles(self) -> list[Any]:
-        return [UserThrottle(), IPThrottle(), PostingThrottle()]
+        return [UserThrottle(), AnonThrottle(), IPThrottle(), PostingThrottle()]
 
 
 # ---------------------------------------------------------------------------
