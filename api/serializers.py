@@ -200,10 +200,15 @@ class CampaignSerializer(serializers.Serializer):
     def to_representation(self, campaign: Any) -> dict[str, Any]:
         request = self.context.get("request")
         user = getattr(request, "user", None)
-        gm = getattr(campaign, "_gm", None)
-        if gm is None:
+        if hasattr(campaign, "gm_memberships"):  # prefetched by the directory
+            gm = campaign.gm_memberships[0].user if campaign.gm_memberships else None
+        else:
             membership = campaign.memberships.filter(role="gm").select_related("user__profile").first()
             gm = membership.user if membership else None
+        if hasattr(campaign, "viewer_role"):  # annotated by the directory
+            my_role = campaign.viewer_role
+        else:
+            my_role = access.role_of(user, campaign) if user is not None else None
         try:
             system_name = rules.get_system(campaign.system).name.to_dict()
         except rules.UnknownSystem:
@@ -222,8 +227,10 @@ class CampaignSerializer(serializers.Serializer):
             "locked": campaign.locked,
             "created": serializers.DateTimeField().to_representation(campaign.created),
             "gm": UserRefSerializer(gm).data if gm is not None else None,
-            "member_count": getattr(campaign, "member_count", None) or campaign.memberships.count(),
-            "my_role": access.role_of(user, campaign) if user is not None else None,
+            "member_count": campaign.member_count
+            if getattr(campaign, "member_count", None) is not None
+            else campaign.memberships.count(),
+            "my_role": my_role,
         }
 
 

@@ -166,3 +166,17 @@ def test_it_opens_and_closes_sessions_for_gms_only(table: Any) -> None:
     assert closed.status_code == 200 and closed.json()["status"] == "closed"
     assert PlaySession.objects.get(pk=session_id).status == "closed"
     assert_error(token_client(table.outsider).get(f"/api/v1/sessions/{session_id}/"), 404, "not_found")
+
+
+def test_it_lists_the_directory_in_a_bounded_number_of_queries(table: Any, django_assert_max_num_queries: Any) -> None:
+    from conftest import make_table
+
+    for index in range(5):
+        make_table("sms", is_public=True, prefix=f"d{index}")
+    api = token_client(table.spectator)
+    api.get("/api/v1/me/")  # warm the token lookup
+    with django_assert_max_num_queries(12):
+        body = api.get("/api/v1/campaigns/").json()
+    assert body["count"] == 6
+    assert {c["gm"]["username"] for c in body["results"]} >= {"d0gm", "gm"}
+    assert {c["my_role"] for c in body["results"]} == {None, "spectator"}

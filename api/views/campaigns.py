@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -94,7 +94,16 @@ class CampaignListView(generics.ListAPIView):
             queryset = queryset.filter(memberships__user=self.request.user)
         if params.get("q"):
             queryset = queryset.filter(title__icontains=params["q"][:100])
-        return queryset.annotate(member_count=Count("memberships", distinct=True)).order_by("-created", "-id")
+        gms = Prefetch(
+            "memberships",
+            queryset=Membership.objects.filter(role="gm").select_related("user__profile"),
+            to_attr="gm_memberships",
+        )
+        queryset = queryset.annotate(member_count=Count("memberships", distinct=True)).prefetch_related(gms)
+        if self.request.user.is_authenticated:
+            mine = Membership.objects.filter(campaign=OuterRef("pk"), user=self.request.user).values("role")[:1]
+            queryset = queryset.annotate(viewer_role=Subquery(mine))
+        return queryset.order_by("-created", "-id")
 
     @extend_schema(
         request=CampaignWriteSerializer, responses={201: CampaignSerializer}, operation_id="campaigns_create"
