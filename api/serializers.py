@@ -18,6 +18,9 @@ import rules
 from accounts.models import display_name
 from campaigns import access
 
+#: Largest id the API accepts (18 digits: fits a PostgreSQL bigint and SQLite's INTEGER).
+MAX_ID = 10**18 - 1
+
 #: Choice sets named in the OpenAPI schema (``SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]``).
 MEMBER_ROLES = [("gm", "GM"), ("cogm", "co-GM"), ("player", "player"), ("spectator", "spectator")]
 ASSIGNABLE_ROLES = [("cogm", "co-GM"), ("player", "player"), ("spectator", "spectator")]
@@ -258,7 +261,7 @@ class MemberRoleSerializer(serializers.Serializer):
 
 
 class HandOverSerializer(serializers.Serializer):
-    user_id = serializers.IntegerField(min_value=1)
+    user_id = serializers.IntegerField(min_value=1, max_value=MAX_ID)
 
 
 class InvitationSerializer(serializers.Serializer):
@@ -337,7 +340,9 @@ class ThreadUpdateSerializer(serializers.Serializer):
     title = serializers.CharField(max_length=160, required=False)
     sticky = serializers.BooleanField(required=False)
     locked = serializers.BooleanField(required=False)
-    board = serializers.IntegerField(min_value=1, required=False, help_text="Move to this board of the campaign.")
+    board = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="Move to this board of the campaign."
+    )
 
 
 class RollRequestSerializer(serializers.Serializer):
@@ -349,7 +354,7 @@ class RollRequestSerializer(serializers.Serializer):
     )
     label = serializers.CharField(max_length=200, required=False, allow_blank=True)
     secret = serializers.BooleanField(required=False, default=False, help_text="Seen by you and the GMs only.")
-    character_id = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    character_id = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if bool(attrs.get("expression")) == bool(attrs.get("system_test")):
@@ -366,14 +371,14 @@ class PostCreateSerializer(serializers.Serializer):
     )
     visibility = serializers.ChoiceField(choices=["public", "gm", "whisper"], default="public")
     recipients = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         default=list,
         max_length=50,
         help_text="User ids a whisper is for.",
     )
     roll_requests = RollRequestSerializer(many=True, required=False, default=list, max_length=10)
-    reply_to = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    reply_to = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
 
 
 class ThreadCreateSerializer(PostCreateSerializer):
@@ -582,7 +587,9 @@ class ChangeRequestCreateSerializer(serializers.Serializer):
     sheet = serializers.DictField()
     name = serializers.CharField(max_length=100, required=False)
     reason = serializers.CharField(max_length=300, allow_blank=True, required=False, default="")
-    version = serializers.IntegerField(min_value=1, required=False, help_text="The version you edited (or If-Match).")
+    version = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="The version you edited (or If-Match)."
+    )
 
 
 class RejectSerializer(serializers.Serializer):
@@ -602,7 +609,7 @@ class AuctionSerializer(serializers.Serializer):
 
 
 class AuctionActSerializer(serializers.Serializer):
-    character = serializers.IntegerField(min_value=1, help_text="Your character taking part.")
+    character = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Your character taking part.")
     type = serializers.ChoiceField(choices=["bid", "pass", "downgrade", "cancel_downgrade", "buy_up"])
     attribute = serializers.CharField(max_length=40, required=False)
     amount = serializers.IntegerField(required=False, min_value=-1000, max_value=1000)
@@ -617,7 +624,9 @@ class AuctionControlSerializer(serializers.Serializer):
 
 
 class AuctionOpenSerializer(serializers.Serializer):
-    characters = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1, max_length=50)
+    characters = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=1, max_length=50
+    )
     mode = serializers.ChoiceField(choices=["open", "blind"], default="open")
     timeout_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=7 * 24 * 3600)
 
@@ -680,18 +689,22 @@ class EncounterCreateSerializer(serializers.Serializer):
 
 
 class ParticipantCreateSerializer(serializers.Serializer):
-    character = serializers.IntegerField(min_value=1, required=False, help_text="A character of the campaign.")
+    character = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="A character of the campaign."
+    )
     name = serializers.CharField(max_length=90, required=False, allow_blank=True, default="")
     side = serializers.ChoiceField(choices=["allies", "opponents", "neutral"], default="allies")
     sheet = serializers.DictField(required=False, help_text="Quick NPC stats merged over the system's defaults.")
-    template = serializers.IntegerField(min_value=1, required=False, help_text="An NPC of the campaign to copy.")
+    template = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, required=False, help_text="An NPC of the campaign to copy."
+    )
     count = serializers.IntegerField(min_value=1, max_value=20, default=1)
     stats_visible = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 
 class DeclarationSerializer(serializers.Serializer):
     data = serializers.DictField(help_text="The action, as in the system's `action_fields`.")
-    target = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    target = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
 
 
 class DeclarationResultSerializer(serializers.Serializer):
@@ -710,7 +723,7 @@ class StepSerializer(serializers.Serializer):
 
 
 class EndRoundSerializer(serializers.Serializer):
-    expected_round = serializers.IntegerField(min_value=1, required=False, allow_null=True)
+    expected_round = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
 
 
 class AdjustSerializer(serializers.Serializer):
@@ -870,7 +883,7 @@ class BoardMoveSerializer(serializers.Serializer):
 
 
 class ReadMarkSerializer(serializers.Serializer):
-    number = serializers.IntegerField(min_value=1, help_text="Read up to this post number.")
+    number = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Read up to this post number.")
 
 
 class NotificationSerializer(serializers.Serializer):
@@ -887,7 +900,7 @@ class NotificationSerializer(serializers.Serializer):
 
 class NotificationReadSerializer(serializers.Serializer):
     ids = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
         required=False,
         allow_null=True,
         max_length=500,
@@ -906,13 +919,13 @@ class InviteLinkSerializer(serializers.Serializer):
 class ClefsRollSerializer(serializers.Serializer):
     aspect_method = serializers.CharField(max_length=40)
     means_method = serializers.CharField(max_length=40)
-    version = serializers.IntegerField(min_value=1, required=False)
+    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
 
 
 class TemplateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["race", "archetype"])
     key = serializers.CharField(max_length=80)
-    version = serializers.IntegerField(min_value=1, required=False)
+    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
 
 
 class PortraitSerializer(serializers.Serializer):

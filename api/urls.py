@@ -1,13 +1,28 @@
 """API routes: ``/api/v1/...`` (versioned JSON), ``/api/schema/`` (OpenAPI 3),
 ``/api/docs/`` (browsable docs) and ``/api/tokens/`` (token page)."""
 
-from django.urls import include, path, re_path
+from django.urls import include, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api import pages
 from api.views import account, campaigns, characters, combat, forum, progression, systems
 
 app_name = "api"
+
+
+class IdConverter:
+    """A positive id of at most 18 digits (longer numbers are not ids: 404)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
 
 C = "campaigns/<str:campaign>/"
 
@@ -17,7 +32,7 @@ v1 = [
     path("me/notifications/", campaigns.NotificationListView.as_view(), name="notifications"),
     path("me/notifications/read/", campaigns.NotificationReadView.as_view(), name="notifications-read"),
     path("tokens/", account.TokenListView.as_view(), name="tokens"),
-    path("tokens/<int:token_id>/", account.TokenDetailView.as_view(), name="token"),
+    path("tokens/<id:token_id>/", account.TokenDetailView.as_view(), name="token"),
     # Rule systems
     path("systems/", systems.SystemListView.as_view(), name="systems"),
     path("systems/<str:slug>/", systems.SystemDetailView.as_view(), name="system"),
@@ -26,114 +41,112 @@ v1 = [
     path("campaigns/", campaigns.CampaignListView.as_view(), name="campaigns"),
     path(C, campaigns.CampaignDetailView.as_view(), name="campaign"),
     path(C + "members/", campaigns.MembershipListView.as_view(), name="campaign-members"),
-    path(C + "members/<int:user_id>/", campaigns.MembershipDetailView.as_view(), name="campaign-member"),
+    path(C + "members/<id:user_id>/", campaigns.MembershipDetailView.as_view(), name="campaign-member"),
     path(C + "hand-over/", campaigns.HandOverView.as_view(), name="campaign-hand-over"),
     path(C + "invite-link/reset/", campaigns.InviteLinkResetView.as_view(), name="campaign-invite-link-reset"),
     path(C + "join-by-link/", campaigns.JoinByLinkView.as_view(), name="campaign-join-by-link"),
     path(C + "invitations/", campaigns.CampaignInvitationListView.as_view(), name="campaign-invitations"),
     path(C + "join-requests/", campaigns.JoinRequestListView.as_view(), name="campaign-join-requests"),
     path(
-        "invitations/<int:invitation_id>/accept/",
+        "invitations/<id:invitation_id>/accept/",
         campaigns.InvitationAnswerView.as_view(action="accept"),
         name="invitation-accept",
     ),
     path(
-        "invitations/<int:invitation_id>/decline/",
+        "invitations/<id:invitation_id>/decline/",
         campaigns.InvitationAnswerView.as_view(action="decline"),
         name="invitation-decline",
     ),
     path(
-        "invitations/<int:invitation_id>/cancel/",
+        "invitations/<id:invitation_id>/cancel/",
         campaigns.InvitationAnswerView.as_view(action="cancel"),
         name="invitation-cancel",
     ),
     path(
-        "join-requests/<int:join_request_id>/accept/",
+        "join-requests/<id:join_request_id>/accept/",
         campaigns.JoinDecisionView.as_view(accept=True),
         name="join-request-accept",
     ),
     path(
-        "join-requests/<int:join_request_id>/refuse/",
+        "join-requests/<id:join_request_id>/refuse/",
         campaigns.JoinDecisionView.as_view(accept=False),
         name="join-request-refuse",
     ),
     # Play sessions
     path(C + "sessions/", campaigns.SessionListView.as_view(), name="sessions"),
-    path("sessions/<int:session_id>/", campaigns.SessionDetailView.as_view(), name="session"),
-    path("sessions/<int:session_id>/close/", campaigns.SessionCloseView.as_view(), name="session-close"),
+    path("sessions/<id:session_id>/", campaigns.SessionDetailView.as_view(), name="session"),
+    path("sessions/<id:session_id>/close/", campaigns.SessionCloseView.as_view(), name="session-close"),
     # Forum
     path(C + "boards/", forum.BoardListView.as_view(), name="boards"),
-    path("boards/<int:board_id>/", forum.BoardDetailView.as_view(), name="board"),
-    path("boards/<int:board_id>/threads/", forum.ThreadListView.as_view(), name="threads"),
-    path("boards/<int:board_id>/move/", forum.BoardMoveView.as_view(), name="board-move"),
-    path("threads/<int:thread_id>/read/", forum.ThreadReadView.as_view(), name="thread-read"),
-    path("threads/<int:thread_id>/", forum.ThreadDetailView.as_view(), name="thread"),
-    path("threads/<int:thread_id>/posts/", forum.PostListView.as_view(), name="posts"),
-    path("posts/<int:post_id>/", forum.PostDetailView.as_view(), name="post"),
-    path("posts/<int:post_id>/hide/", forum.PostHideView.as_view(), name="post-hide"),
+    path("boards/<id:board_id>/", forum.BoardDetailView.as_view(), name="board"),
+    path("boards/<id:board_id>/threads/", forum.ThreadListView.as_view(), name="threads"),
+    path("boards/<id:board_id>/move/", forum.BoardMoveView.as_view(), name="board-move"),
+    path("threads/<id:thread_id>/read/", forum.ThreadReadView.as_view(), name="thread-read"),
+    path("threads/<id:thread_id>/", forum.ThreadDetailView.as_view(), name="thread"),
+    path("threads/<id:thread_id>/posts/", forum.PostListView.as_view(), name="posts"),
+    path("posts/<id:post_id>/", forum.PostDetailView.as_view(), name="post"),
+    path("posts/<id:post_id>/hide/", forum.PostHideView.as_view(), name="post-hide"),
     # Rolls
     path(C + "rolls/chain/", forum.RollChainView.as_view(), name="roll-chain"),
     path(C + "rolls/verify/", forum.RollVerifyView.as_view(), name="roll-verify"),
-    path("rolls/<int:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
+    path("rolls/<id:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
     # Characters
     path(C + "characters/", characters.CharacterListView.as_view(), name="characters"),
     path(C + "characters/import/", characters.CharacterImportView.as_view(), name="characters-import"),
-    path("characters/<int:character_id>/", characters.CharacterDetailView.as_view(), name="character"),
-    path("characters/<int:character_id>/sheet/", characters.CharacterSheetView.as_view(), name="character-sheet"),
-    path("characters/<int:character_id>/submit/", characters.submit_view.as_view(), name="character-submit"),
-    path("characters/<int:character_id>/approve/", characters.approve_view.as_view(), name="character-approve"),
-    path("characters/<int:character_id>/return/", characters.return_view.as_view(), name="character-return"),
-    path("characters/<int:character_id>/status/", characters.status_view.as_view(), name="character-status"),
-    path("characters/<int:character_id>/history/", characters.CharacterHistoryView.as_view(), name="character-history"),
-    path("characters/<int:character_id>/export/", characters.CharacterExportView.as_view(), name="character-export"),
-    path("characters/<int:character_id>/portrait/", characters.PortraitView.as_view(), name="character-portrait"),
-    path("characters/<int:character_id>/clefs-roll/", characters.ClefsRollView.as_view(), name="character-clefs-roll"),
-    path("characters/<int:character_id>/template/", characters.TemplateView.as_view(), name="character-template"),
+    path("characters/<id:character_id>/", characters.CharacterDetailView.as_view(), name="character"),
+    path("characters/<id:character_id>/sheet/", characters.CharacterSheetView.as_view(), name="character-sheet"),
+    path("characters/<id:character_id>/submit/", characters.submit_view.as_view(), name="character-submit"),
+    path("characters/<id:character_id>/approve/", characters.approve_view.as_view(), name="character-approve"),
+    path("characters/<id:character_id>/return/", characters.return_view.as_view(), name="character-return"),
+    path("characters/<id:character_id>/status/", characters.status_view.as_view(), name="character-status"),
+    path("characters/<id:character_id>/history/", characters.CharacterHistoryView.as_view(), name="character-history"),
+    path("characters/<id:character_id>/export/", characters.CharacterExportView.as_view(), name="character-export"),
+    path("characters/<id:character_id>/portrait/", characters.PortraitView.as_view(), name="character-portrait"),
+    path("characters/<id:character_id>/clefs-roll/", characters.ClefsRollView.as_view(), name="character-clefs-roll"),
+    path("characters/<id:character_id>/template/", characters.TemplateView.as_view(), name="character-template"),
     path(
-        "characters/<int:character_id>/change-requests/",
+        "characters/<id:character_id>/change-requests/",
         characters.ChangeRequestListView.as_view(),
         name="change-requests",
     ),
-    path("change-requests/<int:change_id>/", characters.ChangeRequestDetailView.as_view(), name="change-request"),
-    path("change-requests/<int:change_id>/approve/", characters.change_approve_view.as_view(), name="change-approve"),
-    path("change-requests/<int:change_id>/reject/", characters.change_reject_view.as_view(), name="change-reject"),
-    path(
-        "change-requests/<int:change_id>/withdraw/", characters.change_withdraw_view.as_view(), name="change-withdraw"
-    ),
-    path("change-requests/<int:change_id>/comments/", characters.change_comment_view.as_view(), name="change-comment"),
+    path("change-requests/<id:change_id>/", characters.ChangeRequestDetailView.as_view(), name="change-request"),
+    path("change-requests/<id:change_id>/approve/", characters.change_approve_view.as_view(), name="change-approve"),
+    path("change-requests/<id:change_id>/reject/", characters.change_reject_view.as_view(), name="change-reject"),
+    path("change-requests/<id:change_id>/withdraw/", characters.change_withdraw_view.as_view(), name="change-withdraw"),
+    path("change-requests/<id:change_id>/comments/", characters.change_comment_view.as_view(), name="change-comment"),
     # The Ambre attribute auction
     path(C + "auctions/", characters.AuctionListView.as_view(), name="auctions"),
-    path("auctions/<int:auction_id>/", characters.AuctionDetailView.as_view(), name="auction"),
-    path("auctions/<int:auction_id>/act/", characters.AuctionActView.as_view(), name="auction-act"),
-    path("auctions/<int:auction_id>/control/", characters.AuctionControlView.as_view(), name="auction-control"),
+    path("auctions/<id:auction_id>/", characters.AuctionDetailView.as_view(), name="auction"),
+    path("auctions/<id:auction_id>/act/", characters.AuctionActView.as_view(), name="auction-act"),
+    path("auctions/<id:auction_id>/control/", characters.AuctionControlView.as_view(), name="auction-control"),
     # Combat
-    path("threads/<int:thread_id>/encounters/", combat.EncounterListView.as_view(), name="encounters"),
-    path("encounters/<int:encounter_id>/", combat.EncounterDetailView.as_view(), name="encounter"),
-    path("encounters/<int:encounter_id>/log/", combat.CombatLogView.as_view(), name="encounter-log"),
-    path("encounters/<int:encounter_id>/participants/", combat.ParticipantListView.as_view(), name="participants"),
+    path("threads/<id:thread_id>/encounters/", combat.EncounterListView.as_view(), name="encounters"),
+    path("encounters/<id:encounter_id>/", combat.EncounterDetailView.as_view(), name="encounter"),
+    path("encounters/<id:encounter_id>/log/", combat.CombatLogView.as_view(), name="encounter-log"),
+    path("encounters/<id:encounter_id>/participants/", combat.ParticipantListView.as_view(), name="participants"),
     *[
         path(
-            f"encounters/<int:encounter_id>/{action}/", combat.encounter_action_view(action), name=f"encounter-{action}"
+            f"encounters/<id:encounter_id>/{action}/", combat.encounter_action_view(action), name=f"encounter-{action}"
         )
         for action in combat.ACTIONS
     ],
-    path("participants/<int:participant_id>/declaration/", combat.DeclarationView.as_view(), name="declaration"),
-    path("participants/<int:participant_id>/adjust/", combat.ParticipantAdjustView.as_view(), name="adjust"),
+    path("participants/<id:participant_id>/declaration/", combat.DeclarationView.as_view(), name="declaration"),
+    path("participants/<id:participant_id>/adjust/", combat.ParticipantAdjustView.as_view(), name="adjust"),
     path(
-        "participants/<int:participant_id>/visibility/",
+        "participants/<id:participant_id>/visibility/",
         combat.ParticipantVisibilityView.as_view(),
         name="participant-visibility",
     ),
     # Progression
-    path("characters/<int:character_id>/ledger/", progression.LedgerView.as_view(), name="ledger"),
-    path("characters/<int:character_id>/balances/", progression.BalancesView.as_view(), name="balances"),
-    path("characters/<int:character_id>/purchases/", progression.PurchaseListView.as_view(), name="purchases"),
-    path("purchases/<int:purchase_id>/approve/", progression.purchase_decision_view(True), name="purchase-approve"),
-    path("purchases/<int:purchase_id>/reject/", progression.purchase_decision_view(False), name="purchase-reject"),
-    path("sessions/<int:session_id>/awards/", progression.SessionAwardsView.as_view(), name="awards"),
-    path("sessions/<int:session_id>/recalculate/", progression.RecalculateView.as_view(), name="recalculate"),
+    path("characters/<id:character_id>/ledger/", progression.LedgerView.as_view(), name="ledger"),
+    path("characters/<id:character_id>/balances/", progression.BalancesView.as_view(), name="balances"),
+    path("characters/<id:character_id>/purchases/", progression.PurchaseListView.as_view(), name="purchases"),
+    path("purchases/<id:purchase_id>/approve/", progression.purchase_decision_view(True), name="purchase-approve"),
+    path("purchases/<id:purchase_id>/reject/", progression.purchase_decision_view(False), name="purchase-reject"),
+    path("sessions/<id:session_id>/awards/", progression.SessionAwardsView.as_view(), name="awards"),
+    path("sessions/<id:session_id>/recalculate/", progression.RecalculateView.as_view(), name="recalculate"),
     path(
-        "sessions/<int:session_id>/awards/reopen/", progression.SessionAwardsReopenView.as_view(), name="awards-reopen"
+        "sessions/<id:session_id>/awards/reopen/", progression.SessionAwardsReopenView.as_view(), name="awards-reopen"
     ),
 ]
 
@@ -143,6 +156,6 @@ urlpatterns = [
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("tokens/", pages.tokens, name="token-page"),
-    path("tokens/<int:token_id>/revoke/", pages.revoke, name="token-revoke"),
+    path("tokens/<id:token_id>/revoke/", pages.revoke, name="token-revoke"),
     re_path(r"^(?P<rest>.*)$", pages.not_found),
 ]

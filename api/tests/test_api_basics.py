@@ -168,3 +168,15 @@ def test_it_throttles_anonymous_requests_harder(settings: Any) -> None:
     assert_error(anonymous.get("/api/v1/systems/"), 429, "throttled")
     # A member from the same address is not counted as anonymous.
     assert token_client(make_user("alice")).get("/api/v1/systems/").status_code == 200
+
+
+def test_it_answers_404_for_ids_too_large_for_the_database(table: Any) -> None:
+    api = token_client(table.gm)
+    assert_error(api.get("/api/v1/threads/99999999999999999999999/posts/"), 404, "not_found")
+    body = assert_error(
+        api.post(f"/api/v1/campaigns/{table.campaign.pk}/auctions/", {"characters": [10**30]}, format="json"),
+        400,
+        "invalid",
+        "characters.0",
+    )
+    assert body["errors"][0]["code"] == "max_value"

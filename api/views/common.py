@@ -19,7 +19,10 @@ CAMPAIGN = OpenApiParameter(
 def id_param(name: str, description: str = "") -> OpenApiParameter:
     """A positive integer id in the path (other values do not match the route)."""
     return OpenApiParameter(
-        name, {"type": "integer", "minimum": 1}, OpenApiParameter.PATH, description=description or None
+        name,
+        {"type": "integer", "minimum": 1, "maximum": 10**18 - 1},
+        OpenApiParameter.PATH,
+        description=description or None,
     )
 
 
