@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.utils import translation
+
+from accounts import services
 
 
 class ProfileLanguageMiddleware:
@@ -13,6 +17,8 @@ class ProfileLanguageMiddleware:
 
     Runs after ``LocaleMiddleware`` (which handles anonymous visitors from the
     language cookie and ``Accept-Language``) and after authentication.
+    The language menu (Django's ``set_language``) also saves the choice in
+    the profile, otherwise the profile would win over the menu at once.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -21,6 +27,12 @@ class ProfileLanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
+            if request.method == "POST" and request.path == reverse("set_language"):
+                try:
+                    services.set_language(user, request.POST.get("language", ""))
+                except ValidationError:
+                    pass  # Django's view ignores unknown languages too
+                return self.get_response(request)  # a redirect: nothing to translate
             profile = getattr(user, "profile", None)
             if profile is not None and profile.language:
                 translation.activate(profile.language)
