@@ -31,3 +31,14 @@ def test_it_ignores_an_unknown_language() -> None:
     client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
     assert Profile.objects.get(user=user).language == "fr"
     assert client.get("/").headers["Content-Language"] == "fr"
+
+
+@pytest.mark.django_db
+def test_it_keeps_the_profile_page_title_plain_text() -> None:
+    client = Client()
+    client.force_login(make_user("titre"))
+    html = client.get("/profile/").content.decode()
+    title = html.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert title.startswith("Mon profil ·")
+    assert "<" not in title
+    assert html.count("Mes données") == 1
