@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, set_path
@@ -30,6 +30,58 @@ GM_LABEL = re.compile(r"\bGM\b")
 TYPE_ERROR_CODES = frozenset(
     {"invalid_int", "invalid_str", "invalid_bool", "invalid_list", "invalid_dict", "invalid_item", "invalid_json"}
 )
+
+
+#: Display names of the systems' group and budget-pool keys (the rules declare bare keys).
+GROUP_LABELS = {
+    "assets": gettext_lazy("Assets"),
+    "attributes": gettext_lazy("Attributes"),
+    "background": gettext_lazy("Background"),
+    "characteristics": gettext_lazy("Characteristics"),
+    "characteristics.cbt": gettext_lazy("Characteristics · Combat"),
+    "characteristics.end": gettext_lazy("Characteristics · Endurance"),
+    "characteristics.phy": gettext_lazy("Characteristics · Physical"),
+    "characteristics.psy": gettext_lazy("Characteristics · Psyche"),
+    "combat": gettext_lazy("Combat"),
+    "condition": gettext_lazy("Condition"),
+    "identity": gettext_lazy("Identity"),
+    "karma": gettext_lazy("Karma"),
+    "ladder": gettext_lazy("Ladder"),
+    "levels": gettext_lazy("Levels"),
+    "modifiers": gettext_lazy("Modifiers"),
+    "powers": gettext_lazy("Powers"),
+    "sorcery": gettext_lazy("Sorcery"),
+    "aspects": gettext_lazy("Aspects"),
+    "conditions": gettext_lazy("Conditions"),
+    "creation": gettext_lazy("Creation"),
+    "means": gettext_lazy("Means"),
+    "notes": gettext_lazy("Notes"),
+    "progression": gettext_lazy("Progression"),
+    "skills": gettext_lazy("Skills"),
+    "equipment": gettext_lazy("Equipment"),
+    "health": gettext_lazy("Health"),
+    "magic": gettext_lazy("Magic"),
+    "modules": gettext_lazy("Modules"),
+    "npc": gettext_lazy("Non-player character"),
+    "xp": gettext_lazy("Experience"),
+    "aptitudes": gettext_lazy("Aptitudes"),
+    "capacities": gettext_lazy("Capacities"),
+    "domain_mental": gettext_lazy("Mental domain"),
+    "domain_occulte": gettext_lazy("Occult domain"),
+    "domain_physique": gettext_lazy("Physical domain"),
+    "domain_social": gettext_lazy("Social domain"),
+    "domains": gettext_lazy("Domains"),
+    "endurance": gettext_lazy("Endurance"),
+    "magic_effects": gettext_lazy("Magic effects"),
+    "morality": gettext_lazy("Morality"),
+    "state": gettext_lazy("State"),
+    "aspect_exchanges": gettext_lazy("Aspect exchanges"),
+    "means_exchanges": gettext_lazy("Means exchanges"),
+    "skill_levels": gettext_lazy("Skill levels"),
+    "negative": gettext_lazy("Negative points"),
+    "talents": gettext_lazy("Talents"),
+    "other": gettext_lazy("Other"),
+}
 
 
 def lang() -> str:
@@ -346,6 +398,9 @@ def step_of_path(system: RuleSystem, path: str) -> str | None:
 # Read-only displays
 # ---------------------------------------------------------------------------
 def humanize_group(group: str) -> str:
+    """The translated name of a group key; unknown keys are humanized."""
+    if group in GROUP_LABELS:
+        return str(GROUP_LABELS[group])
     return group.replace("_", " ").replace(".", " · ").strip().capitalize() if group else _("General")
 
 

@@ -96,6 +96,7 @@ def campaign_characters(request: HttpRequest, campaign_id: str) -> HttpResponse:
             "is_gm": gm,
             "can_create": role in (Role.GM, Role.COGM, Role.PLAYER),
             "auction": auction,
+            "can_see_auction": role is not None,  # the auction page is for members only
             "public_ladder": _public_ladder(auction),
         },
     )
@@ -392,10 +393,21 @@ def _system_extras(request: HttpRequest, character: Character, step: str, sheet:
     extras: dict[str, Any] = {}
     if character.system == "clefs-de-l-aube" and step == "aspects":
         creation = sheet.get("creation") or {}
+        # The methods' names come from the sheet's choice fields (never show the bare codes).
+        choices = {f.path: dict(f.choices) for f in character.rule_system.sheet_fields() if f.kind == "choice"}
+        aspect_names = choices.get("creation.aspect_method", {})
+        means_names = choices.get("creation.means_method", {})
+        record = creation.get("roll") or None
         extras["clefs_roll"] = {
-            "record": creation.get("roll") or None,
-            "aspect_methods": CLEFS_METHODS["aspect"],
-            "means_methods": CLEFS_METHODS["means"],
+            "record": record,
+            "record_methods": (
+                f"{sf.msg(aspect_names.get(record.get('aspect_method'))) or record.get('aspect_method')}, "
+                f"{sf.msg(means_names.get(record.get('means_method'))) or record.get('means_method')}"
+                if isinstance(record, dict)
+                else ""
+            ),
+            "aspect_methods": [(m, sf.msg(aspect_names.get(m)) or m) for m in CLEFS_METHODS["aspect"]],
+            "means_methods": [(m, sf.msg(means_names.get(m)) or m) for m in CLEFS_METHODS["means"]],
             "aspect_method": creation.get("aspect_method", "FIXED_10"),
             "means_method": creation.get("means_method", "ZERO"),
             "can_roll": not creation.get("roll") or is_gm(request.user, character.campaign),

@@ -1,0 +1,54 @@
+"""QA tour fixes: no dead auction link for visitors, no bare codes or English group keys on French pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from characters.models import Auction
+from characters.tests.conftest import client_for, make_character, valid_ambre_sheet
+from conftest import make_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _ambre_table_with_auction() -> Any:
+    table = make_table("ambre", is_public=True, prefix="qa")
+    corwin = make_character(table, table.player, name="Corwin", sheet=valid_ambre_sheet("Corwin"))
+    eric = make_character(table, table.player2, name="Eric", sheet=valid_ambre_sheet("Eric"))
+    client_for(table.gm).post(
+        f"/characters/campaign/{table.campaign.pk}/auction/new/", {"characters": [corwin.pk, eric.pk], "mode": "open"}
+    )
+    return table, Auction.objects.get(campaign=table.campaign)
+
+
+def test_it_hides_the_auction_link_from_visitors_of_a_public_roster() -> None:
+    table, auction = _ambre_table_with_auction()
+    link = f'href="/characters/auctions/{auction.pk}/"'
+    url = f"/characters/campaign/{table.campaign.pk}/"
+    for visitor in (None, table.outsider):
+        response = client_for(visitor).get(url)
+        assert response.status_code == 200
+        assert link not in response.content.decode()
+        # ... since that page would be a 404 for them.
+        assert client_for(visitor).get(f"/characters/auctions/{auction.pk}/").status_code == 404
+    for member in (table.spectator, table.player, table.gm):
+        assert link in client_for(member).get(url).content.decode()
+
+
+def test_it_names_the_clefs_roll_methods_and_groups_in_french() -> None:
+    table = make_table("clefs-de-l-aube", prefix="qc")
+    character = make_character(table, table.player, name="Aube")
+    html = client_for(table.player).get(f"/characters/{character.pk}/wizard/aspects/").content.decode()
+    assert '<option value="ROLL_STANDARD">Tirage : 2 × (2d6+3), le 3e = 30 − somme</option>' in html
+    assert ">ROLL_STANDARD<" not in html and ">ZERO<" not in html
+    assert "Échanges d&#x27;aspects" in html or "Échanges d'aspects" in html
+    assert "Aspect exchanges" not in html and "Skill levels" not in html
+    # Rolled: the record names the methods too.
+    client_for(table.player).post(
+        f"/characters/{character.pk}/clefs-roll/",
+        {"aspect_method": "ROLL_STANDARD", "means_method": "ROLL", "version": character.version},
+    )
+    html = client_for(table.player).get(f"/characters/{character.pk}/wizard/aspects/").content.decode()
+    assert "(Tirage : 2 × (2d6+3), le 3e = 30 − somme, Tirage : 3 × (2d6−7) et leurs inverses)" in html
