@@ -1,0 +1,46 @@
+"""The post form names the system tests in the reader's language (not ``spell_cost``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from campaigns.forms import TEST_KIND_LABELS
+from conftest import make_table
+from rules import get_system
+
+pytestmark = pytest.mark.django_db
+
+SYSTEMS = ("ambre", "clefs-de-l-aube", "sms", "altaride")
+
+
+@pytest.mark.parametrize("slug", SYSTEMS)
+def test_it_has_a_name_for_every_test_kind(slug: str) -> None:
+    assert set(get_system(slug).test_kinds()) <= set(TEST_KIND_LABELS)
+
+
+def _thread_page(table: Any, language: str) -> str:
+    from campaigns import services
+
+    board = table.campaign.boards.first()
+    thread = services.create_thread(table.gm, board, title="Le bal", body="Musique.")
+    client = Client()
+    client.force_login(table.player)
+    profile = table.player.profile
+    profile.language = language
+    profile.save()
+    return client.get(f"/campaigns/threads/{thread.pk}/").content.decode()
+
+
+def test_it_lists_the_test_kinds_in_french() -> None:
+    html = _thread_page(make_table("ambre", prefix="lk"), "fr")
+    assert '<option value="spell_cost">Coût d&#x27;un sort</option>' in html
+    assert '<option value="comparison">Comparaison</option>' in html
+    assert ">spell cost<" not in html
+
+
+def test_it_lists_the_test_kinds_in_english() -> None:
+    html = _thread_page(make_table("ambre", prefix="le"), "en")
+    assert '<option value="spell_cost">Spell cost</option>' in html
