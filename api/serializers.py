@@ -930,3 +930,30 @@ class TemplateSerializer(serializers.Serializer):
 
 class PortraitSerializer(serializers.Serializer):
     portrait = serializers.ImageField(help_text="JPEG, PNG, GIF or WebP; re-encoded to 512 px.")
+
+
+class SessionResultSerializer(serializers.Serializer):
+    character = CharacterRefSerializer()
+    before = serializers.DictField()
+    after = serializers.DictField()
+    flags = serializers.ListField(child=serializers.JSONField())
+    notes = serializers.ListField(child=serializers.JSONField())
+
+
+class SessionAwardLineSerializer(serializers.Serializer):
+    character = CharacterRefSerializer()
+    code = serializers.CharField()
+    currency = serializers.CharField()
+    amount = serializers.IntegerField()
+    kind = serializers.CharField()
+    note = serializers.CharField()
+    revision = serializers.IntegerField()
+
+
+class SessionRecapSerializer(serializers.Serializer):
+    session = serializers.IntegerField()
+    review_status = serializers.CharField(allow_null=True)
+    results = SessionResultSerializer(many=True)
+    awards = SessionAwardLineSerializer(many=True)
+    purchases = LedgerEntrySerializer(many=True)
+    runs = RecalculationRunSerializer(many=True, help_text="GMs only (empty for others).")

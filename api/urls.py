@@ -145,6 +145,7 @@ v1 = [
     path("purchases/<id:purchase_id>/reject/", progression.purchase_decision_view(False), name="purchase-reject"),
     path("sessions/<id:session_id>/awards/", progression.SessionAwardsView.as_view(), name="awards"),
     path("sessions/<id:session_id>/recalculate/", progression.RecalculateView.as_view(), name="recalculate"),
+    path("sessions/<id:session_id>/recap/", progression.SessionRecapView.as_view(), name="recap"),
     path(
         "sessions/<id:session_id>/awards/reopen/", progression.SessionAwardsReopenView.as_view(), name="awards-reopen"
     ),

@@ -63,3 +63,24 @@ def test_it_refuses_purchases_for_drafts_and_others(table: Any, hero: Any) -> No
     assert_error(token_client(table.player).post(url, {"request": "x"}, format="json"), 400, "invalid", "request")
     assert PurchaseRequest.objects.count() == 0
     assert token_client(table.player).get(url).json()["count"] == 0
+
+
+def test_it_shows_a_session_recap_to_each_his_own(
+    table: Any, hero: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from characters.models import Character
+
+    Character.objects.filter(pk=hero.pk).update(status="approved")
+    session = campaign_services.open_session(table.gm, table.campaign, title="S1")
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign_services.close_session(table.gm, session)
+    url = f"/api/v1/sessions/{session.pk}/recap/"
+    assert_error(token_client(table.outsider).get(url), 404, "not_found")
+    gm_view = token_client(table.gm).get(url).json()
+    mine = token_client(table.player).get(url).json()
+    other = token_client(table.player2).get(url).json()
+    assert gm_view["runs"] and mine["runs"] == [] and other["runs"] == []
+    gm_characters = {r["character"]["id"] for r in gm_view["results"]}
+    assert {r["character"]["id"] for r in mine["results"]} <= {hero.pk}
+    assert other["results"] == [] and other["awards"] == []
+    assert hero.pk in gm_characters

@@ -30,6 +30,7 @@ from api.serializers import (
     PurchaseSerializer,
     RecalculationRunSerializer,
     SessionAwardsSerializer,
+    SessionRecapSerializer,
 )
 from api.views.common import get_or_404, id_param
 from characters.ledger import balances
@@ -240,3 +241,51 @@ class RecalculateView(APIView):
         session = services.get_session_for_user(request.user, session_id)
         run = services.launch_recalculation(request.user, session)
         return Response(_run(run), status=status.HTTP_202_ACCEPTED)
+
+
+class SessionRecapView(APIView):
+    """What a closed session brought (*récapitulatif*): your characters' results, or everyone's for GMs."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[SESSION], responses=SessionRecapSerializer, operation_id="sessions_recap", tags=["progression"]
+    )
+    def get(self, request: Request, session_id: int) -> Response:
+        session = services.get_session_for_user(request.user, session_id)
+        data = services.recap(session, request.user)
+
+        def ref(character: Any) -> dict[str, Any]:
+            return {"id": character.pk, "name": character.name}
+
+        review = data.get("review")
+        return Response(
+            {
+                "session": session.pk,
+                "review_status": review.status if review else None,
+                "results": [
+                    {
+                        "character": ref(r.character),
+                        "before": r.before,
+                        "after": r.after,
+                        "flags": r.flags,
+                        "notes": r.notes,
+                    }
+                    for r in data["results"]
+                ],
+                "awards": [
+                    {
+                        "character": ref(a.character),
+                        "code": a.code,
+                        "currency": a.currency,
+                        "amount": a.amount,
+                        "kind": a.kind,
+                        "note": a.note,
+                        "revision": a.revision,
+                    }
+                    for a in data["awards"]
+                ],
+                "purchases": LedgerEntrySerializer(data["purchases"], many=True).data,
+                "runs": [_run(r) for r in data["runs"]],
+            }
+        )
