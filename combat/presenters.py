@@ -11,13 +11,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext_lazy
 
 from campaigns.access import is_gm
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from combat.services import can_control, system_for
 
 LOG_LIMIT = 200
+
+
+#: Names of the combat-state keys the systems do not label themselves (``keys``, ``wounds.light``...).
+STATE_LABELS = {
+    "life": pgettext_lazy("combat state", "Life"),
+    "energy": pgettext_lazy("combat state", "Energy"),
+    "keys": pgettext_lazy("combat state", "Keys"),
+    "wounds": pgettext_lazy("combat state", "Wounds"),
+    "light": pgettext_lazy("combat state", "light"),
+    "serious": pgettext_lazy("combat state", "serious"),
+    "grave": pgettext_lazy("combat state", "critical"),
+    "mortal": pgettext_lazy("combat state", "mortal"),
+    "wound_points": pgettext_lazy("combat state", "Wound points"),
+    "determined": pgettext_lazy("combat state", "determined"),
+    "coma": pgettext_lazy("combat state", "coma"),
+    "dying": pgettext_lazy("combat state", "dying"),
+    "death_assured": pgettext_lazy("combat state", "death assured"),
+    "dead": pgettext_lazy("combat state", "dead"),
+    "karma": pgettext_lazy("combat state", "Karma"),
+    "actions_taken": pgettext_lazy("combat state", "Actions taken"),
+    "dodge": pgettext_lazy("combat state", "Dodge"),
+    "endurance": pgettext_lazy("combat state", "Endurance"),
+    "unconscious": pgettext_lazy("combat state", "unconscious"),
+    "unconscious_cause": pgettext_lazy("combat state", "Cause of unconsciousness"),
+    "fatigue": pgettext_lazy("combat state", "Fatigue"),
+    "lasting": pgettext_lazy("combat state", "lasting"),
+    "persistent": pgettext_lazy("combat state", "persistent"),
+    "transient": pgettext_lazy("combat state", "transient"),
+    "initiative": pgettext_lazy("combat state", "Initiative"),
+    "interventions_used": pgettext_lazy("combat state", "Interventions used"),
+    "reactions": pgettext_lazy("combat state", "Reactions"),
+    "spell_cast": pgettext_lazy("combat state", "Spell cast"),
+    "status": pgettext_lazy("combat state", "Status"),
+    "advantages": pgettext_lazy("combat state", "Advantages"),
+    "handicaps": pgettext_lazy("combat state", "Handicaps"),
+}
 
 
 def _lang() -> str:
@@ -33,7 +69,37 @@ def _labels(encounter: Encounter) -> dict[str, str]:
 
 
 def _label(labels: dict[str, str], key: str) -> str:
-    return labels.get(key) or labels.get(f"{key}_max") or key.replace("_", " ").replace(".", " · ")
+    if key in labels or f"{key}_max" in labels:
+        return labels.get(key) or labels[f"{key}_max"]
+    if key in STATE_LABELS:
+        return str(STATE_LABELS[key])
+    if "." in key:
+        return " · ".join(_label(labels, part) for part in key.split("."))
+    return key.replace("_", " ")
+
+
+def _shown(labels: dict[str, str], value: Any) -> str:
+    """A state value for a log line: ``{'light': 1}`` reads "light 1"."""
+    if isinstance(value, bool):
+        return "✓" if value else "—"
+    if isinstance(value, dict):
+        return ", ".join(f"{_label(labels, str(k))} {_shown(labels, v)}" for k, v in value.items()) or "—"
+    if value is None:
+        return "—"
+    return str(value)
+
+
+def _readable_changes(labels: dict[str, str], changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            **c,
+            "path": _label(labels, str(c.get("path", ""))),
+            "before": _shown(labels, c.get("before")),
+            "after": _shown(labels, c.get("after")),
+        }
+        for c in changes
+        if isinstance(c, dict)
+    ]
 
 
 def state_rows(
@@ -197,7 +263,7 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
                 "public_text": (entry.public.get("text") or {}).get(lang, "") if gm else "",
                 "draws": data.get("draws") or [],
                 "tags": data.get("tags") or (data.get("result") or {}).get("tags") or [],
-                "changes": data.get("changes") or [],
+                "changes": _readable_changes(labels, data.get("changes") or []),
                 "reason": data.get("reason", ""),
                 "outcome": (data.get("result") or {}).get("outcome") if gm else data.get("outcome"),
             }

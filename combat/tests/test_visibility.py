@@ -204,7 +204,7 @@ def test_karma_stays_with_its_owner_and_the_gms(fight):
     assert fight.ariane.state["karma"] == -3
     html = _page(Client(), t.player, fight)
     assert "Pacte avec Brand" not in html
-    assert html.count("<dt>karma</dt>") == 1  # Cendre's own, not Ariane's
+    assert html.count("<dt>Karma</dt>") == 1  # Cendre's own, not Ariane's
     assert "-3" not in html
-    assert html.count("<dt>karma</dt>") < _page(Client(), t.gm, fight).count("<dt>karma</dt>")
+    assert html.count("<dt>Karma</dt>") < _page(Client(), t.gm, fight).count("<dt>Karma</dt>")
     assert "-3" in _page(Client(), t.player2, fight)

@@ -1,0 +1,43 @@
+"""Combat state and log changes read in the viewer's language, not as raw keys or Python dicts."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from combat.presenters import _readable_changes, state_rows
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_names_the_ambre_state_in_french(fight):
+    client = Client()
+    client.force_login(fight.table.gm)
+    html = client.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
+    assert ">Clés<" in html and ">keys<" not in html
+    assert "déterminé" in html and ">determined<" not in html
+
+
+def test_it_writes_log_changes_readably():
+    changes = [
+        {"name": "Borel", "path": "wounds", "before": {"light": 0, "serious": 0}, "after": {"light": 1, "serious": 0}},
+        {"name": "Borel", "path": "wounds.light", "before": 0, "after": 1},
+        {"name": "Borel", "path": "dead", "before": False, "after": True},
+    ]
+    with translation.override("fr"):
+        rows = _readable_changes({"life": "Vie"}, changes)
+    assert [(r["path"], r["before"], r["after"]) for r in rows] == [
+        ("Blessures", "légères 0, graves 0", "légères 1, graves 0"),
+        ("Blessures · légères", "0", "1"),
+        ("mort", "—", "✓"),
+    ]
+    with translation.override("en"):
+        assert _readable_changes({}, changes[:1])[0]["after"] == "light 1, serious 0"
+
+
+def test_it_keeps_unknown_keys_humanized_and_declared_labels_first():
+    with translation.override("fr"):
+        rows = state_rows({"life": 3, "life_max": 5, "odd_counter": 2, "keys": 4}, {"life": "Vie"})
+    assert [r["label"] for r in rows] == ["Vie", "odd counter", "Clés"]
