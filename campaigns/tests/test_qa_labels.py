@@ -44,3 +44,16 @@ def test_it_lists_the_test_kinds_in_french() -> None:
 def test_it_lists_the_test_kinds_in_english() -> None:
     html = _thread_page(make_table("ambre", prefix="le"), "en")
     assert '<option value="spell_cost">Spell cost</option>' in html
+
+
+def test_it_says_closed_on_a_date_and_a_plain_closed_pill() -> None:
+    from campaigns import services
+
+    table = make_table("ambre", prefix="cs")
+    session = services.open_session(table.gm, table.campaign, title="Première")
+    services.close_session(table.gm, session)
+    client = Client()
+    client.force_login(table.player)
+    html = client.get(f"/campaigns/sessions/{session.pk}/").content.decode()
+    assert '<span class="pill">fermée</span>' in html
+    assert "· fermée le " in html
