@@ -90,3 +90,23 @@ def get_auction_for_user(user: Any, auction_id: int | str) -> Auction:
     if auction is None or not is_member(user, auction.campaign):
         raise Http404
     return auction
+
+
+def locked_paths(user: Any, character: Character) -> list[str]:
+    """Schema paths a non-GM may not edit: GM-set values and auction results.
+
+    Enforced by :mod:`characters.services` on every write (HTML and API) with
+    :func:`characters.sheetform.keep_locked`.
+    """
+    from characters import sheetform
+
+    if is_gm(user, character.campaign):
+        return []
+    locked = sheetform.gm_only_paths(character.rule_system.sheet_fields())
+    if character.system == "clefs-de-l-aube" and (character.sheet.get("creation") or {}).get("roll"):
+        locked += ["creation.aspect_method", "creation.means_method"]  # chosen with the server's roll
+    if character.system == "ambre":
+        locked.append("ladder")
+        if any(character.pk in a.character_ids() for a in Auction.objects.filter(campaign=character.campaign)):
+            locked += ["attributes", "ladder"]
+    return locked

@@ -224,6 +224,17 @@ def create_character(
     return character
 
 
+def _keep_locked(actor: Any, character: Character, sheet: dict[str, Any]) -> dict[str, Any]:
+    """Whatever the client sent, a non-GM never writes GM-set values, auction
+    results or keys the rules keep for themselves (same for HTML and API)."""
+    if is_gm(actor, character.campaign):
+        return sheet
+    from characters.sheetform import keep_locked
+
+    locked = tuple(access.locked_paths(actor, character))
+    return keep_locked(character.rule_system.sheet_fields(), character.current_sheet(), sheet, locked)
+
+
 def save_sheet(
     actor: Any,
     character: Character,
@@ -245,6 +256,7 @@ def save_sheet(
     if not isinstance(sheet, dict):
         raise SheetInvalid([_error("", "invalid_dict", "Objet attendu.", "Expected an object.")])
     _check_size(sheet)
+    sheet = _keep_locked(actor, character, sheet)
     system = character.rule_system
     result = evaluate(system, sheet, system_settings(character.campaign))
     errors = list(parse_errors or []) + type_errors(result.errors)
@@ -553,7 +565,10 @@ def request_change(
     _require_visible(actor, character)
     if not access.can_request_change(actor, character):
         raise PermissionDenied(_("Only the owner of an approved character requests changes."))
+    if not isinstance(sheet, dict):
+        raise SheetInvalid([_error("", "invalid_dict", "Objet attendu.", "Expected an object.")])
     _check_size(sheet)
+    sheet = _keep_locked(actor, character, sheet)
     if expected_version is not None and int(expected_version) != character.version:
         raise VersionConflict(int(expected_version), character.version)
     result = evaluate_character(character, sheet)

@@ -633,3 +633,56 @@ def derived_diff(system: RuleSystem, before: dict[str, Any], after: dict[str, An
 def _short_flat(value: Any) -> str:
     text = _flat(value) if value is not None else "—"
     return text if len(text) <= 200 else text[:197] + "…"
+
+
+_ABSENT = object()
+
+
+def keep_locked(
+    fields: Iterable[Field], stored: dict[str, Any], client: dict[str, Any], locked: tuple[str, ...]
+) -> dict[str, Any]:
+    """The sheet to save from a client's sheet, with the server's values where the user may not write.
+
+    Start from the stored sheet; take from ``client`` only the declared fields
+    (``sheet_fields``) that are not ``locked`` (schema paths, see
+    :func:`is_locked`), item by item inside lists. Fields the client omits,
+    locked fields and undeclared keys the rules keep for themselves (e.g. a
+    server creation roll) keep their stored value.
+    """
+    import copy
+
+    from rules.base import default_from_fields, get_path, set_path
+
+    sheet = copy.deepcopy(stored)
+
+    def merge_items(field: Field, schema: str, new_items: list[Any], old_items: Any) -> list[Any]:
+        old_items = old_items if isinstance(old_items, list) else []
+        merged = []
+        for index, item in enumerate(new_items):
+            if not isinstance(item, dict):
+                merged.append(item)
+                continue
+            old = old_items[index] if index < len(old_items) and isinstance(old_items[index], dict) else None
+            old = old if old is not None else default_from_fields(field.item_fields)
+            item = copy.deepcopy(item)
+            for sub in field.item_fields:
+                sub_schema = f"{schema}.{sub.path}"
+                if is_locked(sub_schema, locked):
+                    set_path(item, sub.path, copy.deepcopy(get_path(old, sub.path, None)))
+                elif sub.kind == "list" and sub.item_fields and isinstance(get_path(item, sub.path), list):
+                    set_path(
+                        item, sub.path, merge_items(sub, sub_schema, get_path(item, sub.path), get_path(old, sub.path))
+                    )
+            merged.append(item)
+        return merged
+
+    for f in fields:
+        if is_locked(f.path, locked):
+            continue
+        value = get_path(client, f.path, _ABSENT)
+        if value is _ABSENT:
+            continue
+        if f.kind == "list" and f.item_fields and isinstance(value, list):
+            value = merge_items(f, f.path, value, get_path(sheet, f.path, None))
+        set_path(sheet, f.path, copy.deepcopy(value))
+    return sheet

@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaigns.access import get_campaign_for_user, is_gm, role_of
@@ -42,7 +42,11 @@ RANK_LABELS = {
     "chaosian": gettext_lazy("chaosian"),
     "human": gettext_lazy("human"),
 }
-LOT_STATUS = {"open": gettext_lazy("open"), "pending": gettext_lazy("to come"), "closed": gettext_lazy("closed")}
+LOT_STATUS = {
+    "open": pgettext_lazy("auction lot", "open"),
+    "pending": pgettext_lazy("auction lot", "to come"),
+    "closed": pgettext_lazy("auction lot", "closed"),
+}
 CLEFS_METHODS = {
     "aspect": ["ROLL_STANDARD", "ROLL_LOW", "FIXED_10"],
     "means": ["ROLL", "ZERO"],
@@ -61,19 +65,7 @@ def _version(request: HttpRequest) -> int | None:
 
 
 def _locked_paths(user: Any, character: Character) -> list[str]:
-    """Paths a player may not edit: GM-set values and auction results."""
-    if is_gm(user, character.campaign):
-        return []
-    locked = sf.gm_only_paths(character.rule_system.sheet_fields())
-    if character.system == "clefs-de-l-aube" and (character.sheet.get("creation") or {}).get("roll"):
-        locked += ["creation.aspect_method", "creation.means_method"]  # chosen with the server's roll
-    if character.system == "ambre":
-        locked.append("ladder")
-        if any(
-            character.pk in a.character_ids() for a in Auction.objects.filter(campaign=character.campaign)
-        ):
-            locked += ["attributes", "ladder"]
-    return locked
+    return access.locked_paths(user, character)
 
 
 # ---------------------------------------------------------------------------

@@ -12,7 +12,6 @@ profile needs ``If-Match`` (or a ``version`` field): a stale one answers 412
 
 from __future__ import annotations
 
-import copy
 import re
 from typing import Any
 
@@ -94,52 +93,13 @@ _MISSING = object()
 
 
 def merge_client_sheet(user: Any, character: Character, client: dict[str, Any]) -> dict[str, Any]:
-    """The sheet to save, built like the HTML form builds it (``characters.sheetform.parse_sheet``).
+    """The sheet to save, built like the HTML form builds it: the declared fields
+    ``user`` may edit come from the client, the rest keeps its stored value
+    (:func:`characters.sheetform.keep_locked`; services enforce it again)."""
+    from characters.sheetform import keep_locked
 
-    Start from the stored sheet; take from the client only the fields the
-    system declares (``sheet_fields``) that ``user`` may edit (the same locked
-    paths as the sheet form: GM-set values, Ambre auction results...). Fields
-    the client omits, locked fields and undeclared keys the rules keep for
-    themselves (e.g. a server creation roll) keep their stored value.
-    """
-    from characters.sheetform import is_locked
-    from characters.views import _locked_paths
-    from rules.base import default_from_fields, get_path, set_path
-
-    locked = tuple(_locked_paths(user, character))
-    sheet = copy.deepcopy(character.current_sheet())
-
-    def merge_items(field: Any, schema: str, new_items: list[Any], old_items: Any) -> list[Any]:
-        old_items = old_items if isinstance(old_items, list) else []
-        merged = []
-        for index, item in enumerate(new_items):
-            if not isinstance(item, dict):
-                merged.append(item)
-                continue
-            old = old_items[index] if index < len(old_items) and isinstance(old_items[index], dict) else None
-            old = old if old is not None else default_from_fields(field.item_fields)
-            item = copy.deepcopy(item)
-            for sub in field.item_fields:
-                sub_schema = f"{schema}.{sub.path}"
-                if is_locked(sub_schema, locked):
-                    set_path(item, sub.path, copy.deepcopy(get_path(old, sub.path, None)))
-                elif sub.kind == "list" and sub.item_fields and isinstance(get_path(item, sub.path), list):
-                    set_path(
-                        item, sub.path, merge_items(sub, sub_schema, get_path(item, sub.path), get_path(old, sub.path))
-                    )
-            merged.append(item)
-        return merged
-
-    for field in character.rule_system.sheet_fields():
-        if is_locked(field.path, locked):
-            continue
-        value = get_path(client, field.path, _MISSING)
-        if value is _MISSING:
-            continue
-        if field.kind == "list" and field.item_fields and isinstance(value, list):
-            value = merge_items(field, field.path, value, get_path(sheet, field.path, None))
-        set_path(sheet, field.path, copy.deepcopy(value))
-    return sheet
+    locked = tuple(access.locked_paths(user, character))
+    return keep_locked(character.rule_system.sheet_fields(), character.current_sheet(), client, locked)
 
 
 def public_ranks(character: Character) -> list[dict[str, Any]]:
