@@ -52,3 +52,11 @@ def test_it_names_the_clefs_roll_methods_and_groups_in_french() -> None:
     )
     html = client_for(table.player).get(f"/characters/{character.pk}/wizard/aspects/").content.decode()
     assert "(Tirage : 2 × (2d6+3), le 3e = 30 − somme, Tirage : 3 × (2d6−7) et leurs inverses)" in html
+
+
+def test_it_labels_auction_lots_with_their_own_words() -> None:
+    """'open'/'closed' are shared msgids (sessions say 'ouverte'/'fermée'); lots keep theirs."""
+    table, auction = _ambre_table_with_auction()
+    html = client_for(table.player).get(f"/characters/auctions/{auction.pk}/").content.decode()
+    assert "<td>en cours</td>" in html and "<td>à venir</td>" in html
+    assert "fermée le" not in html
