@@ -41,3 +41,10 @@ def test_it_keeps_unknown_keys_humanized_and_declared_labels_first():
     with translation.override("fr"):
         rows = state_rows({"life": 3, "life_max": 5, "odd_counter": 2, "keys": 4}, {"life": "Vie"})
     assert [r["label"] for r in rows] == ["Vie", "odd counter", "Clés"]
+
+
+def test_it_marks_a_players_own_participant_in_the_masculine(fight):
+    client = Client()
+    client.force_login(fight.table.player)
+    html = client.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
+    assert "· le vôtre" in html and "la vôtre" not in html
