@@ -296,7 +296,7 @@ def join_by_link(user: Any, campaign: Campaign, token: str) -> Membership:
     """Join as a player with the campaign's invitation link."""
     if user is None or not user.is_authenticated:
         raise PermissionDenied
-    if not campaign.invite_token or not secrets.compare_digest(campaign.invite_token, token or ""):
+    if not campaign.invite_token or not secrets.compare_digest(campaign.invite_token.encode(), (token or "").encode()):
         raise Http404
     with transaction.atomic():
         return _add_member(campaign, user, Role.PLAYER)

@@ -73,3 +73,14 @@ def test_players_cannot_hide_posts(table: Any, scene: Any) -> None:
     assert response.status_code in (403, 404)
     post.refresh_from_db()
     assert not post.hidden
+
+
+@pytest.mark.django_db
+def test_a_non_ascii_invitation_token_is_a_404_not_a_crash(table: Any) -> None:
+    from django.http import Http404
+
+    table.campaign.invite_token = "abc"
+    table.campaign.save()
+    with pytest.raises(Http404):
+        services.join_by_link(table.outsider, table.campaign, "é-token")
+    assert not table.campaign.memberships.filter(user=table.outsider).exists()
