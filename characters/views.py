@@ -196,6 +196,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "is_gm": is_gm(request.user, character.campaign),
         "is_owner": access.is_owner(request.user, character),
         "public_ranks": _public_ranks(character),
+        "system_name": sf.msg(character.rule_system.name),  # also for visitors (not the bare slug)
     }
     if full:
         context.update(_sheet_context(request, character))

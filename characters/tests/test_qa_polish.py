@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -60,3 +61,13 @@ def test_it_labels_auction_lots_with_their_own_words() -> None:
     html = client_for(table.player).get(f"/characters/auctions/{auction.pk}/").content.decode()
     assert "<td>en cours</td>" in html and "<td>à venir</td>" in html
     assert "fermée le" not in html
+
+
+def test_it_names_the_system_for_visitors_without_a_dangling_dot() -> None:
+    table = make_table("altaride", is_public=True, prefix="qv")
+    character = make_character(table, table.player, name="Maëlis", status="approved")
+    html = client_for(None).get(f"/characters/{character.pk}/").content.decode()
+    assert "Mythe d&#x27;Altaride" in html or "Mythe d'Altaride" in html
+    assert "altaride ·" not in html
+    header = html.split('<header class="sf-header">', 1)[1].split("</header>", 1)[0]
+    assert not re.search(r"·\s*</p>", header)
