@@ -1,7 +1,7 @@
 """API routes: ``/api/v1/...`` (versioned JSON), ``/api/schema/`` (OpenAPI 3),
 ``/api/docs/`` (browsable docs) and ``/api/tokens/`` (token page)."""
 
-from django.urls import include, path, re_path, register_converter
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api import pages
@@ -10,19 +10,6 @@ from api.views import account, campaigns, characters, combat, forum, progression
 app_name = "api"
 
 
-class IdConverter:
-    """A positive id of at most 18 digits (longer numbers are not ids: 404)."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(IdConverter, "id")
 
 C = "campaigns/<str:campaign>/"
 

@@ -252,7 +252,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "api.schema.TableeAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "api.pagination.PagePagination",
-    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.UserThrottle", "api.throttles.AnonThrottle", "api.throttles.IPThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "api.throttles.UserThrottle",
+        "api.throttles.AnonThrottle",
+        "api.throttles.IPThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "user": os.environ.get("TABLEE_RATE_API_USER", "600/min"),
         "anon": os.environ.get("TABLEE_RATE_API_ANON", "120/min"),

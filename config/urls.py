@@ -3,9 +3,14 @@
 from django.conf import settings
 from django.conf.urls.static import static
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
-from campaigns import views as campaign_views
+from config.converters import IdConverter
+
+# Before the apps' URLconfs are imported: ``<id:...>`` in every app.
+register_converter(IdConverter, "id")
+
+from campaigns import views as campaign_views  # noqa: E402
 
 urlpatterns = [
     path("", campaign_views.home, name="home"),

@@ -5,5 +5,5 @@ from live import views
 app_name = "live"
 
 urlpatterns = [
-    path("<slug:prefix>/<int:object_id>/", views.stream, name="stream"),
+    path("<slug:prefix>/<id:object_id>/", views.stream, name="stream"),
 ]
