@@ -192,3 +192,15 @@ def test_the_sheet_page_notices_a_newer_version(table: Any, character: Character
     html = client.get(f"/characters/{character.pk}/notice/?v=1").content.decode()
     assert "version 2" in html
     assert client_for(table.player2).get(f"/characters/{character.pk}/notice/?v=1").status_code == 404
+
+
+def test_it_names_the_author_and_commenters_by_their_display_name(table: Any, character: Character) -> None:
+    profile = table.player.profile
+    profile.display_name = "Iris la Rousse"
+    profile.save()
+    _request(table, character, _proposed(character), reason="Nouveaux mots")
+    change = ChangeRequest.objects.get(character=character)
+    client_for(table.player).post(f"/characters/changes/{change.pk}/comment/", {"body": "Merci !"})
+    html = client_for(table.gm).get(f"/characters/changes/{change.pk}/").content.decode()
+    assert html.count("Iris la Rousse") == 2  # the request's author line and the comment
+    assert f"Par {table.player.username}," not in html
