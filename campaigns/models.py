@@ -208,6 +208,8 @@ class PostVersion(models.Model):
 
     class Meta:
         ordering = ["post", "id"]
+        verbose_name = _("post version")
+        verbose_name_plural = _("post versions")
 
     def __str__(self) -> str:
         return f"{self.post} v{self.pk}"

@@ -80,6 +80,8 @@ class SheetVersion(models.Model):
     class Meta:
         ordering = ["character", "version"]
         constraints = [models.UniqueConstraint(fields=["character", "version"], name="sheetversion_unique")]
+        verbose_name = _("sheet version")
+        verbose_name_plural = _("sheet versions")
 
     def __str__(self) -> str:
         return f"{self.character} v{self.version}"

@@ -57,3 +57,15 @@ def test_it_says_closed_on_a_date_and_a_plain_closed_pill() -> None:
     html = client.get(f"/campaigns/sessions/{session.pk}/").content.decode()
     assert '<span class="pill">fermée</span>' in html
     assert "· fermée le " in html
+
+
+def test_it_names_every_admin_model_in_french() -> None:
+    from conftest import make_user
+
+    admin = make_user("gestion", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(admin)
+    html = client.get("/admin/").content.decode()
+    assert "Versions de messages" in html and "Versions de fiches" in html
+    assert "Post versions" not in html and "Sheet versions" not in html
+    assert ">Profils<" in html
