@@ -71,3 +71,13 @@ def test_it_names_the_system_for_visitors_without_a_dangling_dot() -> None:
     assert "altaride ·" not in html
     header = html.split('<header class="sf-header">', 1)[1].split("</header>", 1)[0]
     assert not re.search(r"·\s*</p>", header)
+
+
+def test_it_points_a_newcomer_without_campaign_to_the_directory() -> None:
+    from conftest import make_user
+
+    html = client_for(make_user("nouvelle")).get("/characters/").content.decode()
+    assert "rejoignez-en une d’abord" in html and 'href="/campaigns/"' in html
+    table = make_table("ambre", prefix="qn")
+    html = client_for(table.player).get("/characters/").content.decode()
+    assert "rejoignez-en une" not in html  # a member sees the rosters of their campaigns instead
