@@ -69,3 +69,12 @@ def test_it_names_every_admin_model_in_french() -> None:
     assert "Versions de messages" in html and "Versions de fiches" in html
     assert "Post versions" not in html and "Sheet versions" not in html
     assert ">Profils<" in html
+
+
+def test_it_offers_mark_all_as_read_only_with_notifications() -> None:
+    from conftest import make_user
+
+    client = Client()
+    client.force_login(make_user("calme"))
+    html = client.get("/campaigns/notifications/").content.decode()
+    assert "Tout marquer comme lu" not in html and "Aucune notification." in html
