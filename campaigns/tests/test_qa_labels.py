@@ -78,3 +78,16 @@ def test_it_offers_mark_all_as_read_only_with_notifications() -> None:
     client.force_login(make_user("calme"))
     html = client.get("/campaigns/notifications/").content.decode()
     assert "Tout marquer comme lu" not in html and "Aucune notification." in html
+
+
+def test_it_invites_an_anonymous_reader_of_a_public_thread_to_log_in() -> None:
+    from campaigns import services
+
+    table = make_table("altaride", is_public=True, prefix="an")
+    thread = services.create_thread(table.gm, table.campaign.boards.first(), title="Ouverture", body="Bienvenue.")
+    html = Client().get(f"/campaigns/threads/{thread.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f'href="/accounts/login/?next=/campaigns/threads/{thread.pk}/"' in html
+    assert "Connectez-vous pour participer." in html
+    client = Client()
+    client.force_login(table.spectator)
+    assert "Connectez-vous pour participer." not in client.get(f"/campaigns/threads/{thread.pk}/").content.decode()
