@@ -46,10 +46,15 @@ class ProfileForm(forms.Form):
 class PortraitForm(forms.Form):
     portrait = forms.FileField(
         label=_("Portrait"),
-        help_text=_("JPEG, PNG, GIF or WebP, at most %(size)s KB; it is resized to 512 pixels.")
-        % {"size": settings.TABLEE_MAX_PORTRAIT_BYTES // 1024},
         widget=forms.ClearableFileInput(attrs={"accept": "image/*"}),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Formatted per request: at class level it would freeze in the language active at import.
+        self.fields["portrait"].help_text = _(
+            "JPEG, PNG, GIF or WebP, at most %(size)s KB; it is resized to 512 pixels."
+        ) % {"size": settings.TABLEE_MAX_PORTRAIT_BYTES // 1024}
 
 
 class CommentForm(forms.Form):

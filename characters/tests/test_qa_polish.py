@@ -81,3 +81,14 @@ def test_it_points_a_newcomer_without_campaign_to_the_directory() -> None:
     table = make_table("ambre", prefix="qn")
     html = client_for(table.player).get("/characters/").content.decode()
     assert "rejoignez-en une" not in html  # a member sees the rosters of their campaigns instead
+
+
+def test_it_explains_the_portrait_in_the_readers_language() -> None:
+    from django.utils import translation
+
+    from characters.forms import PortraitForm
+
+    with translation.override("en"):
+        assert PortraitForm().fields["portrait"].help_text.startswith("JPEG, PNG, GIF or WebP, at most ")
+    with translation.override("fr"):
+        assert "ou WebP" in PortraitForm().fields["portrait"].help_text
