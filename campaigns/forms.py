@@ -221,7 +221,7 @@ class PostForm(forms.Form):
         label=_("Dice"),
         required=False,
         max_length=1000,
-        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "2d6+3 Épée\n1d20"}),
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": _("2d6+3 Sword\n1d20")}),
         help_text=_("One roll per line: a dice expression, then an optional label."),
     )
     secret = forms.BooleanField(label=_("Secret rolls (you and the GMs only)"), required=False)

@@ -91,3 +91,10 @@ def test_it_invites_an_anonymous_reader_of_a_public_thread_to_log_in() -> None:
     client = Client()
     client.force_login(table.spectator)
     assert "Connectez-vous pour participer." not in client.get(f"/campaigns/threads/{thread.pk}/").content.decode()
+
+
+def test_it_gives_the_dice_example_in_the_readers_language() -> None:
+    fr = _thread_page(make_table("ambre", prefix="pf"), "fr")
+    en = _thread_page(make_table("ambre", prefix="pe"), "en")
+    assert 'placeholder="2d6+3 Épée\n1d20"' in fr
+    assert 'placeholder="2d6+3 Sword\n1d20"' in en
