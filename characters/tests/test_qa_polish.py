@@ -92,3 +92,20 @@ def test_it_explains_the_portrait_in_the_readers_language() -> None:
         assert PortraitForm().fields["portrait"].help_text.startswith("JPEG, PNG, GIF or WebP, at most ")
     with translation.override("fr"):
         assert "ou WebP" in PortraitForm().fields["portrait"].help_text
+
+
+def test_it_uses_english_punctuation_on_english_pages() -> None:
+    table = make_table("clefs-de-l-aube", prefix="qp")
+    character = make_character(table, table.player, name="Aube")
+    client = client_for(table.player)
+    client.post(
+        f"/characters/{character.pk}/clefs-roll/",
+        {"aspect_method": "ROLL_STANDARD", "means_method": "ROLL", "version": character.version},
+    )
+    fr = client.get(f"/characters/{character.pk}/wizard/aspects/").content.decode()
+    assert "Aspects tirés : <strong>" in fr
+    profile = table.player.profile
+    profile.language = "en"
+    profile.save()
+    en = client.get(f"/characters/{character.pk}/wizard/aspects/").content.decode()
+    assert "Aspects rolled: <strong>" in en and "Aspects rolled :" not in en
