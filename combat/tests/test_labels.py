@@ -48,3 +48,30 @@ def test_it_marks_a_players_own_participant_in_the_masculine(fight):
     client.force_login(fight.table.player)
     html = client.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
     assert "· le vôtre" in html and "la vôtre" not in html
+
+
+def test_it_keeps_the_engines_tags_for_the_gms_details(fight):
+    from combat import services
+    from combat.models import LogEntry
+
+    t = fight.table
+    services.start_encounter(t.gm, fight.encounter)
+    services.declare_action(t.gm, fight.borel, data={"mode": "psychic", "target_mode": "melee"}, target=fight.ariane)
+    services.declare_action(t.player, fight.cendre, data={"mode": "melee", "target_mode": "melee"}, target=fight.borel)
+    services.declare_action(
+        t.player2, fight.ariane, data={"mode": "melee", "target_mode": "melee"}, target=fight.cendre
+    )
+    services.reveal_declarations(t.gm, fight.encounter)
+    services.resolve_next_step(t.gm, fight.encounter, expected_step=0)
+    tags = [
+        tag
+        for e in LogEntry.objects.filter(encounter=fight.encounter)
+        for tag in (e.detail.get("result") or {}).get("tags", [])
+    ]
+    assert tags  # the engine tagged the step
+    url = reverse("combat:detail", args=[fight.encounter.pk])
+    player, gm = Client(), Client()
+    player.force_login(t.player)
+    gm.force_login(t.gm)
+    assert 'class="tag"' not in player.get(url).content.decode()
+    assert f'<code class="tag">{tags[0]}</code>' in gm.get(url).content.decode()
