@@ -217,3 +217,10 @@ def test_gms_do_not_see_who_reported(table: Any, player_post: Any) -> None:
     assert "player2" not in gm_queue
     moderator_page = client_for(table.moderator).get(reverse("moderation:report", args=[report.pk])).content.decode()
     assert "player2" in moderator_page
+
+
+def test_it_titles_a_report_without_english_punctuation(table: Any, reports: Any) -> None:
+    mine, _ = reports
+    html = client_for(table.moderator).get(reverse("moderation:report", args=[mine.pk])).content.decode()
+    title = html.split("<h2>", 1)[1].split("</h2>", 1)[0]
+    assert title.startswith("Message · ") and "Message:" not in title
