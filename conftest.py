@@ -133,9 +133,10 @@ class AsgiServer:
 
 
 @pytest.fixture(scope="session")
-def _stray_connections_reaper(django_db_setup: Any, django_db_blocker: Any) -> Any:
-    """Before the test database is dropped, end connections that ASGI server
-    threads (and live streams) left open, or PostgreSQL refuses the drop."""
+def django_db_setup(django_db_setup: Any, django_db_blocker: Any) -> Any:
+    """pytest-django's test database, and before it is dropped, the end of
+    connections that ASGI server threads, live streams or a Celery worker
+    left open (else PostgreSQL refuses the drop)."""
     yield
     from django.db import connection
 
@@ -148,7 +149,7 @@ def _stray_connections_reaper(django_db_setup: Any, django_db_blocker: Any) -> A
 
 
 @pytest.fixture
-def asgi_server(transactional_db: Any, settings: Any, _stray_connections_reaper: Any) -> Any:
+def asgi_server(transactional_db: Any, settings: Any) -> Any:
     """A real ASGI server on a free port, sharing the test database."""
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     settings.ALLOWED_HOSTS = ["*"]
