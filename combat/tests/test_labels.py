@@ -75,3 +75,11 @@ def test_it_keeps_the_engines_tags_for_the_gms_details(fight):
     gm.force_login(t.gm)
     assert 'class="tag"' not in player.get(url).content.decode()
     assert f'<code class="tag">{tags[0]}</code>' in gm.get(url).content.decode()
+
+
+def test_it_links_the_campaign_in_the_breadcrumbs(fight):
+    client = Client()
+    client.force_login(fight.table.player)
+    link = f'<a href="/campaigns/{fight.table.campaign.slug}/">'
+    assert link in client.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
+    assert link in client.get(reverse("combat:thread", args=[fight.thread.pk])).content.decode()
