@@ -98,3 +98,19 @@ def test_it_gives_the_dice_example_in_the_readers_language() -> None:
     en = _thread_page(make_table("ambre", prefix="pe"), "en")
     assert 'placeholder="2d6+3 Épée\n1d20"' in fr
     assert 'placeholder="2d6+3 Sword\n1d20"' in en
+
+
+def test_it_numbers_rolls_in_the_readers_language() -> None:
+    from campaigns import services
+
+    for language, expected in (("fr", "jet n° 1"), ("en", "roll #1")):
+        table = make_table("ambre", prefix="r" + language)
+        thread = services.create_thread(table.gm, table.campaign.boards.first(), title="Dés", body="Allez.")
+        services.create_post(table.player, thread, body="Je lance.", roll_requests=[{"expression": "1d6"}])
+        profile = table.player.profile
+        profile.language = language
+        profile.save()
+        client = Client()
+        client.force_login(table.player)
+        html = client.get(f"/campaigns/threads/{thread.pk}/").content.decode()
+        assert expected in html
