@@ -478,6 +478,15 @@ def derived_groups(system: RuleSystem, derived: dict[str, Any], *, include_secre
             row["percent"] = max(0, min(100, round(100 * row["value"] / row["max"]))) if row["max"] else 0
         elif isinstance(value, bool):
             row["value"] = "✓" if value else "—"
+        elif isinstance(value, list) and value and all(_is_record(v) for v in value):
+            columns: list[str] = []
+            for item in value:
+                columns += [k for k in item if k not in columns]
+            row.update(
+                kind="table",
+                columns=[humanize_group(c) for c in columns],
+                value=[[_flat(item.get(c, "")) for c in columns] for item in value],
+            )
         elif isinstance(value, list):
             row.update(kind="list", value=[_flat(v) for v in value])
         elif isinstance(value, dict):
@@ -487,6 +496,11 @@ def derived_groups(system: RuleSystem, derived: dict[str, Any], *, include_secre
         group = groups.setdefault(spec.group, {"key": spec.group, "label": humanize_group(spec.group), "rows": []})
         group["rows"].append(row)
     return list(groups.values())
+
+
+def _is_record(value: Any) -> bool:
+    """A plain record (a dict that is not a bilingual message nor a labelled value)."""
+    return isinstance(value, Mapping) and set(value) != {"fr", "en"} and "label" not in value
 
 
 def _flat(value: Any) -> str:
