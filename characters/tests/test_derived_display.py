@@ -9,9 +9,11 @@ from characters import sheetform
 def test_lists_of_records_become_tables() -> None:
     system = rules.get_system("clefs-de-l-aube")
     sheet = system.default_sheet()
-    sheet["skills"] = [{"name": "Épée", "aspect": "PH", "means": "PU", "level": 10}]
+    sheet["skills"] = [{"name": "Épée", "aspect": "PH", "default_means": "PU", "nc": 10}]
     groups = sheetform.derived_groups(system, system.derive(sheet))
     tables = [row for group in groups for row in group["rows"] if row["kind"] == "table"]
+    assert [row["key"] for row in tables] == ["skills"]
+    assert tables[0]["value"][0][0] == "Épée"
     for row in tables:
         assert row["columns"]
         assert all(len(cells) == len(row["columns"]) for cells in row["value"])
