@@ -245,8 +245,15 @@ class SMSSystem(RuleSystem):
         return Resolution(SLUG, kind, dict(request), list(rec.draws), outcome, summary, success, tags)
 
     def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
+        """Exact odds of a test; for the spell builder (no roll), the spell's difficulty and energy cost.
+
+        The spell builder's answer is what a player sees live while choosing components (L366-L412).
+        """
         request = self._normalise(request)
         kind = request.get("kind", "")
+        if kind == "spell_builder":
+            self._validate(request, kind)
+            return self._spell_preview(build_spell(request, self.settings(settings)))
         if kind not in ("action", "attack_npc", "defend_npc", "cast_spell", "counter_spell", "dispel"):
             return None
         self._validate(request, kind)
@@ -260,7 +267,29 @@ class SMSSystem(RuleSystem):
             gm_die = die
             die = choose_die(gm_die, _i(chosen), score)
             p = 0.0 if threshold == "absolute" and die < gm_die else success_probability(score, die)
-        return {"score": score, "die": die, "success": p, "failure": 1 - p}
+        result = {"score": score, "die": die, "success": p, "failure": 1 - p}
+        if kind == "cast_spell":
+            result["energy_cost"] = build_spell(request, s)["energy_cost"]
+        return result
+
+    @staticmethod
+    def _spell_preview(built: Mapping[str, Any]) -> dict[str, Any]:
+        """Difficulty, score penalty and energy cost of a built spell, with a FR/EN summary."""
+        if built["errors"]:
+            raise RulesError([FieldError(e["path"], e["code"], Msg(**e["message"])) for e in built["errors"]])
+        die, penalty, cost = built["difficulty"], built["score_penalty"], built["energy_cost"]
+        fr = [f"{cost['lasting']} fatigue durable"] if cost["lasting"] else []
+        en = [f"{cost['lasting']} lasting fatigue"] if cost["lasting"] else []
+        if cost["transient"]:
+            fr.append(f"{cost['transient']} fatigue passagère")
+            en.append(f"{cost['transient']} transient fatigue")
+        if cost["participants_lasting"]:
+            # A ritual exhausts its caster and every participant (L390): one lasting fatigue each.
+            fr.append(f"1 fatigue durable pour chacun des {cost['participants_lasting']} participants")
+            en.append(f"1 lasting fatigue for each of the {cost['participants_lasting']} participants")
+        summary = Msg(f"difficulté D{die}, malus au score {penalty}, coût en énergie : {', '.join(fr) or 'aucun'}",
+                      f"difficulty D{die}, score penalty {penalty}, energy cost: {', '.join(en) or 'none'}")
+        return {"difficulty": die, "score_penalty": penalty, "energy_cost": cost, "summary": summary.to_dict()}
 
     def _score_and_die(self, kind: str, r: Mapping[str, Any], s: Mapping[str, Any]) -> tuple[int, int]:
         if kind == "action":

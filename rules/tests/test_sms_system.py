@@ -132,3 +132,30 @@ def test_it_heals_at_light_level_when_no_level_is_given():
     """Regression: ``level: None`` crashed with a ValueError instead of using the default (light)."""
     res = SMS.resolve({"kind": "heal", "level": None, "wounds": [{"severity": "light"}]}, ScriptedRandom([]))
     assert res.outcome["wounds"] == [] and res.outcome["healed"] == 1
+
+
+def test_it_previews_a_built_spell_as_the_builder_s_odds():
+    """The spell builder shows difficulty and energy cost before any roll (L366-L376, L301, L414)."""
+    # Offensive, serious wound, against a D6 defence, small area: D6 + 2 = D8; area costs 1 on the score.
+    preview = SMS.odds({"kind": "spell_builder", "nature": "offensive", "severity": "serious", "target_die": 6,
+                        "area": "1"})
+    assert preview["difficulty"] == 8 and preview["score_penalty"] == 1
+    assert preview["energy_cost"] == {"transient": 0, "lasting": 1, "participants_lasting": 0}
+    assert preview["summary"]["fr"] == "difficulté D8, malus au score 1, coût en énergie : 1 fatigue durable"
+    assert preview["summary"]["en"] == "difficulty D8, score penalty 1, energy cost: 1 lasting fatigue"
+    # A special power cast as an intervention costs transient fatigue only (L414, L571).
+    power = SMS.odds({"kind": "spell_builder", "mode": "special_power", "intervention": True})
+    assert power["energy_cost"] == {"transient": 2, "lasting": 0, "participants_lasting": 0}
+    assert "2 transient fatigue" in power["summary"]["en"]
+
+
+def test_it_refuses_to_preview_an_incomplete_spell():
+    with pytest.raises(RulesError) as exc:
+        SMS.odds({"kind": "spell_builder", "nature": "offensive"})
+    assert [e.path for e in exc.value.errors] == ["target_die"]
+
+
+def test_it_gives_the_energy_cost_with_the_odds_of_a_cast():
+    odds = SMS.odds({"kind": "cast_spell", "score": 3, "power": 2})
+    assert odds["energy_cost"]["lasting"] == 1
+    assert odds["die"] == 6 and odds["success"] == pytest.approx(3 / 6)
