@@ -29,7 +29,7 @@ from django.utils import timezone
 
 import rules
 from campaigns.models import Campaign, Roll
-from rules.base import RandomSource, Resolution, SecureRandom
+from rules.base import RandomSource, Resolution, RulesError, SecureRandom
 from rules.dice import roll_expression
 
 GENESIS = "0" * 64
@@ -98,6 +98,23 @@ def resolve_request(campaign: Campaign, request: dict[str, Any], rng: RandomSour
         "resolution": resolution.to_dict(),
         "label": label,
     }
+
+
+def preview_odds(campaign: Campaign, test: dict[str, Any]) -> dict[str, Any] | None:
+    """The odds of a system test before it is rolled (for the SMS spell builder: difficulty and cost).
+
+    Nothing is rolled nor stored. Raises :class:`rules.base.RulesError` for a bad request; answers
+    ``None`` when the system defines no odds for this test.
+    """
+    system = rules.get_system(campaign.system)
+    settings = system.settings(campaign.system_settings)
+    try:
+        odds = system.odds(dict(test), settings)
+    except RulesError:
+        raise
+    except Exception:  # odds are informative only: a system's slip never breaks the form
+        return None
+    return json.loads(json.dumps(odds, default=str)) if odds else None
 
 
 def record_roll(

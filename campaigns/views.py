@@ -37,6 +37,7 @@ from campaigns.forms import (
     SessionForm,
     ThreadForm,
     apply_errors,
+    collect_rules_values,
 )
 from campaigns.markup import quote_markdown
 from campaigns.models import (
@@ -54,6 +55,7 @@ from campaigns.models import (
     Thread,
     ThreadRead,
 )
+from rules.base import RulesError
 
 User = get_user_model()
 POSTS_PER_PAGE = 20
@@ -747,6 +749,37 @@ def roll_fields(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     form = _post_form(request, campaign, test_kind=request.GET.get("test_kind", ""))
     return render(request, "campaigns/partials/test_fields.html", {"form": form})
+
+
+def roll_preview(request: HttpRequest, slug: str) -> HttpResponse:
+    """htmx fragment: the odds of the system test being filled in, before anything is rolled.
+
+    Fed by the post form as the player types (the SMS spell builder shows the spell's difficulty
+    and energy cost). Nothing is rolled nor stored; the numbers come from ``rules`` only.
+    """
+    campaign = access.get_campaign_for_user(request.user, slug)
+    if not access.can_post(request.user, campaign):
+        raise Http404
+    form = _post_form(request, campaign, data=request.GET)
+    form.is_valid()
+    errors = [
+        _("%(field)s: %(error)s") % {"field": form.fields[name].label, "error": message}
+        for name, messages_ in form.errors.items()
+        if name.startswith("test__")
+        for message in messages_
+    ]
+    text = ""
+    kind = form.cleaned_data.get("test_kind") if hasattr(form, "cleaned_data") else ""
+    if kind and form.test_specs and not errors:
+        test = collect_rules_values(form.cleaned_data, form.test_specs, "test__")
+        test["kind"] = kind
+        try:
+            odds = dice.preview_odds(campaign, test)
+        except RulesError as exc:
+            errors = [e.message.get(get_language() or "fr") for e in exc.errors]
+        else:
+            text = _odds_text(odds, get_language() or "fr")
+    return render(request, "campaigns/partials/roll_preview.html", {"preview": text, "preview_errors": errors})
 
 
 @login_required
