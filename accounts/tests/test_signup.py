@@ -102,3 +102,37 @@ def test_it_rejects_an_unknown_language() -> None:
     assert "language" in response.context["form"].errors
     user.profile.refresh_from_db()
     assert user.profile.language == "fr"
+
+
+@pytest.mark.django_db
+def test_it_resets_a_forgotten_password_by_email() -> None:
+    from allauth.account.models import EmailAddress
+
+    user = get_user_model().objects.create_user("lea", "lea@example.test", "ancien-mot-de-passe-42")
+    EmailAddress.objects.create(user=user, email="lea@example.test", verified=True, primary=True)
+    client = Client()
+    assert client.post("/accounts/password/reset/", {"email": "lea@example.test"}).status_code == 302
+    assert len(mail.outbox) == 1
+    link = re.search(r"http://\S+/accounts/password/reset/key/\S+/", mail.outbox[0].body).group(0)
+    form_page = client.get(link.split("testserver", 1)[-1], follow=True)
+    assert form_page.status_code == 200
+    set_url = form_page.redirect_chain[-1][0]
+    # Mismatched passwords: a field error, the old password still works.
+    bad = client.post(set_url, {"password1": "nouveau-secret-99", "password2": "autre-chose-99"})
+    assert bad.status_code == 200 and "password2" in bad.context["form"].errors
+    user.refresh_from_db()
+    assert user.check_password("ancien-mot-de-passe-42")
+    done = client.post(set_url, {"password1": "nouveau-secret-99", "password2": "nouveau-secret-99"})
+    assert done.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("nouveau-secret-99")
+    assert Client().post("/accounts/login/", {"login": "lea", "password": "nouveau-secret-99"}).status_code == 302
+
+
+@pytest.mark.django_db
+def test_it_logs_out_on_post() -> None:
+    user = get_user_model().objects.create_user("max", "max@example.test", "mot-de-passe-42")
+    client = Client()
+    client.force_login(user)
+    assert client.post("/accounts/logout/").status_code == 302
+    assert client.get("/profile/").status_code == 302  # back to the login page
