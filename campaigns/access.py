@@ -163,14 +163,15 @@ def can_see_roll(user: Any, roll: Any) -> bool:
 
 
 def can_edit_post(user: Any, post: Any) -> bool:
-    """The author edits; a GM-only post may also be edited by the GMs."""
+    """The author edits; a GM-only post may also be edited by the GM (not a co-GM: DESIGN.md's
+    "GM-only post — can change: author, GM", where the rows around it name the co-GM when they mean it)."""
     from campaigns.models import Post
 
     if user is None or not user.is_authenticated or (post.is_system and not is_gm(user, post.campaign)):
         return False
     if post.author_id == user.pk:
         return role_of(user, post.campaign) is not None
-    return post.visibility == Post.Visibility.GM_ONLY and is_gm(user, post.campaign)
+    return post.visibility == Post.Visibility.GM_ONLY and role_of(user, post.campaign) == Role.GM
 
 
 def can_hide_post(user: Any, post: Any) -> bool:

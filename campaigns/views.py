@@ -542,7 +542,7 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
     for post in posts:
         mine = user.is_authenticated and post.author_id == user.pk
         post.can_edit = role is not None and (
-            (mine and not post.is_system) or (is_gm and post.visibility == Post.Visibility.GM_ONLY)
+            (mine and not post.is_system) or (role == Role.GM and post.visibility == Post.Visibility.GM_ONLY)
         )
         post.can_hide = is_gm or getattr(user, "_is_moderator", False)
         # Moderated posts keep their place and rolls; their text is withheld.

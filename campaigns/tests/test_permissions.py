@@ -153,6 +153,24 @@ def test_it_lets_the_gm_edit_a_gm_only_post(table: Any, thread: Any) -> None:
     assert Post.objects.get(pk=post.pk).body == "Corrigé par le MJ"
 
 
+def test_it_refuses_a_co_gm_the_edit_of_someone_else_s_gm_only_post(client: Any, table: Any, thread: Any) -> None:
+    """DESIGN.md: a GM-only post can be changed by its author and the GM (co-GMs only read it)."""
+    post = services.create_post(table.player, thread, body="Pour le MJ", visibility="gm")
+    with pytest.raises(PermissionDenied):
+        services.edit_post(table.cogm, post, body="Corrigé par le co-MJ")
+    assert Post.objects.get(pk=post.pk).body == "Pour le MJ"
+    assert not post.versions.exists()
+    client.force_login(table.cogm)
+    assert client.post(reverse("campaigns:post_edit", args=[post.pk]), {"body": "x"}).status_code == 403
+    page = client.get(reverse("campaigns:thread", args=[thread.pk])).content.decode()
+    assert "Pour le MJ" in page
+    assert reverse("campaigns:post_edit", args=[post.pk]) not in page
+    # The co-GM still edits their own GM-only post.
+    own = services.create_post(table.cogm, thread, body="Note du co-MJ", visibility="gm")
+    services.edit_post(table.cogm, own, body="Note du co-MJ, corrigée")
+    assert Post.objects.get(pk=own.pk).body == "Note du co-MJ, corrigée"
+
+
 def test_it_shows_whispers_to_addressees_author_and_gms(table: Any, thread: Any) -> None:
     post = services.create_post(
         table.player, thread, body="Chuchotement secret", visibility="whisper", recipients=[table.player2]
