@@ -277,6 +277,7 @@ def award_rows(session: PlaySession, posted: dict[int, dict[str, Any]] | None = 
                 if code != "gm_extra":
                     row.amounts[code] = total
             row.extra = row.current.get("gm_extra", 0)
+            row.extra_note = str(stored.get("extra_note") or "")
         rows.append(row)
     return rows
 
@@ -355,7 +356,11 @@ def confirm_session_awards(actor: Any, session: PlaySession, *, entries: dict[in
         for row in rows:
             if row.character.pk not in entries:
                 continue
-            confirmed_facts[str(row.character.pk)] = {"present": row.present, "facts": row.facts}
+            confirmed_facts[str(row.character.pk)] = {
+                "present": row.present,
+                "facts": row.facts,
+                "extra_note": row.extra_note,
+            }
             targets: dict[str, tuple[int, str, str, dict[str, str], dict[str, Any]]] = {}
             for s in row.suggestions:
                 targets[s.code] = (row.amounts.get(s.code, s.amount), s.currency, s.kind, s.note, s.data)

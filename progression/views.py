@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -22,6 +23,7 @@ from characters.models import Character, LedgerEntry
 from progression import facts as facts_mod
 from progression import services
 from progression.forms import DecisionForm, PurchaseForm
+from progression.labels import purchase_kind_label
 from progression.models import CharacterBalance, PurchaseRequest, RecalculationRun, SessionReview
 
 
@@ -202,6 +204,15 @@ def _character_context(request: HttpRequest, character: Character, form: Purchas
         entry.text = services.entry_note(entry)  # type: ignore[attr-defined]
     snapshot = CharacterBalance.objects.filter(character=character).first()
     gm = is_gm(request.user, character.campaign)
+    lang = get_language() or "fr"
+    attribute_labels = {
+        f.path.split(".", 1)[1]: f.label.get(lang) for f in system.sheet_fields() if f.path.startswith("attributes.")
+    }
+    ranks = [
+        {**r, "attribute": attribute_labels.get(attr, attr)}
+        for attr, r in ((snapshot.state or {}).get("ranks") or {} if snapshot else {}).items()
+        if isinstance(r, dict) and r.get("true_position")
+    ]
     return {
         "character": character,
         "campaign": character.campaign,
@@ -210,9 +221,10 @@ def _character_context(request: HttpRequest, character: Character, form: Purchas
         "balances": ledger.balances(character),
         "currencies": system.currencies,
         "snapshot": snapshot,
+        "ranks": ranks,
         "history": history,
         "affordable": services.affordable(character),
-        "kinds": [(k, k) for k in kinds],
+        "kinds": [(k, purchase_kind_label(k)) for k in kinds],
         "form": form,
         "requests": PurchaseRequest.objects.filter(character=character).select_related("requested_by")[:50],
         "decision_form": DecisionForm(),

@@ -8,6 +8,7 @@ from django import template
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from progression.labels import purchase_kind_label
 from progression.services import msg_text
 
 register = template.Library()
@@ -58,3 +59,9 @@ def flag_label(flag: Any) -> str:
 @register.filter
 def currency_label(code: str) -> str:
     return {"xp": _("experience"), "karma": _("karma")}.get(code, code)
+
+
+@register.filter
+def kind_label(kind: str) -> str:
+    """A purchase kind's readable name (*type d'achat*)."""
+    return purchase_kind_label(kind)

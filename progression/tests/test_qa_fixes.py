@@ -1,0 +1,100 @@
+"""Fixes from the QA tour: readable purchase kinds, the GM note kept, no empty ranks heading."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from characters import ledger
+from progression.labels import purchase_kind_label
+from progression.models import CharacterBalance, PurchaseRequest, SessionAward
+from progression.tests.conftest import make_character, make_session
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_names_purchase_kinds_in_french_and_english(altaride_table: Any, client: Any) -> None:
+    maelis = make_character(altaride_table, altaride_table.player, "Maëlis")
+    client.force_login(altaride_table.player)
+    url = reverse("progression:character", kwargs={"character_id": maelis.pk})
+    page = client.get(url).content.decode()
+    assert '<option value="school" >École de magie</option>' in page
+    assert '<option value="guild_spell" >Sortilège de guilde</option>' in page
+    assert ">guild_spell<" not in page and ">magic_level<" not in page
+    altaride_table.player.profile.language = "en"
+    altaride_table.player.profile.save()
+    english = client.get(url).content.decode()
+    assert '<option value="school" >Magic school</option>' in english
+
+
+def test_it_names_a_request_by_its_kind_not_its_key(table: Any, client: Any) -> None:
+    alice = make_character(table, table.player, "Alice")
+    ledger.append_entry(alice, "karma", 40, "gm_award")
+    client.force_login(table.player)
+    response = client.post(
+        reverse("progression:purchase_create", kwargs={"character_id": alice.pk}),
+        {"kind": "attribute", "p-attribute": "phy", "p-points": "5", "p-allocation.force": "5"},
+    )
+    assert response.status_code == 302
+    assert PurchaseRequest.objects.get().kind == "attribute"
+    page = client.get(reverse("progression:character", kwargs={"character_id": alice.pk})).content.decode()
+    assert "<li>Points d&#x27;attribut · " in page
+    client.force_login(table.gm)
+    page = client.get(reverse("progression:campaign", kwargs={"campaign_id": table.campaign.pk})).content.decode()
+    assert "Alice</a> : Points d&#x27;attribut (" in page
+
+
+def test_it_makes_unknown_kinds_readable() -> None:
+    assert purchase_kind_label("raise_talent") == "Augmenter un talent"
+    assert purchase_kind_label("brand_new_kind") == "Brand new kind"
+
+
+def test_it_keeps_the_gm_note_after_confirming_and_reopening(
+    table: Any, client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    alice = make_character(table, table.player, "Alice")
+    session = make_session(table)
+    client.force_login(table.gm)
+    url = reverse("progression:session_awards", kwargs={"session_id": session.pk})
+    data = {
+        "action": "confirm",
+        f"row-{alice.pk}": "1",
+        f"present-{alice.pk}": "on",
+        f"extra-{alice.pk}": "3",
+        f"extra_note-{alice.pk}": "Belle scène",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, data).status_code == 302
+    page = client.get(url).content.decode()
+    assert f'id="extra_note-{alice.pk}" value="Belle scène"' in page
+    assert client.post(reverse("progression:session_reopen", kwargs={"session_id": session.pk})).status_code == 302
+    page = client.get(url).content.decode()
+    assert f'id="extra_note-{alice.pk}" value="Belle scène"' in page
+    data[f"extra-{alice.pk}"] = "5"
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, data).status_code == 302
+    correction = SessionAward.objects.filter(session=session, kind="correction").get()
+    assert correction.amount == 2
+    assert correction.note == "Correction (Belle scène) : 3 → 5"
+    assert ledger.balances(alice)["karma"] == 5
+
+
+def test_it_shows_ranks_only_when_there_are_some_with_attribute_names(table: Any, client: Any) -> None:
+    alice = make_character(table, table.player, "Alice")
+    ranks = {
+        a: {"points": 0, "label": "amberite", "true_position": None, "public_position": None, "secret": False}
+        for a in ("psy", "phy", "end", "cbt")
+    }
+    snapshot = CharacterBalance.objects.create(character=alice, balances={"karma": 0}, state={"ranks": ranks})
+    client.force_login(table.player)
+    url = reverse("progression:character", kwargs={"character_id": alice.pk})
+    page = client.get(url).content.decode()
+    assert "<h3>Rangs</h3>" not in page
+    ranks["cbt"]["true_position"] = 2
+    snapshot.state = {"ranks": ranks}
+    snapshot.save()
+    page = client.get(url).content.decode()
+    assert "<h3>Rangs</h3>" in page
+    assert "<li>Combat : " in page and "<li>cbt" not in page
