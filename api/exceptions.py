@@ -128,6 +128,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     elif isinstance(exc, exceptions.ValidationError):
         errors = _flatten_drf(exc.get_full_details())
         exc = exceptions.ValidationError()
+    elif isinstance(exc, exceptions.ParseError):
+        # The parsers' own details are English ("JSON parse error - ..."): say it in the user's language.
+        exc = exceptions.ParseError(_("Malformed request body: send valid JSON."))
 
     response = drf_exception_handler(exc, context)
     if response is None:

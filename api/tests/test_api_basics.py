@@ -180,3 +180,10 @@ def test_it_answers_404_for_ids_too_large_for_the_database(table: Any) -> None:
         "characters.0",
     )
     assert body["errors"][0]["code"] == "max_value"
+
+
+def test_it_explains_a_malformed_json_body_in_french() -> None:
+    client = token_client(make_user("qa-json"))
+    response = client.post("/api/v1/me/notifications/read/", "{not json", content_type="application/json")
+    body = assert_error(response, 400, "parse_error")
+    assert body["detail"] == "Corps de requête mal formé : envoyez du JSON valide."
