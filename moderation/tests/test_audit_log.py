@@ -69,7 +69,9 @@ def test_it_answers_a_bad_filter_with_a_field_message(table: Any, logged: Any) -
 
 
 def test_it_answers_htmx_with_the_rows_only(table: Any, logged: Any) -> None:
-    response = client_for(table.moderator).get(reverse("moderation:log"), {"action": "post_hidden"}, HTTP_HX_REQUEST="true")
+    response = client_for(table.moderator).get(
+        reverse("moderation:log"), {"action": "post_hidden"}, HTTP_HX_REQUEST="true"
+    )
     text = response.content.decode()
     assert "Hors sujet" in text and "<html" not in text
 
