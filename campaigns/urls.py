@@ -46,6 +46,7 @@ urlpatterns = [
     path("<slug:slug>/boards/<id:board_id>/new/", views.thread_create, name="thread_create"),
     path("<slug:slug>/roll-fields/", views.roll_fields, name="roll_fields"),
     path("<slug:slug>/roll-preview/", views.roll_preview, name="roll_preview"),
+    path("<slug:slug>/gm-aids/", views.gm_aids, name="gm_aids"),
     path("<slug:slug>/search/", views.search, name="search"),
     path("<slug:slug>/rolls/verify/", views.rolls_verify, name="rolls_verify"),
     path("<slug:slug>/rolls/export.json", views.rolls_export, name="rolls_export"),

@@ -92,6 +92,7 @@ def _campaign_context(request: HttpRequest, campaign: Campaign, **extra: Any) ->
         "is_main_gm": role == Role.GM,
         "can_post": access.can_post(request.user, campaign),
         "system_name": campaign.rule_system.name.get(_lang()),
+        "has_gm_aids": role in access.GM_ROLES and hasattr(campaign.rule_system, "gm_aids"),
         **extra,
     }
 
@@ -171,6 +172,34 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
         ),
     )
     return render(request, "campaigns/campaign_detail.html", ctx)
+
+
+@login_required
+def gm_aids(request: HttpRequest, slug: str) -> HttpResponse:
+    """GM-only help tables from the campaign's system, when it has some (``RuleSystem.gm_aids``).
+
+    Clefs de l'Aube: the indicative names of the aspect × means combinations, which the seed keeps
+    off the character sheet as a GM aid (L360-L363, L370-L422), and the difficulty levels (L837-L869).
+    """
+    campaign = access.get_campaign_for_user(request.user, slug)
+    aids_of = getattr(campaign.rule_system, "gm_aids", None)
+    if aids_of is None or not access.is_gm(request.user, campaign):
+        raise Http404
+    aids = aids_of()
+    lang = _lang()
+    aspects = [a["code"] for a in aids.get("aspects", [])]
+    combinations = [
+        {"means": row["means_label"][lang], "names": [row["names"][code][lang] for code in aspects]}
+        for row in aids.get("combinations", [])
+    ]
+    ctx = _campaign_context(
+        request,
+        campaign,
+        aspect_labels=[a["label"][lang] for a in aids.get("aspects", [])],
+        combinations=combinations,
+        difficulties=[(d["nd"], d["label"][lang]) for d in aids.get("difficulties", [])],
+    )
+    return render(request, "campaigns/gm_aids.html", ctx)
 
 
 @login_required

@@ -482,6 +482,7 @@ class ClefsDeLAube(RuleSystem):
     def gm_aids(self) -> dict[str, Any]:
         """GM-only help: the indicative combination names (L356-L422) and the ND table (L837-L869)."""
         return {
+            "aspects": [{"code": aspect, "label": t.ASPECT_LABELS[aspect].to_dict()} for aspect in t.ASPECTS],
             "combinations": combinations_table(),
             "difficulties": [{"nd": nd, "label": label.to_dict()} for nd, label in t.DIFFICULTIES],
         }

@@ -77,6 +77,8 @@ def test_it_exposes_the_whole_gm_table():
     assert len(table) == 6 and all(len(row["names"]) == 3 for row in table)
     aids = SYSTEM.gm_aids()
     assert [d["nd"] for d in aids["difficulties"]] == [0, 5, 10, 15, 20]
+    assert [a["code"] for a in aids["aspects"]] == ["PH", "ME", "MY"]
+    assert aids["aspects"][0]["label"] == {"fr": "Physique (Ph)", "en": "Physical (Ph)"}
 
 
 @pytest.mark.parametrize(("nc", "bc"), [(0, -10), (5, -5), (10, 0), (12, 2), (15, 5), (20, 10)])
