@@ -98,3 +98,34 @@ def test_it_shows_ranks_only_when_there_are_some_with_attribute_names(table: Any
     page = client.get(url).content.decode()
     assert "<h3>Rangs</h3>" in page
     assert "<li>Combat : " in page and "<li>cbt" not in page
+
+
+def test_it_explains_a_confirmed_recap_without_visible_awards(
+    table: Any, client: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    alice = make_character(table, table.player, "Alice")
+    make_character(table, table.player2, "Bob")
+    session = make_session(table)
+    client.force_login(table.gm)
+    data = {
+        "action": "confirm",
+        f"row-{alice.pk}": "1",
+        f"present-{alice.pk}": "on",
+        f"extra-{alice.pk}": "4",
+        f"extra_note-{alice.pk}": "Bravo",
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(reverse("progression:session_awards", kwargs={"session_id": session.pk}), data).status_code
+    url = reverse("progression:session_recap", kwargs={"session_id": session.pk})
+    gm_page = client.get(url).content.decode()
+    assert "Bravo" in gm_page and "restent privés" not in gm_page
+    client.force_login(table.player2)  # Bob got nothing: no "not confirmed yet" while the pill says confirmed
+    page = client.get(url).content.decode()
+    assert "Aucun gain confirmé pour l" not in page
+    assert "Aucun gain dans cette séance pour les personnages que vous pouvez voir." in page
+    assert "ceux des autres restent privés" in page
+    assert "Bravo" not in page
+    client.force_login(table.spectator)
+    page = client.get(url).content.decode()
+    assert "Aucun solde à afficher pour les personnages que vous pouvez voir." in page
+    assert "Rien de calculé" not in page
