@@ -9,10 +9,14 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from progression.services import GM_PURCHASE_FIELDS
 from rules.base import Field, set_path
 
 #: Filled by the server, never typed by the player.
 SERVER_FIELDS = {"already_bought"}
+#: The GM's own say in a purchase (Altaride "Confirmé par le MJ", "Dérogation spéciale (MJ)"):
+#: shown to GMs only; the service drops them from a player's request.
+GM_FIELDS = GM_PURCHASE_FIELDS
 
 
 def form_field(f: Field, lang: str) -> forms.Field:
@@ -59,10 +63,11 @@ class JSONField(forms.CharField):
 class PurchaseForm(forms.Form):
     """One purchase kind's fields; ``request()`` returns the nested request dict."""
 
-    def __init__(self, kind: str, fields: tuple[Field, ...], *args: Any, **kwargs: Any) -> None:
+    def __init__(self, kind: str, fields: tuple[Field, ...], *args: Any, gm: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
-        self.rule_fields = [f for f in fields if f.path not in SERVER_FIELDS]
+        hidden = SERVER_FIELDS if gm else SERVER_FIELDS | GM_FIELDS
+        self.rule_fields = [f for f in fields if f.path not in hidden]
         lang = get_language() or "fr"
         for f in self.rule_fields:
             self.fields[f.path] = form_field(f, lang)

@@ -767,6 +767,10 @@ def session_purchases(character: Character) -> list[dict[str, Any]]:
     return [{"data": e.data} for e in qs.order_by("pk")]
 
 
+#: Purchase fields only a GM may set (Altaride L140 derogation, GM confirmation).
+GM_PURCHASE_FIELDS = frozenset({"gm_confirmed", "derogation"})
+
+
 def _purchase_request(system: RuleSystem, character: Character, request: dict[str, Any]) -> dict[str, Any]:
     kind = request.get("kind")
     paths = {f.path for f in system.purchase_fields().get(kind, ())}
@@ -800,6 +804,9 @@ def request_purchase(actor: Any, character: Character, *, request: dict[str, Any
         raise PermissionDenied
     if character.status != Character.Status.APPROVED:
         raise ValidationError({"__all__": _("Only an approved character can buy.")})
+    if not is_gm(actor, character.campaign):
+        # A player cannot speak for the GM: "gm_confirmed"/"derogation" are the GM's to give.
+        request = {k: v for k, v in request.items() if k not in GM_PURCHASE_FIELDS}
     result = preview_purchase(character, request)
     if result.errors:
         raise ValidationError(_errors_dict(result.errors))

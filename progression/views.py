@@ -231,13 +231,15 @@ def _character_context(request: HttpRequest, character: Character, form: Purchas
     }
 
 
-def _purchase_form(character: Character, kind: str | None, data: Any = None) -> PurchaseForm | None:
+def _purchase_form(
+    character: Character, kind: str | None, data: Any = None, *, gm: bool = False
+) -> PurchaseForm | None:
     kinds = character.rule_system.purchase_fields()
     if not kind:
         return None
     if kind not in kinds:
         raise Http404
-    return PurchaseForm(kind, kinds[kind], data=data, prefix="p")
+    return PurchaseForm(kind, kinds[kind], data=data, prefix="p", gm=gm)
 
 
 @login_required
@@ -246,7 +248,7 @@ def character_progression(request: HttpRequest, character_id: int) -> HttpRespon
     character = services.get_character_for_user(request.user, character_id)
     kind = request.GET.get("kind") or None
     initial = {k[2:]: v for k, v in request.GET.items() if k.startswith("p-")}
-    form = _purchase_form(character, kind)
+    form = _purchase_form(character, kind, gm=is_gm(request.user, character.campaign))
     if form is not None and initial:
         form.initial.update(initial)
     context = _character_context(request, character, form)
@@ -259,7 +261,9 @@ def character_progression(request: HttpRequest, character_id: int) -> HttpRespon
 @require_POST
 def purchase_create(request: HttpRequest, character_id: int) -> HttpResponse:
     character = services.get_character_for_user(request.user, character_id)
-    form = _purchase_form(character, request.POST.get("kind"), data=request.POST)
+    form = _purchase_form(
+        character, request.POST.get("kind"), data=request.POST, gm=is_gm(request.user, character.campaign)
+    )
     if form is None:
         raise Http404
     if form.is_valid():

@@ -40,10 +40,10 @@ def test_it_names_a_request_by_its_kind_not_its_key(table: Any, client: Any) -> 
     assert response.status_code == 302
     assert PurchaseRequest.objects.get().kind == "attribute"
     page = client.get(reverse("progression:character", kwargs={"character_id": alice.pk})).content.decode()
-    assert "<li>Points d&#x27;attribut · " in page
+    assert "<li>Points d&#x27;attribut (Physique +5) · " in page
     client.force_login(table.gm)
     page = client.get(reverse("progression:campaign", kwargs={"campaign_id": table.campaign.pk})).content.decode()
-    assert "Alice</a> : Points d&#x27;attribut (" in page
+    assert "Alice</a> : Points d&#x27;attribut · Physique +5 (" in page
 
 
 def test_it_makes_unknown_kinds_readable() -> None:
@@ -129,3 +129,41 @@ def test_it_explains_a_confirmed_recap_without_visible_awards(
     page = client.get(url).content.decode()
     assert "Aucun solde à afficher pour les personnages que vous pouvez voir." in page
     assert "Rien de calculé" not in page
+
+
+def test_it_keeps_gm_only_purchase_fields_from_players(altaride_table: Any, client: Any) -> None:
+    maelis = make_character(altaride_table, altaride_table.player, "Maëlis")
+    ledger.append_entry(maelis, "xp", 500, "gm_award")
+    page_url = reverse("progression:character", kwargs={"character_id": maelis.pk})
+    client.force_login(altaride_table.player)
+    page = client.get(page_url, {"kind": "talent"}).content.decode()
+    assert "Confirmé par le MJ" not in page and 'name="p-gm_confirmed"' not in page
+    page = client.get(page_url, {"kind": "school"}).content.decode()
+    assert "Dérogation spéciale" not in page
+    response = client.post(
+        reverse("progression:purchase_create", kwargs={"character_id": maelis.pk}),
+        {"kind": "talent", "p-talent": "PER", "p-gm_confirmed": "on"},
+    )
+    assert response.status_code == 302
+    purchase = PurchaseRequest.objects.get()
+    assert purchase.request == {"kind": "talent", "talent": "PER"}
+    page = client.get(page_url).content.decode()
+    assert "<li>Talent (Perception " in page  # what is bought, not just its kind
+    client.force_login(altaride_table.gm)
+    page = client.get(page_url, {"kind": "talent"}).content.decode()
+    assert 'name="p-gm_confirmed"' in page
+
+
+def test_it_drops_gm_only_fields_from_a_players_request_in_the_service(altaride_table: Any) -> None:
+    from progression import services
+
+    maelis = make_character(altaride_table, altaride_table.player, "Maëlis")
+    ledger.append_entry(maelis, "xp", 500, "gm_award")
+    mine = services.request_purchase(
+        altaride_table.player, maelis, request={"kind": "talent", "talent": "PER", "gm_confirmed": True}
+    )
+    assert "gm_confirmed" not in mine.request
+    by_gm = services.request_purchase(
+        altaride_table.gm, maelis, request={"kind": "talent", "talent": "VIG", "gm_confirmed": True}
+    )
+    assert by_gm.request["gm_confirmed"] is True
