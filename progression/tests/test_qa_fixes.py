@@ -167,3 +167,17 @@ def test_it_drops_gm_only_fields_from_a_players_request_in_the_service(altaride_
         altaride_table.gm, maelis, request={"kind": "talent", "talent": "VIG", "gm_confirmed": True}
     )
     assert by_gm.request["gm_confirmed"] is True
+
+
+def test_it_counts_the_progress_in_good_french(table: Any, client: Any) -> None:
+    from progression.models import RecalculationRun
+
+    session = make_session(table)
+    run = RecalculationRun.objects.create(campaign=table.campaign, session=session, status="done", total=1, done=1)
+    url = reverse("progression:session_progress", kwargs={"session_id": session.pk})
+    client.force_login(table.gm)
+    body = client.get(url).content.decode()
+    assert "1 sur 1 personnage\n" in body and "personnages" not in body
+    run.total, run.done = 3, 2
+    run.save()
+    assert "2 sur 3 personnages" in client.get(url).content.decode()
