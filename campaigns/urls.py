@@ -22,6 +22,7 @@ urlpatterns = [
     path("posts/<id:post_id>/history/", views.post_history, name="post_history"),
     path("posts/<id:post_id>/quote/", views.post_quote, name="post_quote"),
     path("posts/<id:post_id>/hide/", views.post_hide, name="post_hide"),
+    path("rolls/<id:roll_id>/lower/", views.roll_lower, name="roll_lower"),
     path("sessions/<id:session_id>/", views.session_detail, name="session"),
     path("sessions/<id:session_id>/close/", views.session_close, name="session_close"),
     path("<slug:slug>/", views.campaign_detail, name="detail"),

@@ -581,12 +581,15 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
         post.can_reply = role in (Role.GM, Role.COGM, Role.PLAYER) and not post.content_withheld
         post.is_new = last_read is not None and post.number > last_read
         shown = []
+        # A lowered roll is superseded by its lowering (a later roll of the same post).
+        lowered = {(r.request.get("lower_die") or {}).get("sequence") for r in post.rolls.all()}
         for roll in post.rolls.all():
             if roll.secret and not (is_gm or (user.is_authenticated and roll.roller_id == user.pk)):
                 continue
             roll.summary_text = (roll.resolution.get("summary") or {}).get(lang, "")
             roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
             roll.odds_text = _odds_text(roll.resolution.get("odds"), lang)
+            roll.can_lower = roll.sequence not in lowered and services.can_lower_die(user, roll)
             shown.append(roll)
         post.shown_rolls = shown
 
@@ -902,6 +905,23 @@ def post_hide(request: HttpRequest, post_id: int) -> HttpResponse:
         for error in exc.messages:
             messages.error(request, error)
     return redirect("campaigns:post", post_id=post.pk)
+
+
+@login_required
+@require_POST
+def roll_lower(request: HttpRequest, roll_id: int) -> HttpResponse:
+    """Spend experience to lower the die of one's own test (Altaride); the lowering is a new roll."""
+    roll = get_object_or_404(Roll.objects.select_related("campaign", "post"), pk=roll_id)
+    if not access.can_see_roll(request.user, roll) or roll.post_id is None:
+        raise Http404
+    try:
+        lowered = services.lower_roll_die(request.user, roll, points=request.POST.get("points"))
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
+    else:
+        messages.success(request, _("Die lowered: roll #%(n)d records the new result.") % {"n": lowered.sequence})
+    return redirect("campaigns:post", post_id=roll.post_id)
 
 
 # ---------------------------------------------------------------------------

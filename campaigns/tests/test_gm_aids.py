@@ -25,7 +25,7 @@ def test_it_shows_the_combination_names_to_the_gms(client: Any, clefs: Any, who:
     text = response.content.decode()
     assert "Physique (Ph)" in text and "Mystique (My)" in text
     # Physique × Puissance is «Force», Mystique × Perception «Sixième sens» (L370-L422).
-    assert "<th scope=\"row\">Puissance (Pu)</th><td>Force</td>" in text
+    assert '<th scope="row">Puissance (Pu)</th><td>Force</td>' in text
     assert "Sixième sens" in text
     assert "légendaire" in text
 
