@@ -55,3 +55,28 @@ def test_two_players_see_each_others_posts_live(asgi_server: Any, browser: Any, 
     hugo.screenshot(path=str(screenshot_dir / "campaigns-live-desktop.png"), full_page=True)
     iris.context.close()
     hugo.context.close()
+
+
+def test_the_spell_builder_shows_difficulty_and_cost_before_rolling(
+    asgi_server: Any, browser: Any, screenshot_dir: Any
+) -> None:
+    from campaigns import services
+
+    table = make_table("sms", prefix="spell")
+    board = table.campaign.boards.first()
+    thread = services.create_thread(table.gm, board, title="Le rituel", body="La lune se lève.")
+    base = asgi_server.url
+    page = _logged_in_context(browser, base, table.player, 390).new_page()
+    page.goto(f"{base}/campaigns/threads/{thread.pk}/")
+    page.click("details.dice > summary")
+    page.select_option("select[name=test_kind]", "spell_builder")
+    page.wait_for_selector("select[name=test__nature]")
+    page.select_option("select[name=test__nature]", "misc")
+    page.fill("input[name=test__power]", "3")
+    page.wait_for_selector("#roll-preview:has-text('difficulté D8')", timeout=5000)
+    page.select_option("select[name=test__duration]", "2")
+    page.wait_for_selector("#roll-preview:has-text('malus au score 2')", timeout=5000)
+    text = page.inner_text("#roll-preview")
+    assert "coût en énergie : 1 fatigue durable" in text
+    page.locator("#roll-preview").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir / "campaigns-spell-builder-preview-390.png"))
