@@ -180,12 +180,26 @@ def campaign_progression(request: HttpRequest, campaign_id: int) -> HttpResponse
         if gm
         else PurchaseRequest.objects.none()
     )
-    visible = Character.objects.filter(campaign=campaign) if gm else mine
-    balances = CharacterBalance.objects.filter(character__in=visible).select_related("character")
+    from characters import ledger
+
+    visible = list((Character.objects.filter(campaign=campaign, is_npc=False) if gm else mine).order_by("name", "pk"))
+    snapshots = {b.character_id: b for b in CharacterBalance.objects.filter(character__in=visible)}
+    currencies = campaign.rule_system.currencies
+    rows = []
+    for character in visible:
+        live = ledger.balances(character)  # the ledger, as on the character's page (snapshots lag behind purchases)
+        snapshot = snapshots.get(character.pk)
+        rows.append(
+            {
+                "character": character,
+                "balances": [(currency, live.get(currency, 0)) for currency in currencies],
+                "flags": snapshot.flags if snapshot else [],
+            }
+        )
     return render(
         request,
         "progression/campaign.html",
-        {"campaign": campaign, "gm": gm, "sessions": sessions, "mine": mine, "pending": pending, "balances": balances},
+        {"campaign": campaign, "gm": gm, "sessions": sessions, "rows": rows, "pending": pending},
     )
 
 

@@ -181,3 +181,24 @@ def test_it_counts_the_progress_in_good_french(table: Any, client: Any) -> None:
     run.total, run.done = 3, 2
     run.save()
     assert "2 sur 3 personnages" in client.get(url).content.decode()
+
+
+def test_it_lists_every_character_with_its_live_balance_on_the_campaign_page(table: Any, client: Any) -> None:
+    from characters.models import Character
+
+    alice = make_character(table, table.player, "Alice")
+    make_character(table, table.player2, "Bob", status=Character.Status.DRAFT)
+    ledger.append_entry(alice, "karma", 40, "gm_award")
+    CharacterBalance.objects.create(character=alice, balances={"karma": 99}, flags=[{"code": "negative_karma"}])
+    url = reverse("progression:campaign", kwargs={"campaign_id": table.campaign.pk})
+    client.force_login(table.gm)
+    page = client.get(url).content.decode()
+    assert 'balance-figure">40<' in page and ">99<" not in page  # the ledger, not a stale snapshot
+    assert ">Bob</a></h3>" in page and "brouillon" in page.lower()  # no snapshot yet: still listed
+    assert "Karma négatif" in page
+    client.force_login(table.player2)
+    page = client.get(url).content.decode()
+    assert "<h2>Mes personnages</h2>" in page and ">Bob</a></h3>" in page and ">Alice<" not in page
+    client.force_login(table.spectator)
+    page = client.get(url).content.decode()
+    assert "Vous n'avez aucun personnage dans cette campagne" in page
