@@ -33,7 +33,7 @@ from campaigns.models import Campaign, Role
 from characters import access
 from characters.ledger import append_entry, balances
 from characters.models import Auction, ChangeComment, ChangeRequest, Character, LedgerEntry, SheetVersion
-from characters.sheetform import msg, type_errors
+from characters.sheetform import msg, note_i18n, type_errors
 from live.events import publish
 from rules.base import Budget, FieldError, LedgerDraft, Msg, RulesError, SecureRandom
 
@@ -401,7 +401,7 @@ def _write_creation_ledger(character: Character, drafts: list[LedgerDraft], acto
             kind,
             created_by=actor,
             note=msg(draft.note),
-            data=dict(draft.data),
+            data={**draft.data, "note_i18n": note_i18n(draft.note)},
             key=f"creation:{character.pk}:{index}",
         )
 
@@ -628,7 +628,7 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
                 draft.kind,
                 created_by=actor,
                 note=msg(draft.note),
-                data={**draft.data, "change_request": change.pk},
+                data={**draft.data, "change_request": change.pk, "note_i18n": note_i18n(draft.note)},
                 key=f"change:{change.pk}:{index}",
             )
         change.status = ChangeRequest.Status.APPROVED

@@ -88,6 +88,16 @@ def lang() -> str:
     return (get_language() or "fr")[:2]
 
 
+def note_i18n(m: Msg | Mapping[str, str] | str | None) -> dict[str, str]:
+    """Both languages of a rules message, kept in ledger ``data`` so each reader sees their own."""
+    if isinstance(m, Msg):
+        return {"fr": m.fr, "en": m.en}
+    if isinstance(m, Mapping):
+        fr = str(m.get("fr") or m.get("en") or "")
+        return {"fr": fr, "en": str(m.get("en") or fr)}
+    return {"fr": str(m or ""), "en": str(m or "")}
+
+
 def msg(m: Msg | Mapping[str, str] | str | None) -> str:
     """A rules message (``Msg`` or its dict form) in the current language."""
     if m is None:

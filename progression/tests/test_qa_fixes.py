@@ -202,3 +202,19 @@ def test_it_lists_every_character_with_its_live_balance_on_the_campaign_page(tab
     client.force_login(table.spectator)
     page = client.get(url).content.decode()
     assert "Vous n'avez aucun personnage dans cette campagne" in page
+
+
+def test_it_shows_creation_ledger_notes_in_the_readers_language(altaride_table: Any, client: Any) -> None:
+    from characters.services import _write_creation_ledger
+    from rules.base import LedgerDraft, Msg
+
+    maelis = make_character(altaride_table, altaride_table.player, "Maëlis")
+    note = Msg("Reliquat des 500 points de création", "Leftover of the 500 creation points")
+    _write_creation_ledger(maelis, [LedgerDraft("xp", 12, "creation_budget", note)], altaride_table.gm)
+    url = reverse("progression:character", kwargs={"character_id": maelis.pk})
+    client.force_login(altaride_table.player)
+    assert "Reliquat des 500 points de création" in client.get(url).content.decode()
+    altaride_table.player.profile.language = "en"
+    altaride_table.player.profile.save()
+    page = client.get(url).content.decode()
+    assert "Leftover of the 500 creation points" in page and "Reliquat" not in page
