@@ -901,6 +901,67 @@ def lower_roll_die(user: Any, roll: Roll, *, points: Any) -> Roll:
     return lowered
 
 
+def can_set_difficulty(user: Any, roll: Roll, *, is_gm: bool) -> bool:
+    """Whether a GM may set the difficulty of ``roll`` after it was rolled (the system re-evaluates it)."""
+    if not is_gm or roll.kind != "system" or roll.post_id is None or roll.system not in rules.SYSTEM_MODULES:
+        return False
+    outcome = roll.resolution.get("outcome") if isinstance(roll.resolution, dict) else None
+    system = rules.get_system(roll.system)
+    return isinstance(outcome, dict) and "nd" in outcome and callable(getattr(system, "reevaluate", None))
+
+
+def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
+    """The GM sets the difficulty of a stored test after the roll (Clefs de l'Aube L903-L911).
+
+    The stored draws are re-evaluated by ``rules`` (``RuleSystem.reevaluate``) without re-rolling;
+    the original roll never changes: the re-evaluation is a new roll of the chain, in the same
+    post, pointing at the one it re-reads. Setting the difficulty reveals it (``nd_hidden`` off).
+    It belongs to no session, so a session's awards never count its dice twice.
+    """
+    if not access.can_see_roll(user, roll):
+        raise Http404
+    if not can_set_difficulty(user, roll, is_gm=access.is_gm(user, roll.campaign)):
+        raise PermissionDenied(_("Only the GM and co-GMs can set the difficulty of this roll."))
+    try:
+        difficulty = int(difficulty)
+    except (TypeError, ValueError):
+        raise ValidationError({"difficulty": [_("The difficulty is a whole number.")]}) from None
+    system = rules.get_system(roll.system)
+    with transaction.atomic():
+        Campaign.objects.select_for_update().filter(pk=roll.campaign_id).values_list("pk", flat=True).first()
+        later = Roll.objects.filter(campaign=roll.campaign_id, request__reevaluate__sequence=roll.sequence).first()
+        if later is not None:
+            raise ValidationError(
+                {"difficulty": [_("This roll was already re-read: use roll #%(n)d instead.") % {"n": later.sequence}]}
+            )
+        try:
+            resolution = system.reevaluate(roll.resolution, difficulty, nd_hidden=False)
+        except RulesError as exc:
+            raise ValidationError({"difficulty": _rules_errors(exc)}) from None
+        resolution["reevaluates"] = {"sequence": roll.sequence, "difficulty": difficulty}
+        resolution.pop("odds", None)
+        reread = dice.record_roll(
+            roll.campaign,
+            roller=user,
+            kind="system",
+            system=roll.system,
+            request={"reevaluate": {"sequence": roll.sequence, "difficulty": difficulty}},
+            resolution=resolution,
+            label=roll.label,
+            secret=roll.secret,
+            post=roll.post,
+            character=roll.character,
+        )
+        post = roll.post
+        publish(
+            f"thread:{post.thread_id}",
+            "post-edited",
+            {"thread": post.thread_id, "number": post.number},
+            **_audience(post),
+        )
+    return reread
+
+
 def hide_post(user: Any, post: Post, *, hidden: bool = True, reason: str = "") -> Post:
     """GM, co-GM or moderator hides (or shows again) a post. Its rolls stay in the chain."""
     if not access.can_see_post(user, post):

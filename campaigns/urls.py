@@ -23,6 +23,7 @@ urlpatterns = [
     path("posts/<id:post_id>/quote/", views.post_quote, name="post_quote"),
     path("posts/<id:post_id>/hide/", views.post_hide, name="post_hide"),
     path("rolls/<id:roll_id>/lower/", views.roll_lower, name="roll_lower"),
+    path("rolls/<id:roll_id>/difficulty/", views.roll_difficulty, name="roll_difficulty"),
     path("sessions/<id:session_id>/", views.session_detail, name="session"),
     path("sessions/<id:session_id>/close/", views.session_close, name="session_close"),
     path("<slug:slug>/", views.campaign_detail, name="detail"),

@@ -583,6 +583,7 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
         shown = []
         # A lowered roll is superseded by its lowering (a later roll of the same post).
         lowered = {(r.request.get("lower_die") or {}).get("sequence") for r in post.rolls.all()}
+        reread = {(r.request.get("reevaluate") or {}).get("sequence") for r in post.rolls.all()}
         for roll in post.rolls.all():
             if roll.secret and not (is_gm or (user.is_authenticated and roll.roller_id == user.pk)):
                 continue
@@ -590,6 +591,9 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
             roll.odds_text = _odds_text(roll.resolution.get("odds"), lang)
             roll.can_lower = roll.sequence not in lowered and services.can_lower_die(user, roll)
+            roll.can_set_difficulty = roll.sequence not in reread and services.can_set_difficulty(
+                user, roll, is_gm=is_gm
+            )
             shown.append(roll)
         post.shown_rolls = shown
 
@@ -921,6 +925,23 @@ def roll_lower(request: HttpRequest, roll_id: int) -> HttpResponse:
             messages.error(request, error)
     else:
         messages.success(request, _("Die lowered: roll #%(n)d records the new result.") % {"n": lowered.sequence})
+    return redirect("campaigns:post", post_id=roll.post_id)
+
+
+@login_required
+@require_POST
+def roll_difficulty(request: HttpRequest, roll_id: int) -> HttpResponse:
+    """The GM sets the difficulty of a test after the roll; the re-reading is a new roll."""
+    roll = get_object_or_404(Roll.objects.select_related("campaign", "post"), pk=roll_id)
+    if not access.can_see_roll(request.user, roll) or roll.post_id is None:
+        raise Http404
+    try:
+        reread = services.set_roll_difficulty(request.user, roll, difficulty=request.POST.get("difficulty"))
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
+    else:
+        messages.success(request, _("Difficulty set: roll #%(n)d records the result.") % {"n": reread.sequence})
     return redirect("campaigns:post", post_id=roll.post_id)
 
 

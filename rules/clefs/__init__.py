@@ -493,9 +493,13 @@ class ClefsDeLAube(RuleSystem):
         return creation_roll(rng, aspect_method, means_method)
 
     def reevaluate(
-        self, resolution: dict[str, Any], difficulty: int | None, negative_nd: bool | None = None
+        self,
+        resolution: dict[str, Any],
+        difficulty: int | None,
+        negative_nd: bool | None = None,
+        nd_hidden: bool | None = None,
     ) -> dict[str, Any]:
-        return reevaluate(resolution, difficulty, negative_nd)
+        return reevaluate(resolution, difficulty, negative_nd, nd_hidden)
 
 
 def confrontation_odds(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
