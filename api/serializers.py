@@ -784,9 +784,14 @@ class LedgerEntrySerializer(serializers.Serializer):
     session = serializers.IntegerField(source="session_id", allow_null=True)
     created_by = serializers.IntegerField(source="created_by_id", allow_null=True)
     created = serializers.DateTimeField()
-    note = serializers.CharField()
+    note = serializers.SerializerMethodField(help_text="The note in the reader's language.")
     data = serializers.DictField()
     approval = serializers.CharField()
+
+    def get_note(self, entry: Any) -> str:
+        from progression.services import entry_note
+
+        return entry_note(entry)
 
 
 class BalancesSerializer(serializers.Serializer):

@@ -84,3 +84,16 @@ def test_it_shows_a_session_recap_to_each_his_own(
     assert {r["character"]["id"] for r in mine["results"]} <= {hero.pk}
     assert other["results"] == [] and other["awards"] == []
     assert hero.pk in gm_characters
+
+
+def test_it_gives_ledger_notes_in_the_readers_language(table: Any, hero: Any) -> None:
+    append_entry(
+        hero, "karma", 3, "gm_award", note="Belle scène", data={"note_i18n": {"fr": "Belle scène", "en": "Fine scene"}}
+    )
+    api = token_client(table.player)
+    notes = [e["note"] for e in api.get(f"/api/v1/characters/{hero.pk}/ledger/").json()["results"]]
+    assert notes == ["Belle scène", "Achat", "Budget"]
+    table.player.profile.language = "en"
+    table.player.profile.save()
+    english = [e["note"] for e in api.get(f"/api/v1/characters/{hero.pk}/ledger/").json()["results"]]
+    assert english[0] == "Fine scene" and english[1:] == ["Achat", "Budget"]  # no English given: stored note
