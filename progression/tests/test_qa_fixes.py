@@ -218,3 +218,13 @@ def test_it_shows_creation_ledger_notes_in_the_readers_language(altaride_table: 
     altaride_table.player.profile.save()
     page = client.get(url).content.decode()
     assert "Leftover of the 500 creation points" in page and "Reliquat" not in page
+
+
+def test_it_speaks_to_the_owner_and_about_the_character_to_the_gm(table: Any, client: Any) -> None:
+    alice = make_character(table, table.player, "Alice")
+    url = reverse("progression:character", kwargs={"character_id": alice.pk})
+    client.force_login(table.player)
+    assert "Ce que vous pouvez acheter" in client.get(url).content.decode()
+    client.force_login(table.gm)
+    page = client.get(url).content.decode()
+    assert "Ce que Alice peut acheter" in page and "Ce que vous pouvez acheter" not in page
