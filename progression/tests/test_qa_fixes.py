@@ -228,3 +228,10 @@ def test_it_speaks_to_the_owner_and_about_the_character_to_the_gm(table: Any, cl
     client.force_login(table.gm)
     page = client.get(url).content.decode()
     assert "Ce que Alice peut acheter" in page and "Ce que vous pouvez acheter" not in page
+
+
+def test_it_titles_the_tab_like_its_link_and_links_back_to_the_campaign(table: Any, client: Any) -> None:
+    client.force_login(table.player)
+    page = client.get(reverse("progression:campaign", kwargs={"campaign_id": table.campaign.pk})).content.decode()
+    assert "<h1>Expérience et karma</h1>" in page
+    assert f'href="{reverse("campaigns:detail", args=[table.campaign.slug])}"' in page
