@@ -187,11 +187,18 @@ def update_campaign(
     language: str = "fr",
     system_settings: dict[str, Any] | None = None,
 ) -> Campaign:
-    """The GM or a co-GM changes the campaign's settings (the system is fixed)."""
+    """The GM or a co-GM changes the campaign's settings (the system is fixed).
+
+    The public listing (title, pitch, public, recruiting, language) is the
+    GM's alone (DESIGN.md: "public campaign listing — can change: GM"); a
+    co-GM may change the system options and must leave the listing as it is.
+    """
     _require_gm(user, campaign)
     data = _clean_campaign_fields(
         title=title, pitch=pitch, is_public=is_public, recruiting=recruiting, language=language
     )
+    if access.role_of(user, campaign) != Role.GM and any(getattr(campaign, k) != v for k, v in data.items()):
+        raise PermissionDenied(_("Only the GM changes the public listing (title, pitch, visibility, recruiting)."))
     options = validate_system_settings(campaign.system, system_settings or {}) if system_settings is not None else None
     with transaction.atomic():
         for key, value in data.items():

@@ -213,6 +213,10 @@ def campaign_settings(request: HttpRequest, slug: str) -> HttpResponse:
         "recruiting": campaign.recruiting,
     }
     form = CampaignForm(request.POST or None, initial=initial, campaign=campaign)
+    if access.role_of(request.user, campaign) != Role.GM:
+        for name in initial:  # the public listing is the GM's (DESIGN.md)
+            form.fields[name].disabled = True
+            form.fields[name].help_text = _("Only the GM changes the public listing.")
     if request.method == "POST" and form.is_valid():
         try:
             services.update_campaign(

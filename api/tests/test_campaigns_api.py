@@ -75,9 +75,9 @@ def test_it_refuses_anonymous_campaign_creation() -> None:
 
 
 @pytest.mark.parametrize(
-    ("role", "status"), [("gm", 200), ("cogm", 200), ("player", 403), ("spectator", 403), ("outsider", 404)]
+    ("role", "status"), [("gm", 200), ("cogm", 403), ("player", 403), ("spectator", 403), ("outsider", 404)]
 )
-def test_it_lets_only_gms_change_a_campaign(table: Any, role: str, status: int) -> None:
+def test_it_lets_only_the_gm_change_the_public_listing(table: Any, role: str, status: int) -> None:
     user = table.users()[role]
     response = token_client(user).patch(f"/api/v1/campaigns/{table.campaign.pk}/", {"recruiting": True}, format="json")
     assert response.status_code == status

@@ -45,9 +45,26 @@ def test_it_refuses_campaign_settings_to_non_gms(client: Any, public_table: Any,
 def test_it_refuses_campaign_changes_in_the_service(public_table: Any) -> None:
     with pytest.raises(PermissionDenied):
         services.update_campaign(public_table.player, public_table.campaign, title="X")
-    services.update_campaign(public_table.cogm, public_table.campaign, title="Nouveau titre", is_public=True)
+    # The public listing is the GM's alone (DESIGN.md); a co-GM is refused and nothing changes.
+    with pytest.raises(PermissionDenied):
+        services.update_campaign(public_table.cogm, public_table.campaign, title="Nouveau titre", is_public=True)
+    public_table.campaign.refresh_from_db()
+    assert public_table.campaign.title != "Nouveau titre"
+    services.update_campaign(public_table.gm, public_table.campaign, title="Nouveau titre", is_public=True)
     public_table.campaign.refresh_from_db()
     assert public_table.campaign.title == "Nouveau titre"
+
+
+def test_a_cogm_may_change_the_system_options_but_not_the_listing(client: Any, public_table: Any) -> None:
+    campaign = public_table.campaign
+    client.force_login(public_table.cogm)
+    url = reverse("campaigns:settings", args=[campaign.slug])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert 'name="title"' in page.content.decode() and "disabled" in page.content.decode()
+    client.post(url, {"title": "Piraté", "pitch": "x", "language": "en", "is_public": "", "recruiting": "on"})
+    campaign.refresh_from_db()
+    assert campaign.title != "Piraté" and campaign.is_public and campaign.language == "fr"
 
 
 # --- private campaign and its threads ------------------------------------------
