@@ -10,7 +10,6 @@ from api.views import account, campaigns, characters, combat, forum, progression
 app_name = "api"
 
 
-
 C = "campaigns/<str:campaign>/"
 
 v1 = [
