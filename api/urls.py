@@ -76,6 +76,9 @@ v1 = [
     path(C + "rolls/chain/", forum.RollChainView.as_view(), name="roll-chain"),
     path(C + "rolls/verify/", forum.RollVerifyView.as_view(), name="roll-verify"),
     path("rolls/<id:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
+    path("rolls/<id:roll_id>/lower-die/", forum.RollLowerView.as_view(), name="roll-lower-die"),
+    path("rolls/<id:roll_id>/difficulty/", forum.RollDifficultyView.as_view(), name="roll-difficulty"),
+    path(C + "gm-aids/", forum.GmAidsView.as_view(), name="campaign-gm-aids"),
     # Characters
     path(C + "characters/", characters.CharacterListView.as_view(), name="characters"),
     path(C + "characters/import/", characters.CharacterImportView.as_view(), name="characters-import"),

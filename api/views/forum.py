@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -365,3 +366,80 @@ class ThreadReadView(APIView):
         serializer.is_valid(raise_exception=True)
         services.mark_read(request.user, thread, serializer.validated_data["number"])
         return Response({"count": thread.post_count})
+
+
+class RollLowerSerializer(serializers.Serializer):
+    points = serializers.IntegerField(min_value=1, max_value=20, help_text="Experience points to spend (Altaride).")
+
+
+class RollDifficultySerializer(serializers.Serializer):
+    difficulty = serializers.IntegerField(min_value=-20, max_value=20, help_text="Difficulty level (Clefs de l'Aube).")
+
+
+def _roll_in_post_for_user(user: Any, roll_id: int) -> Roll:
+    roll = get_or_404(Roll, roll_id)
+    if roll.post_id is None or not access.can_see_roll(user, roll):
+        raise Http404
+    return roll
+
+
+class RollLowerView(APIView):
+    """Altaride: spend experience to lower the die of one's own test (L217). The stored roll never
+    changes: the result is a new roll of the chain, and the experience a ledger entry."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[ROLL],
+        request=RollLowerSerializer,
+        responses={201: RollSerializer},
+        operation_id="rolls_lower_die",
+        tags=["rolls"],
+    )
+    def post(self, request: Request, roll_id: int) -> Response:
+        roll = _roll_in_post_for_user(request.user, roll_id)
+        serializer = RollLowerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        lowered = services.lower_roll_die(request.user, roll, points=serializer.validated_data["points"])
+        return Response(RollSerializer(lowered).data, status=201)
+
+
+class RollDifficultyView(APIView):
+    """Clefs de l'Aube: the GM sets the difficulty after the roll (L903–L911); the stored draws are
+    re-read without re-rolling into a new roll of the chain."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[ROLL],
+        request=RollDifficultySerializer,
+        responses={201: RollSerializer},
+        operation_id="rolls_set_difficulty",
+        tags=["rolls"],
+    )
+    def post(self, request: Request, roll_id: int) -> Response:
+        roll = _roll_in_post_for_user(request.user, roll_id)
+        serializer = RollDifficultySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        reread = services.set_roll_difficulty(request.user, roll, difficulty=serializer.validated_data["difficulty"])
+        return Response(RollSerializer(reread).data, status=201)
+
+
+class GmAidsView(APIView):
+    """GM-only help tables of the campaign's system (Clefs de l'Aube: combination names, difficulty
+    levels). 404 for everyone else and for systems without aids."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[CAMPAIGN],
+        responses=OpenApiTypes.OBJECT,
+        operation_id="campaigns_gm_aids",
+        tags=["campaigns"],
+    )
+    def get(self, request: Request, campaign: str) -> Response:
+        obj = access.get_campaign_for_user(request.user, campaign)
+        aids_of = getattr(obj.rule_system, "gm_aids", None)
+        if aids_of is None or not access.is_gm(request.user, obj):
+            raise Http404
+        return Response(aids_of())
