@@ -175,6 +175,10 @@ class ChangeRequest(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     applied_version = models.PositiveIntegerField(null=True, blank=True)
+    #: An experience/karma purchase (*achat*): the validated request given to the
+    #: rules' ``purchase()`` (``{"kind": ..., ...}``). When set, approval re-prices
+    #: it on the current sheet and balances instead of the creation budget.
+    purchase = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

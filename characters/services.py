@@ -25,6 +25,7 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import rules
@@ -593,11 +594,43 @@ def request_change(
     return change
 
 
+def _purchase_module() -> Any:
+    """progression's purchase helpers (imported late: progression depends on characters)."""
+    from progression import services as progression_services
+
+    return progression_services
+
+
+def purchase_preview(character: Character, change: ChangeRequest) -> rules.base.PurchaseResult:
+    """The rules' ``purchase()`` of a purchase change request on the CURRENT
+    sheet and balances (per-session limits as progression counts them)."""
+    return _purchase_module().preview_purchase(character, change.purchase or {})
+
+
+def _sync_purchase_request(change: ChangeRequest, actor: Any, comment: str = "") -> None:
+    """Mirror the decision on the linked progression purchase request, if any."""
+    from progression.models import PurchaseRequest
+
+    values: dict[str, Any] = {"status": change.status, "decided_at": change.decided_at}
+    if change.status != ChangeRequest.Status.WITHDRAWN:
+        values["decided_by"] = actor
+    if comment.strip():
+        values["comment"] = comment.strip()[:500]
+    PurchaseRequest.objects.filter(change_request=change).update(**values)
+
+
 def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> Character:
     """Apply a change request and its ledger entries in ONE transaction.
 
     The sheet must not have moved since the request was made (otherwise the
     diff the GM read is not what would be applied): a conflict is refused.
+
+    A purchase (``change.purchase`` set) is re-priced instead: the rules'
+    ``purchase()`` runs again on the current sheet with the current balances;
+    if it no longer validates (unaffordable, limit reached) the approval is
+    refused and nothing is written. Its ledger drafts are written with the
+    open session (none between sessions), as progression counts per-session
+    limits.
     """
     character = change.character
     _require_visible(actor, character)
@@ -607,28 +640,47 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
         raise ValidationError({"__all__": [_("This change request was already decided.")]})
     with transaction.atomic():
         locked = _lock(character)
-        if locked.version != change.base_version:
-            raise VersionConflict(change.base_version, locked.version)
-        result = evaluate_character(locked, change.sheet)
-        if result.errors:
-            raise SheetInvalid(result.errors)
-        before = locked.current_sheet()
-        drafts = change_ledger_drafts(locked, before, change.sheet)
-        locked.sheet = copy.deepcopy(change.sheet)
+        session = None
+        if change.purchase is not None:
+            result = purchase_preview(locked, change)
+            if result.errors:
+                lang = get_language() or "fr"
+                reasons = "; ".join(e.message.get(lang) for e in result.errors)
+                raise ValidationError(
+                    {"__all__": [_("This purchase can no longer be applied: %(reasons)s") % {"reasons": reasons}]}
+                )
+            new_sheet = copy.deepcopy(result.sheet)
+            drafts = list(result.entries)
+            session = _purchase_module().current_session(locked.campaign)
+            change.sheet = new_sheet
+        else:
+            if locked.version != change.base_version:
+                raise VersionConflict(change.base_version, locked.version)
+            evaluation = evaluate_character(locked, change.sheet)
+            if evaluation.errors:
+                raise SheetInvalid(evaluation.errors)
+            drafts = change_ledger_drafts(locked, locked.current_sheet(), change.sheet)
+            new_sheet = copy.deepcopy(change.sheet)
+        locked.sheet = new_sheet
         locked.schema_version = change.schema_version
         locked.name = change.name
         locked.version += 1
         locked.save()
         _record_version(locked, actor, _("change request #%(id)s approved") % {"id": change.pk})
+        link = {"change_request": change.pk}
+        purchase_request = _purchase_request_id(change)
+        if purchase_request is not None:
+            link["purchase_request"] = purchase_request
         for index, draft in enumerate(drafts):
             append_entry(
                 locked,
                 draft.currency,
                 draft.amount,
                 draft.kind,
+                session=session,
                 created_by=actor,
                 note=msg(draft.note),
-                data={**draft.data, "change_request": change.pk, "note_i18n": note_i18n(draft.note)},
+                data={**draft.data, **link, "note_i18n": note_i18n(draft.note)},
                 key=f"change:{change.pk}:{index}",
             )
         change.status = ChangeRequest.Status.APPROVED
@@ -638,8 +690,18 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
         change.save()
         if comment.strip():
             ChangeComment.objects.create(change_request=change, author=actor, body=comment.strip()[:5000])
+        if change.purchase is not None:
+            _sync_purchase_request(change, actor, comment)
         _publish_sheet(locked)
     return locked
+
+
+def _purchase_request_id(change: ChangeRequest) -> int | None:
+    if change.purchase is None:
+        return None
+    from progression.models import PurchaseRequest
+
+    return PurchaseRequest.objects.filter(change_request=change).values_list("pk", flat=True).first()
 
 
 def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeRequest:
@@ -657,6 +719,8 @@ def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeR
         change.decided_at = timezone.now()
         change.save()
         ChangeComment.objects.create(change_request=change, author=actor, body=comment.strip()[:5000])
+        if change.purchase is not None:
+            _sync_purchase_request(change, actor, comment)
         publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
     return change
 
@@ -671,6 +735,8 @@ def withdraw_change(actor: Any, change: ChangeRequest) -> ChangeRequest:
         change.status = ChangeRequest.Status.WITHDRAWN
         change.decided_at = timezone.now()
         change.save()
+        if change.purchase is not None:
+            _sync_purchase_request(change, actor)
     return change
 
 

@@ -33,7 +33,7 @@ from characters.forms import (
 )
 from characters.ledger import balances
 from characters.models import Auction, ChangeRequest, Character, LedgerEntry, SheetVersion
-from rules.base import FieldError
+from rules.base import FieldError, LedgerDraft, Msg
 
 RANK_LABELS = {
     "dominant": gettext_lazy("dominant"),
@@ -661,10 +661,35 @@ def _change_context(change: ChangeRequest) -> dict[str, Any]:
     if change.status != ChangeRequest.Status.PENDING:
         base = SheetVersion.objects.filter(character=character, version=change.base_version).first()
         before_sheet = base.sheet if base else before_sheet
+    after_sheet = change.sheet
+    purchase = None
+    purchase_errors: list[str] = []
+    if change.purchase is not None:
+        # A purchase is priced by the rules' purchase(), on the current sheet and balances while pending.
+        from progression.labels import purchase_kind_label
+
+        kind = str(change.purchase.get("kind", ""))
+        purchase = {
+            "kind": kind,
+            "label": purchase_kind_label(kind),
+            "fields": [(k, v) for k, v in change.purchase.items() if k != "kind"],
+        }
+        if change.status == ChangeRequest.Status.PENDING:
+            result = services.purchase_preview(character, change)
+            purchase_errors = [sf.msg(e.message) for e in result.errors]
+            drafts = list(result.entries)
+            if not result.errors:
+                after_sheet = result.sheet
+        else:
+            drafts = [
+                LedgerDraft(e.currency, e.amount, e.kind, Msg(e.note, e.note), {})
+                for e in LedgerEntry.objects.filter(character=character, key__startswith=f"change:{change.pk}:")
+            ]
     before = services.evaluate_character(character, before_sheet)
-    after = services.evaluate_character(character, change.sheet)
-    drafts = services.change_ledger_drafts(character, before_sheet, change.sheet)
-    diff = sf.sheet_diff(system.sheet_fields(), before_sheet, change.sheet)
+    after = services.evaluate_character(character, after_sheet)
+    if purchase is None:
+        drafts = services.change_ledger_drafts(character, before_sheet, change.sheet)
+    diff = sf.sheet_diff(system.sheet_fields(), before_sheet, after_sheet)
     if change.name != character.name and change.status == ChangeRequest.Status.PENDING:
         diff.insert(0, {"path": "name", "label": _("Name"), "before": character.name, "after": change.name})
     return {
@@ -677,8 +702,11 @@ def _change_context(change: ChangeRequest) -> dict[str, Any]:
         "ledger_drafts": [
             {"currency": d.currency, "amount": d.amount, "kind": d.kind, "note": sf.msg(d.note)} for d in drafts
         ],
-        "after_errors": [sf.msg(e.message) for e in after.errors],
-        "stale": change.status == ChangeRequest.Status.PENDING and character.version != change.base_version,
+        "after_errors": purchase_errors if purchase is not None else [sf.msg(e.message) for e in after.errors],
+        "purchase": purchase,
+        "stale": purchase is None
+        and change.status == ChangeRequest.Status.PENDING
+        and character.version != change.base_version,
         "balances": balances(character),
     }
 

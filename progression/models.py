@@ -219,6 +219,14 @@ class PurchaseRequest(models.Model):
     session = models.ForeignKey(
         "campaigns.PlaySession", on_delete=models.SET_NULL, null=True, blank=True, related_name="purchase_requests"
     )
+    #: The character change request the GM approves (the single place of decision).
+    change_request = models.OneToOneField(
+        "characters.ChangeRequest",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="purchase_request",
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -44,7 +44,7 @@ import rules
 from campaigns.access import can_view_campaign, is_gm
 from campaigns.models import Campaign, PlaySession, Post, Roll
 from characters import ledger
-from characters.models import Character, LedgerEntry, SheetVersion
+from characters.models import ChangeRequest, Character, LedgerEntry, SheetVersion
 from live.events import publish
 from progression import facts as session_facts_mod
 from progression.hooks import campaign_step
@@ -797,7 +797,14 @@ def _errors_dict(errors: Iterable[FieldError]) -> dict[str, list[str]]:
 
 
 def request_purchase(actor: Any, character: Character, *, request: dict[str, Any]) -> PurchaseRequest:
-    """A player asks to spend experience/karma; validated by the rules, decided by a GM."""
+    """A player asks to spend experience/karma; validated by the rules, decided by a GM.
+
+    The request becomes a character change request (*demande de modification*,
+    ``ChangeRequest.purchase`` = the request, sheet = what ``purchase()`` gives
+    now): the GM decides there, and approval re-prices it on the sheet and
+    balances of that moment. The :class:`PurchaseRequest` is kept, linked, as
+    progression's list of requests (its status mirrors the change request's).
+    """
     if not can_see_ledger(actor, character):
         raise Http404
     if not is_owner(actor, character) and not is_gm(actor, character.campaign):
@@ -810,15 +817,30 @@ def request_purchase(actor: Any, character: Character, *, request: dict[str, Any
     result = preview_purchase(character, request)
     if result.errors:
         raise ValidationError(_errors_dict(result.errors))
+    from progression.labels import purchase_kind_label
+
+    kind = str(request.get("kind", ""))[:40]
     with transaction.atomic():
+        change = ChangeRequest.objects.create(
+            character=character,
+            author=actor,
+            base_version=character.version,
+            name=character.name,
+            sheet=result.sheet,
+            schema_version=character.rule_system.schema_version,
+            reason=(_("Purchase: %(kind)s") % {"kind": purchase_kind_label(kind)})[:300],
+            purchase=request,
+        )
         purchase = PurchaseRequest.objects.create(
             character=character,
             requested_by=actor,
-            kind=str(request.get("kind", ""))[:40],
+            kind=kind,
             request=request,
             preview={"entries": [d.to_dict() for d in result.entries], "cost": -sum(d.amount for d in result.entries)},
             session=current_session(character.campaign),
+            change_request=change,
         )
+        publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
         publish(
             f"campaign:{character.campaign_id}",
             LIVE_KIND_PURCHASE,
@@ -829,43 +851,31 @@ def request_purchase(actor: Any, character: Character, *, request: dict[str, Any
 
 
 def decide_purchase(actor: Any, purchase: PurchaseRequest, *, approve: bool, comment: str = "") -> PurchaseRequest:
-    """A GM approves (sheet + ledger entries in one transaction) or rejects a purchase."""
+    """A GM approves or rejects a purchase: through its change request
+    (``characters.services.approve_change``/``reject_change``: sheet + ledger
+    entries in one transaction)."""
+    from characters import services as character_services
+
     character = purchase.character
     _require_gm(actor, character.campaign)
+    purchase = PurchaseRequest.objects.select_related("change_request").get(pk=purchase.pk)
+    if purchase.status != PurchaseRequest.Status.PENDING:
+        raise ValidationError({"__all__": _("This request was already decided.")})
+    change = purchase.change_request
+    if change is None:
+        raise ValidationError({"__all__": _("This request has no change request: ask the player to request it again.")})
     with transaction.atomic():
-        purchase = PurchaseRequest.objects.select_for_update().get(pk=purchase.pk)
-        if purchase.status != PurchaseRequest.Status.PENDING:
-            raise ValidationError({"__all__": _("This request was already decided.")})
-        locked = Character.objects.select_for_update().get(pk=character.pk)
         if approve:
-            result = preview_purchase(locked, purchase.request)
-            if result.errors:
-                raise ValidationError(_errors_dict(result.errors))
-            session = current_session(locked.campaign)
-            for n, draft in enumerate(result.entries):
-                ledger.append_entry(
-                    locked,
-                    draft.currency,
-                    draft.amount,
-                    draft.kind,
-                    session=session,
-                    created_by=actor,
-                    note=draft.note.fr,
-                    data={**draft.data, "note_i18n": draft.note.to_dict(), "purchase_request": purchase.pk},
-                    key=f"progression:purchase:{purchase.pk}:{n}",
-                )
-            save_sheet(locked, result.sheet, reason=f"purchase #{purchase.pk}", author=actor)
-        purchase.status = PurchaseRequest.Status.APPROVED if approve else PurchaseRequest.Status.REJECTED
-        purchase.comment = comment[:500]
-        purchase.decided_by = actor
-        purchase.decided_at = timezone.now()
-        purchase.save()
+            character_services.approve_change(actor, change, comment=comment)
+        else:
+            character_services.reject_change(actor, change, comment=comment.strip() or _("Purchase rejected."))
         publish(
             f"campaign:{character.campaign_id}",
             LIVE_KIND_PURCHASE,
             {"purchase": purchase.pk, "character": character.pk},
             users=[character.owner_id] if character.owner_id else [],
         )
+    purchase.refresh_from_db()
     return purchase
 
 
