@@ -870,6 +870,12 @@ class PurchaseSerializer(serializers.Serializer):
     decided_by = serializers.IntegerField(source="decided_by_id", read_only=True, allow_null=True)
     decided_at = serializers.DateTimeField(read_only=True, allow_null=True)
     created = serializers.DateTimeField(read_only=True)
+    change_request = serializers.IntegerField(
+        source="change_request_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The character change request through which the GM decides this purchase.",
+    )
 
 
 class PurchaseCreateSerializer(serializers.Serializer):

@@ -97,3 +97,23 @@ def test_it_gives_ledger_notes_in_the_readers_language(table: Any, hero: Any) ->
     table.player.profile.save()
     english = [e["note"] for e in api.get(f"/api/v1/characters/{hero.pk}/ledger/").json()["results"]]
     assert english[0] == "Fine scene" and english[1:] == ["Achat", "Budget"]  # no English given: stored note
+
+
+def test_a_purchase_through_the_api_is_decided_on_its_change_request() -> None:
+    from characters import ledger
+    from characters import services as character_services
+    from characters.models import ChangeRequest
+    from conftest import make_table
+    from progression.tests.conftest import make_character
+
+    table = make_table("altaride", prefix="apipur")
+    hero = make_character(table, table.player, "Héros")
+    ledger.append_entry(hero, "xp", 200, "gm_award")
+    url = f"/api/v1/characters/{hero.pk}/purchases/"
+    response = token_client(table.player).post(url, {"request": {"kind": "talent", "talent": "HAB"}}, format="json")
+    assert response.status_code == 201, response.content
+    change = ChangeRequest.objects.get(pk=response.json()["change_request"])
+    assert change.purchase == {"kind": "talent", "talent": "HAB"}
+    assert ledger.balances(hero)["xp"] == 200  # nothing spent before the GM decides
+    character_services.approve_change(table.gm, change, comment="")
+    assert ledger.balances(hero)["xp"] == 170
