@@ -10,13 +10,11 @@ with a dict of field errors for bad input), writes inside
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -45,6 +43,7 @@ from campaigns.models import (
     ThreadRead,
 )
 from campaigns.signals import session_closed
+from config.ratelimit import hit, parse_rate
 from live.events import publish
 from rules.base import Msg, RulesError, validate_fields
 
@@ -490,28 +489,13 @@ def update_thread(
 # ---------------------------------------------------------------------------
 # Posts
 # ---------------------------------------------------------------------------
-def parse_rate(value: str) -> tuple[int, int]:
-    """``"10/60"`` (posts per seconds) or ``"10/m"``, ``"100/h"``."""
-    count, _sep, period = str(value).partition("/")
-    seconds = {"s": 1, "m": 60, "h": 3600, "d": 86400}.get(period, None)
-    return int(count), seconds if seconds is not None else int(period or 60)
-
-
 def check_post_rate(user: Any) -> None:
     """At most ``settings.TABLEE_POST_RATE`` posts per period (default ``"10/m"``)."""
     count, period = parse_rate(getattr(settings, "TABLEE_POST_RATE", "10/m"))
     if count <= 0:
         return
-    window = int(time.time() // period)
-    key = f"tablee:post-rate:{user.pk}:{window}"
-    cache.add(key, 0, timeout=period + 5)
-    try:
-        used = cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, timeout=period + 5)
-        used = 1
+    used, wait = hit(f"post:{user.pk}", period)
     if used > count:
-        wait = period - int(time.time()) % period
         raise ValidationError(
             {
                 "__all__": [

@@ -33,7 +33,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.db.models import Count, Max, ProtectedError, Q, QuerySet
@@ -44,6 +43,7 @@ from django.utils.translation import gettext as _
 from accounts.models import display_name
 from campaigns import access
 from campaigns.models import Campaign, ImmutableRecordError, Invitation, JoinRequest, Membership, Post, Role, Thread
+from config.ratelimit import hit, parse_rate
 from live.events import publish
 from moderation.models import AuditLog, Report, Suspension, TableBan, active_suspension
 
@@ -62,22 +62,6 @@ def _clock() -> float:
     return time.time()
 
 
-def parse_rate(value: str) -> tuple[int, int]:
-    """``"5/10m"`` → (5, 600). Periods: a number of seconds, or ``[n]s|m|h|d``."""
-    count_text, _sep, period_text = str(value).strip().partition("/")
-    count = int(count_text)
-    period_text = period_text.strip() or "60"
-    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-    if period_text[-1] in units:
-        number = period_text[:-1] or "1"
-        seconds = int(number) * units[period_text[-1]]
-    else:
-        seconds = int(period_text)
-    if count < 0 or seconds <= 0:
-        raise ValueError(value)
-    return count, seconds
-
-
 def report_rate() -> tuple[int, int]:
     """``settings.TABLEE_REPORT_RATE`` or env ``TABLEE_RATE_REPORT`` (default 5 per 10 minutes; 0 = no limit)."""
     value = getattr(settings, "TABLEE_REPORT_RATE", None) or os.environ.get("TABLEE_RATE_REPORT", DEFAULT_REPORT_RATE)
@@ -93,17 +77,8 @@ def check_report_rate(user: Any) -> None:
     count, period = report_rate()
     if count <= 0:
         return
-    now = _clock()
-    window = int(now // period)
-    key = f"tablee:report-rate:{user.pk}:{window}"
-    cache.add(key, 0, timeout=period + 5)
-    try:
-        used = cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, timeout=period + 5)
-        used = 1
+    used, wait = hit(f"report:{user.pk}", period, _clock())
     if used > count:
-        wait = max(1, int(period - now % period))
         raise RateLimited(
             {
                 "__all__": [
