@@ -682,6 +682,10 @@ class RuleSystem(ABC):
             [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")],
         )
 
+    def session_fact_fields(self) -> tuple[Field, ...]:
+        """The GM's inputs on the session award screen that :meth:`suggest_session_awards` reads."""
+        return ()
+
     def suggest_session_awards(
         self,
         sheet: dict[str, Any],

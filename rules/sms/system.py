@@ -126,6 +126,14 @@ def _outcome_msg(out: Mapping[str, Any]) -> Msg:
                f"Failure: {out['roll']} on D{die} (score {out['score']}), {stake.en}.")
 
 
+#: The GM's inputs on the session award screen, read by ``suggest_session_awards`` (L75).
+SESSION_FACT_FIELDS: tuple[Field, ...] = (
+    Field("scenario_completed", "bool", Msg("Scénario terminé", "Scenario completed"), default=False),
+    Field("gm_bonus", "bool", Msg("Bonus du MJ", "GM bonus"), default=False),
+    Field("scenario", "str", Msg("Scénario", "Scenario"), default="", max_length=100),
+)
+
+
 class SMSSystem(RuleSystem):
     """Storytelling Modulary System v1 (seed ``003_2f455f1b43a71c78``)."""
 
@@ -851,6 +859,10 @@ class SMSSystem(RuleSystem):
         note = Msg(f"Progression : {name} (+1 rang)", f"Advance: {name} (+1 rank)")
         entry = LedgerDraft("xp", -cost, "purchase", note, {"module": name, "scenario": scenario})
         return PurchaseResult(new, [entry])
+
+    def session_fact_fields(self) -> tuple[Field, ...]:
+        """GM inputs of the session award screen (the keys ``suggest_session_awards`` reads)."""
+        return SESSION_FACT_FIELDS
 
     def suggest_session_awards(
         self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
