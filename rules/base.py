@@ -91,6 +91,12 @@ def error(path: str, code: str, fr: str, en: str, **fmt: Any) -> FieldError:
 # --------------------------------------------------------------------------
 FieldKind = Literal["int", "str", "text", "bool", "choice", "list", "dict"]
 
+#: Who may set an input (a test request, a combat declaration, a sheet field).
+#: ``"player"``: the character's controller; ``"gm"``: the GM and co-GMs only
+#: (a difficulty, a GM modifier, "the GM allows overreach", a GM-set sheet
+#: value). A service refuses a ``"gm"`` input sent by anyone else.
+Audience = Literal["player", "gm"]
+
 
 @dataclass(frozen=True)
 class Field:
@@ -116,6 +122,9 @@ class Field:
     step: str = ""
     help: Msg | None = None
     secret: bool = False  # shown only to owner and GMs (e.g. Ambre true points)
+    #: Who may set this value (see :data:`Audience`). On a sheet, ``"gm"``
+    #: means a player's write of this path is refused or kept at its old value.
+    audience: Audience = "player"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -134,7 +143,20 @@ class Field:
             "step": self.step,
             "help": self.help.to_dict() if self.help else None,
             "secret": self.secret,
+            "audience": self.audience,
         }
+
+
+def gm_only_paths(fields: Iterable[Field], prefix: str = "") -> list[str]:
+    """Paths of the fields (and list item fields) only a GM may set."""
+    out: list[str] = []
+    for f in fields:
+        path = prefix + f.path
+        if f.audience == "gm":
+            out.append(path)
+        elif f.item_fields:
+            out += gm_only_paths(f.item_fields, path + ".")
+    return out
 
 
 @dataclass(frozen=True)
