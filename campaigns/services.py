@@ -429,6 +429,7 @@ def create_thread(
     visibility: str = Post.Visibility.PUBLIC,
     recipients: Iterable[Any] = (),
     roll_requests: Sequence[dict[str, Any]] = (),
+    client_nonce: str | None = None,
 ) -> Thread:
     """Open a thread (a scene) with its first post. Sticky/locked: GMs only."""
     campaign = board.campaign
@@ -448,6 +449,7 @@ def create_thread(
             visibility=visibility,
             recipients=recipients,
             roll_requests=roll_requests,
+            client_nonce=client_nonce,
         )
         if locked:
             Thread.objects.filter(pk=thread.pk).update(locked=True)
@@ -1081,7 +1083,6 @@ __all__ = [
     "join_by_link",
     "leave_campaign",
     "mark_notifications_read",
-    "rotate_roll_seed",
     "mark_read",
     "move_board",
     "open_session",
@@ -1089,6 +1090,7 @@ __all__ = [
     "rename_board",
     "request_to_join",
     "reset_invite_link",
+    "rotate_roll_seed",
     "set_email_digest",
     "set_member_role",
     "update_campaign",

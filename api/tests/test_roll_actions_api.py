@@ -12,10 +12,10 @@ import pytest
 from api.tests.conftest import token_client
 from campaigns import dice, services
 from campaigns.models import Roll
+from campaigns.tests.fairness import nonce_giving
 from characters import ledger
 from characters.models import Character
 from conftest import make_table
-from campaigns.tests.fairness import nonce_giving
 
 pytestmark = pytest.mark.django_db
 

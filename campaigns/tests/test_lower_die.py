@@ -11,10 +11,10 @@ from django.urls import reverse
 
 from campaigns import dice, services
 from campaigns.models import Roll
+from campaigns.tests.fairness import nonce_giving
 from characters import ledger
 from characters.models import Character, LedgerEntry
 from conftest import make_table
-from campaigns.tests.fairness import nonce_giving
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from campaigns import dice, services
 from campaigns.models import Roll
-from conftest import make_table
 from campaigns.tests.fairness import nonce_giving
+from conftest import make_table
 
 pytestmark = pytest.mark.django_db
 
