@@ -1,0 +1,69 @@
+"""In a real browser: the post form's nonce, witnessed heads, and the verify page's WebCrypto check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from conftest import make_table
+
+pytestmark = pytest.mark.browser
+
+
+def _page(browser: Any, base: str, user: Any, width: int) -> Any:
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(locale="fr-FR", viewport={"width": width, "height": 900})
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}])
+    return context.new_page()
+
+
+def _verify(page: Any, url: str) -> tuple[str, str]:
+    page.goto(url)
+    page.click("[data-verify-run]")
+    page.wait_for_selector("[data-rolls-verifier][data-result]", timeout=20000)
+    return page.get_attribute("[data-rolls-verifier]", "data-result"), page.inner_text("[data-verify-output]")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
+    asgi_server: Any, browser: Any, screenshot_dir: Any, width: int
+) -> None:
+    from campaigns import services
+    from campaigns.models import Roll
+    from campaigns.tests.test_fair_dice import _rewrite_from
+
+    table = make_table("altaride", prefix=f"fb{width}")
+    thread = services.create_thread(table.gm, table.campaign.boards.first(), title="Le gué", body="La rivière.")
+    base = asgi_server.url
+    page = _page(browser, base, table.player, width)
+    page.goto(f"{base}/campaigns/threads/{thread.pk}/")
+    page.click("details.dice > summary")
+    page.fill("textarea[name=rolls]", "2d6 Saut")
+    page.fill("textarea[name=body]", "Je saute le gué.")
+    page.click("form.post-form button[type=submit]")
+    page.wait_for_selector("#post-2")
+    roll = Roll.objects.get(campaign=table.campaign)
+    assert roll.fair["nonce_by"] == "client" and len(roll.fair["nonce"]) == 32  # crypto.getRandomValues
+    # The page now shows (and the browser remembers) the head with this roll.
+    assert page.get_attribute("[data-chain-head]", "data-hash") == roll.hash
+    services.create_post(table.player2, thread, body="Moi aussi", roll_requests=[{"expression": "1d20"}])
+    services.rotate_roll_seed(table.gm, table.campaign)
+    page.goto(f"{base}/campaigns/threads/{thread.pk}/")  # witnesses head #2
+
+    verify_url = f"{base}/campaigns/{table.campaign.slug}/rolls/verify/"
+    result, text = _verify(page, verify_url)
+    assert result == "ok", text
+    assert "Vérifié par votre navigateur" in text and "2 recalculés depuis une graine révélée" in text
+    page.screenshot(path=str(screenshot_dir / f"fair-dice-verify-{width}.png"), full_page=True)
+
+    # Whoever holds the database rewrites roll 1 and recomputes every hash: the server's own check
+    # passes on the rewritten chain's hashes, the browser's witnessed heads do not.
+    _rewrite_from(table.campaign, 1, lambda r: {"label": "réécrit"})
+    result, text = _verify(page, verify_url)
+    assert result == "broken"
+    assert "Première anomalie : jet n° 1 : la chaîne a été réécrite depuis que ce navigateur l'a vue." in text
+    page.screenshot(path=str(screenshot_dir / f"fair-dice-rewritten-{width}.png"), full_page=True)
+    page.context.close()
