@@ -1047,6 +1047,7 @@ def _verify_messages() -> dict[str, str]:
         "no_ed25519": _("this browser cannot check Ed25519 signatures (checkpoint at roll #{0})."),
         "checkpoint_missing": _("roll #{0} of a signed checkpoint is no longer in the chain."),
         "checkpoint_rewritten": _("roll #{0}: the chain differs from the signed checkpoint."),
+        "key_changed": _("this site's signing key differs from the one this browser saw before."),
     }
 
 

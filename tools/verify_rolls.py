@@ -292,9 +292,10 @@ def main(argv: list[str] | None = None) -> int:
         f" seed, {s['server_nonce']} with a server nonce; {s['heads']} heads, {s['checkpoints']} checkpoints."
     )
     if report.problems:
-        first = report.problems[0][1]
+        ordered = sorted(report.problems, key=lambda p: p[0])
+        first = ordered[0][1]
         print(f"FIRST DISCREPANCY: {first}")
-        for _seq, text in report.problems[1:]:
+        for _seq, text in ordered[1:]:
             print(f"  also: {text}")
         return 1
     print("OK: the chain, the dice, the seeds and the checkpoints agree.")

@@ -65,5 +65,6 @@ def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
     result, text = _verify(page, verify_url)
     assert result == "broken"
     assert "Première anomalie : jet n° 1 : la chaîne a été réécrite depuis que ce navigateur l'a vue." in text
+    assert "jet n° 2 : la chaîne diffère du point de contrôle signé." in text  # kept by the first check
     page.screenshot(path=str(screenshot_dir / f"fair-dice-rewritten-{width}.png"), full_page=True)
     page.context.close()

@@ -43,10 +43,17 @@
   }
 
   // ---- 2. witnessed heads ----------------------------------------------------------------
+  var KEY_PIN = "tablee.rolls.key";
+  var MAX_CHECKPOINTS = 20;
   function headsKey(campaign) { return "tablee.rolls.heads." + campaign; }
-  function loadHeads(campaign) {
-    try { return JSON.parse(localStorage.getItem(headsKey(campaign)) || "[]"); } catch (e) { return []; }
+  function cpKey(campaign) { return "tablee.rolls.checkpoints." + campaign; }
+  function loadList(key) {
+    try { return JSON.parse(localStorage.getItem(key) || "[]"); } catch (e) { return []; }
   }
+  function saveList(key, list) {
+    try { localStorage.setItem(key, JSON.stringify(list)); } catch (e) { /* storage full or off */ }
+  }
+  function loadHeads(campaign) { return loadList(headsKey(campaign)); }
   function witness() {
     document.querySelectorAll("[data-chain-head]").forEach(function (el) {
       var d = el.dataset, heads = loadHeads(d.campaign);
@@ -229,7 +236,19 @@
         var key = await (await fetch(root.dataset.keyUrl)).json();
         var kept = [];
         if (checkpointInput) for (var i = 0; i < checkpointInput.files.length; i++) kept.push(await readFile(checkpointInput.files[i]));
-        var result = await verify(data, { heads: loadHeads(root.dataset.campaign), checkpoints: kept, publicKey: key.public_key });
+        // Checkpoints this browser kept from earlier checks, and the key it first saw (pinned).
+        var campaign = root.dataset.campaign, saved = loadList(cpKey(campaign));
+        var pinned = localStorage.getItem(KEY_PIN);
+        var result = await verify(data, { heads: loadHeads(campaign), checkpoints: kept.concat(saved), publicKey: key.public_key });
+        if (pinned && pinned !== key.public_key) result.problems.unshift(["key_changed", 0]);
+        if (!result.problems.length) {
+          if (!pinned) { try { localStorage.setItem(KEY_PIN, key.public_key); } catch (e) { /* off */ } }
+          if (data.checkpoint) {
+            saved.push(data.checkpoint);
+            saveList(cpKey(campaign), saved.slice(-MAX_CHECKPOINTS));
+          }
+        }
+        result.problems.sort(function (a, b) { return a[1] - b[1]; });
         var s = result.stats;
         if (result.problems.length) {
           status.className = "message message-error";
