@@ -404,6 +404,20 @@ def check_proof(
     return problems
 
 
+def replay_expression(request: Any, resolution: Any) -> bool:
+    """Whether a dice expression's stored outcome is the one its stored dice give (``rules.dice``)."""
+    from rules.base import ScriptedRandom
+
+    draws = draws_of(resolution)
+    if not isinstance(request, dict) or draws is None or not isinstance(resolution.get("outcome"), dict):
+        return False
+    try:
+        again = roll_expression(str(request.get("expression", "")), ScriptedRandom(draws)).to_dict()
+    except (RulesError, ValueError):
+        return False
+    return again["outcome"] == resolution["outcome"]
+
+
 def _unproven(roll_fair: dict[str, Any], resolution: Any) -> bool:
     return not roll_fair and bool(draws_of(resolution))
 
@@ -443,6 +457,8 @@ def verify_chain(campaign: Campaign) -> tuple[bool, list[str]]:
             )
         elif proven and _unproven(roll.fair, roll.resolution):
             problems.append(f"roll #{roll.sequence}: dice not drawn from a committed seed")
+        if roll.kind == "expression" and roll.fair and not replay_expression(roll.request, roll.resolution):
+            problems.append(f"roll #{roll.sequence}: the total is not the one its dice give")
         draws[roll.sequence] = draws_of(roll.resolution)
         expected_prev = roll.hash
         expected_sequence += 1

@@ -258,6 +258,29 @@ def _check_proof(
         report.stats["recomputed"] += 1
 
 
+def replay_expressions(data: dict[str, Any], report: Report) -> None:
+    """With Tablée's pure ``rules`` package at hand (this repository): each dice expression's total
+    must be the one its dice give (``rules.dice.roll_expression`` replayed on the stored dice)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from rules.base import RulesError, ScriptedRandom
+    from rules.dice import roll_expression
+
+    for row in data.get("rolls", []):
+        if not isinstance(row.get("canonical"), str) or not row.get("fair"):
+            continue
+        content = json.loads(row["canonical"])
+        resolution = content.get("resolution") or {}
+        if content.get("kind") != "expression" or draws_of(resolution) is None:
+            continue
+        try:
+            again = roll_expression(str(content["request"].get("expression", "")), ScriptedRandom(resolution["draws"]))
+            same = again.to_dict()["outcome"] == resolution.get("outcome")
+        except (RulesError, ValueError, KeyError, AttributeError):
+            same = False
+        if not same:
+            report.add(int(row["sequence"]), "the total is not the one its dice give")
+
+
 def _load(path: str) -> Any:
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
@@ -269,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checkpoint", action="append", default=[], help="a signed checkpoint you kept")
     parser.add_argument("--head", action="append", default=[], help="a head you saw, SEQUENCE:HASH")
     parser.add_argument("--public-key", help="the site's public key (base64, from /.well-known/tablee-rolls-key)")
+    parser.add_argument(
+        "--replay", action="store_true", help="also replay dice expressions' totals with this repository's rules"
+    )
     args = parser.parse_args(argv)
     data = _load(args.export)
     extra: list[dict[str, Any]] = []
@@ -286,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         heads=heads,
         public_key=args.public_key,
     )
+    if args.replay:
+        replay_expressions(data, report)
     s = report.stats
     print(
         f"{s['rolls']} rolls; {s['recomputed']} recomputed from a revealed seed, {s['pending']} waiting for their"

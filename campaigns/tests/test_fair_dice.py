@@ -282,7 +282,7 @@ def test_a_server_that_picks_other_dice_and_rehashes_is_caught_by_the_seed() -> 
     )
     ok, problems = dice.verify_chain(table.campaign)
     assert not ok
-    assert problems == ["roll #3: the dice are not those of the seed, nonce and request"]
+    assert problems[0] == "roll #3: the dice are not those of the seed, nonce and request"
 
 
 def _rewrite_from(campaign: Any, sequence: int, change: Any) -> None:
@@ -360,6 +360,26 @@ def test_the_script_runs_on_a_real_export_and_fails_on_tampering(tmp_path: Path)
         [sys.executable, str(ROOT / "tools" / "verify_rolls.py"), str(bad)], capture_output=True, text=True
     )
     assert run.returncode == 1 and "FIRST DISCREPANCY: roll #1" in run.stdout
+
+
+def test_a_total_that_is_not_the_one_its_dice_give_is_caught(tmp_path: Path) -> None:
+    """Right dice, forged total (hashes recomputed): the server's check and the script's --replay catch it."""
+    table, _thread = _three_rolls("tot")
+    services.rotate_roll_seed(table.gm, table.campaign)
+    _rewrite_from(
+        table.campaign,
+        2,
+        lambda r: {"resolution": {**r.resolution, "outcome": {**r.resolution["outcome"], "total": 12}}}
+        if r.resolution["outcome"]["total"] != 12
+        else {"resolution": {**r.resolution, "outcome": {**r.resolution["outcome"], "total": 11}}},
+    )
+    assert dice.verify_chain(table.campaign)[1] == ["roll #2: the total is not the one its dice give"]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(_export(table)), encoding="utf-8")
+    script = [sys.executable, str(ROOT / "tools" / "verify_rolls.py"), str(path)]
+    assert subprocess.run(script, capture_output=True, text=True).returncode == 0  # dice alone are right
+    run = subprocess.run([*script, "--replay"], capture_output=True, text=True)
+    assert run.returncode == 1 and "FIRST DISCREPANCY: roll #2: the total is not the one its dice give" in run.stdout
 
 
 # ---------------------------------------------------------------------------
