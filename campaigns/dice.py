@@ -312,11 +312,12 @@ def record_roll(
         Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk", flat=True).first()
         sequence, prev_hash = _next_sequence(campaign)
         pending = getattr(_pending, "sources", None) or {}
+        normal_request = _normalise(request)
         if source is None and derived_from is None:
             candidate = pending.get(campaign.pk)
-            if candidate is not None and candidate.sequence == sequence:
+            # A source left by a rolled-back transaction never matches both the sequence and the request.
+            if candidate is not None and candidate.sequence == sequence and candidate.request == normal_request:
                 source = candidate
-        normal_request = _normalise(request)
         proof: dict[str, Any] = {}
         if source is not None:
             if source.campaign_id != campaign.pk or source.sequence != sequence:
