@@ -159,7 +159,7 @@ def chain_head(campaign: Campaign) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 # Fair random sources
 # ---------------------------------------------------------------------------
-NONCE_RE = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
+NONCE_RE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 _pending = threading.local()
 
 
@@ -189,7 +189,7 @@ def clean_nonce(client_nonce: Any) -> str | None:
     """A client nonce (16 to 128 letters, digits, ``-`` or ``_``) or ``None``; raises ValidationError."""
     if client_nonce in (None, ""):
         return None
-    if not isinstance(client_nonce, str) or not NONCE_RE.match(client_nonce):
+    if not isinstance(client_nonce, str) or not NONCE_RE.fullmatch(client_nonce):
         raise ValidationError({"client_nonce": [_("The roll nonce is 16 to 128 letters, digits, - or _.")]})
     return client_nonce
 

@@ -50,13 +50,17 @@ def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
     # The page now shows (and the browser remembers) the head with this roll.
     assert page.get_attribute("[data-chain-head]", "data-hash") == roll.hash
     services.create_post(table.player2, thread, body="Moi aussi", roll_requests=[{"expression": "1d20"}])
+    test = {"kind": "opposed_test", "target": 12, "defender_target": 9, "label": "Lutte « finale »"}
+    services.create_post(table.player2, thread, body="Je lutte", roll_requests=[{"system_test": test}])
+    secret = {"system_test": {"kind": "test", "target": 7}, "secret": True, "label": "Piège"}
+    services.create_post(table.gm, thread, body="…", roll_requests=[secret], client_nonce="g" * 20)
     services.rotate_roll_seed(table.gm, table.campaign)
-    page.goto(f"{base}/campaigns/threads/{thread.pk}/")  # witnesses head #2
+    page.goto(f"{base}/campaigns/threads/{thread.pk}/")  # witnesses head #4
 
     verify_url = f"{base}/campaigns/{table.campaign.slug}/rolls/verify/"
     result, text = _verify(page, verify_url)
     assert result == "ok", text
-    assert "Vérifié par votre navigateur" in text and "2 recalculés depuis une graine révélée" in text
+    assert "Vérifié par votre navigateur" in text and "4 jets, 4 recalculés depuis une graine révélée" in text
     page.screenshot(path=str(screenshot_dir / f"fair-dice-verify-{width}.png"), full_page=True)
 
     # Whoever holds the database rewrites roll 1 and recomputes every hash: the server's own check
