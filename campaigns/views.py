@@ -1026,8 +1026,8 @@ def _verify_messages() -> dict[str, str]:
         "broken": _("✘ First discrepancy: {1}"),
         "failed": _("The check could not run:"),
         "stats": _(
-            "{0} rolls, {1} recomputed from a revealed seed, {2} waiting for their seed, {3} without a browser"
-            " nonce; {4} heads seen by this browser, {5} signed checkpoints."
+            "Rolls: {0}; recomputed from a revealed seed: {1}; waiting for their seed: {2}; without a browser"
+            " nonce: {3}; heads seen by this browser: {4}; signed checkpoints: {5}."
         ),
         "sequence": _("roll #{0} is where roll #{1} should be (a roll is missing or out of order)."),
         "prev": _("roll #{0} does not point to the roll before it."),

@@ -61,7 +61,7 @@ def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
     verify_url = f"{base}/campaigns/{table.campaign.slug}/rolls/verify/"
     result, text = _verify(page, verify_url)
     assert result == "ok", text
-    assert "Vérifié par votre navigateur" in text and "4 jets, 4 recalculés depuis une graine révélée" in text
+    assert "Vérifié par votre navigateur" in text and "Jets : 4 ; recalculés depuis une graine révélée : 4 ;" in text
     page.screenshot(path=str(screenshot_dir / f"fair-dice-verify-{width}.png"), full_page=True)
 
     # Whoever holds the database rewrites roll 1 and recomputes every hash: the server's own check
