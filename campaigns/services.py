@@ -1001,6 +1001,9 @@ def open_session(user: Any, campaign: Campaign, *, title: str = "") -> PlaySessi
                 campaign=campaign, number=(last.first() or 0) + 1, title=(title or "").strip(), opened_by=user
             )
             publish(f"campaign:{campaign.pk}", "session-opened", {"session": session.pk})
+            from rhythm import loop
+
+            loop.session_changed(user, session, opened=True)
     except IntegrityError:
         raise ValidationError({"__all__": [_("A session is already open: close it first.")]}) from None
     return session
@@ -1018,6 +1021,9 @@ def close_session(user: Any, session: PlaySession) -> PlaySession:
             raise ValidationError({"__all__": [_("This session is already closed.")]})
         session.refresh_from_db()
         publish(f"campaign:{campaign.pk}", "session-closed", {"session": session.pk})
+        from rhythm import loop
+
+        loop.session_changed(user, session, opened=False)
         transaction.on_commit(lambda: session_closed.send(sender=PlaySession, session=session))
     return session
 
