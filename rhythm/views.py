@@ -87,7 +87,7 @@ def close_round(request: HttpRequest, thread_id: int) -> HttpResponse:
     except PermissionDenied:
         raise Http404 from None
     except ValidationError as exc:
-        messages.error(request, " ".join(sum(exc.message_dict.values(), [])))
+        messages.error(request, " ".join(m for errors in exc.message_dict.values() for m in errors))
     else:
         messages.success(request, _("A new round begins."))
     return redirect("campaigns:thread", thread_id=thread.pk)
@@ -102,7 +102,7 @@ def nudge(request: HttpRequest, thread_id: int, user_id: int) -> HttpResponse:
     except PermissionDenied:
         raise Http404 from None
     except ValidationError as exc:
-        messages.error(request, " ".join(sum(exc.message_dict.values(), [])))
+        messages.error(request, " ".join(m for errors in exc.message_dict.values() for m in errors))
     else:
         if sent:
             messages.success(request, _("Reminder sent."))
