@@ -6,11 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from campaigns import services as campaign_services
 from campaigns.models import Board
-from django.test import Client
-
 from conftest import make_table
 from rhythm import services
 
