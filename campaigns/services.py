@@ -734,12 +734,12 @@ def _audience(post: Post) -> dict[str, Any]:
 
 def _notify(
     user: Any, kind: str, campaign: Campaign, *, actor: Any = None, thread: Any = None, post: Any = None, text: str = ""
-) -> Notification:
-    notification = Notification.objects.create(
-        user_id=user.pk, kind=kind, campaign=campaign, actor=actor, thread=thread, post=post, text=text[:300]
-    )
-    publish(f"user:{user.pk}", "notification", {"kind": kind}, users=[user.pk], gms=False)
-    return notification
+) -> Notification | None:
+    """One notification, delivered as the member chose for its kind (``rhythm.services.notify``)."""
+    from rhythm.services import notify
+
+    created = notify(kind, [user.pk], campaign, actor=actor, thread=thread, post=post, text=text)
+    return created[0] if created else None
 
 
 def _notify_post(user: Any, post: Post, mentioned: set[int], whispered: list[int], turn: list[int]) -> None:

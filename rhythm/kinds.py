@@ -56,5 +56,6 @@ LABELS = {
     "nudge": pgettext_lazy("notification kind", "Reminders"),
 }
 
-#: Default delivery per kind when a member has not chosen (in-app for all).
+#: Delivery when a member has not chosen: in the site, and in the e-mail digest
+#: if the member turned the digest on (the notifications page's switch).
 DEFAULT_DELIVERY = "app"

@@ -376,11 +376,13 @@ def get_draft(user: Any, thread: Thread) -> str:
 # ---------------------------------------------------------------------------
 # Notifications
 # ---------------------------------------------------------------------------
+def chosen_delivery(user_id: int, kind: str) -> str | None:
+    """The member's explicit choice for this kind, or ``None`` (the default)."""
+    return NotificationPreference.objects.filter(user_id=user_id, kind=kind).values_list("delivery", flat=True).first()
+
+
 def delivery_for(user_id: int, kind: str) -> str:
-    return (
-        NotificationPreference.objects.filter(user_id=user_id, kind=kind).values_list("delivery", flat=True).first()
-        or kinds.DEFAULT_DELIVERY
-    )
+    return chosen_delivery(user_id, kind) or kinds.DEFAULT_DELIVERY
 
 
 def notify(
@@ -403,7 +405,7 @@ def notify(
     for pk in sorted(set(user_ids)):
         if actor is not None and pk == getattr(actor, "pk", None):
             continue
-        delivery = delivery_for(pk, kind)
+        delivery = chosen_delivery(pk, kind)
         if delivery == Delivery.OFF:
             continue
         item = Notification.objects.create(
@@ -415,7 +417,8 @@ def notify(
             post=post,
             text=(text or "")[:300],
             url=url[:300],
-            # In-app only: never part of the digest.
+            # Explicitly "in the site only": never part of the digest. With no
+            # choice, the digest includes it when the member turned it on.
             emailed_at=timezone.now() if delivery == Delivery.APP else None,
         )
         created.append(item)

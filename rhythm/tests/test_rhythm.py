@@ -356,3 +356,25 @@ def test_it_keeps_a_draft_across_reloads_and_failed_submits(client: Any) -> None
     assert not Draft.objects.filter(user=table.player, thread=thread).exists()
     client.force_login(table.outsider)
     assert client.post(url, {"body": "x"}).status_code == 404
+
+
+def test_it_sends_digest_kinds_in_the_digest_only() -> None:
+    from campaigns.tasks import send_notification_digests
+
+    table = make_table("ambre")
+    NotificationPreference.objects.create(user=table.player, kind="session_opened", delivery="digest")
+    NotificationPreference.objects.create(user=table.player, kind="session_closed", delivery="app")
+    session = campaign_services.open_session(table.gm, table.campaign, title="Séance 1")
+    campaign_services.close_session(table.gm, session)
+    assert send_notification_digests() == 1
+    assert [m.to for m in mail.outbox] == [[table.player.email]]
+    body = mail.outbox[0].body
+    assert "séance ouverte" in body and "séance close" not in body
+    assert send_notification_digests() == 0  # nothing twice
+
+
+def test_it_runs_the_tick_command(capsys: Any) -> None:
+    from django.core.management import call_command
+
+    call_command("rhythm_tick")
+    assert "reminders" in capsys.readouterr().out
