@@ -139,7 +139,7 @@ class Draft(models.Model):
 
 
 class Delivery(models.TextChoices):
-    APP = "app", _("in the site only")
+    APP = "app", _("in the site")
     EMAIL = "email", _("e-mail at once")
     DIGEST = "digest", _("in the e-mail digest")
     OFF = "off", _("off")

@@ -417,9 +417,8 @@ def notify(
             post=post,
             text=(text or "")[:300],
             url=url[:300],
-            # Explicitly "in the site only": never part of the digest. With no
-            # choice, the digest includes it when the member turned it on.
-            emailed_at=timezone.now() if delivery == Delivery.APP else None,
+            # In the site; the e-mail digest also carries it when the member
+            # turned the digest on (or chose "digest" for this kind).
         )
         created.append(item)
         publish(f"user:{pk}", "notification", {"kind": kind}, users=[pk], gms=False)

@@ -363,7 +363,7 @@ def test_it_sends_digest_kinds_in_the_digest_only() -> None:
 
     table = make_table("ambre")
     NotificationPreference.objects.create(user=table.player, kind="session_opened", delivery="digest")
-    NotificationPreference.objects.create(user=table.player, kind="session_closed", delivery="app")
+    NotificationPreference.objects.create(user=table.player, kind="session_closed", delivery="off")
     session = campaign_services.open_session(table.gm, table.campaign, title="Séance 1")
     campaign_services.close_session(table.gm, session)
     assert send_notification_digests() == 1
