@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaigns", "0005_alter_postversion_options"),
+        ("campaigns", "0006_i20_notification_kinds"),
     ]
 
     operations = [
