@@ -1029,6 +1029,7 @@ def _verify_messages() -> dict[str, str]:
             "Rolls: {0}; recomputed from a revealed seed: {1}; waiting for their seed: {2}; without a browser"
             " nonce: {3}; heads seen by this browser: {4}; signed checkpoints: {5}."
         ),
+        "foreseen": _("Rolls drawn from a seed whose commitment this browser had seen before: {0}."),
         "sequence": _("roll #{0} is where roll #{1} should be (a roll is missing or out of order)."),
         "prev": _("roll #{0} does not point to the roll before it."),
         "hash": _("roll #{0} does not match its hash (altered)."),

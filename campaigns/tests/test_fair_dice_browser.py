@@ -61,6 +61,8 @@ def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
     verify_url = f"{base}/campaigns/{table.campaign.slug}/rolls/verify/"
     result, text = _verify(page, verify_url)
     assert result == "ok", text
+    # Rolls 1 to 4 were drawn from seed 1, whose commitment the thread page showed before roll 1.
+    assert "Jets tirés d'une graine dont ce navigateur avait vu l'engagement auparavant : 4." in text
     assert "Vérifié par votre navigateur" in text and "Jets : 4 ; recalculés depuis une graine révélée : 4 ;" in text
     page.screenshot(path=str(screenshot_dir / f"fair-dice-verify-{width}.png"), full_page=True)
 

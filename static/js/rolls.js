@@ -144,6 +144,13 @@
     var seeds = {};
     (data.seeds || []).forEach(function (s) { seeds[s.index] = s; });
     var prev = GENESIS, proven = false, drawsBySeq = {}, rows = data.rolls || [];
+    // The earliest roll number at which this browser saw each seed's commitment.
+    var seenAt = {};
+    stats.foreseen = 0;
+    (options.heads || []).forEach(function (h) {
+      var key = h.k + ":" + h.c;
+      if (!(key in seenAt) || h.s < seenAt[key]) seenAt[key] = h.s;
+    });
     for (var i = 0; i < rows.length; i++) {
       var row = rows[i], seq = row.sequence, content = null, body;
       stats.rolls += 1;
@@ -164,6 +171,7 @@
       if (proof) {
         proven = true;
         if (proof.nonce_by === "server") stats.server += 1;
+        if (!("derived_from" in proof) && seenAt[proof.seed + ":" + proof.commitment] < seq) stats.foreseen += 1;
         var seed = seeds[proof.seed];
         if ("derived_from" in proof || !(seed && seed.seed)) { if (!("derived_from" in proof)) stats.pending += 1; }
         else stats.recomputed += 1;
@@ -261,6 +269,7 @@
           root.dataset.result = "ok";
         }
         list.appendChild(line("stat", format(msgs.stats, [s.rolls, s.recomputed, s.pending, s.server, s.heads, s.checkpoints])));
+        list.appendChild(line("stat", format(msgs.foreseen, [s.foreseen])));
       } catch (e) {
         status.className = "message message-error";
         status.textContent = msgs.failed + " " + (e && e.message ? e.message : "");
