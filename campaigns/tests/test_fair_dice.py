@@ -431,6 +431,22 @@ def test_pages_show_the_served_head_and_the_key_is_well_known(client: Any) -> No
     assert client.get(reverse("campaigns:rolls_checkpoint", args=[table.campaign.slug])).status_code == 404
 
 
+def test_the_verify_page_explains_the_scheme_in_english_too(client: Any) -> None:
+    table, thread = _scene(prefix="en")
+    _roll(table, thread, {"expression": "1d6"})
+    client.force_login(table.gm)
+    table.gm.profile.language = "en"
+    table.gm.profile.save()
+    page = client.get(reverse("campaigns:rolls_verify", args=[table.campaign.slug])).content.decode()
+    assert "How nobody can fake a roll, not even the server" in page
+    assert "Reveal the current seed now" in page and "Verify in my browser" in page
+    assert "graine" not in page and "Vérifi" not in page
+    table.gm.profile.language = "fr"
+    table.gm.profile.save()
+    page = client.get(reverse("campaigns:rolls_verify", args=[table.campaign.slug])).content.decode()
+    assert "Pourquoi personne ne peut truquer un jet, pas même le serveur" in page
+
+
 def test_the_post_form_nonce_reaches_the_roll(client: Any) -> None:
     table, thread = _scene(prefix="form")
     client.force_login(table.player)
