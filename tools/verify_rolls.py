@@ -6,6 +6,7 @@ needs the ``cryptography`` package; without it the signature is reported as not 
 
     python3 tools/verify_rolls.py export.json
     python3 tools/verify_rolls.py export.json --checkpoint kept-checkpoint.json --head 12:3fa9...
+    python3 tools/verify_rolls.py export.json --heads tablee-heads-7.json   # saved from the verify page
     python3 tools/verify_rolls.py export.json --seeds seeds.json --public-key BASE64_KEY
 
 The export is the JSON of the campaign's "Dice chain" page ("Download the chain"), or of
@@ -291,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", action="append", default=[], help="a JSON list of revealed seeds to add")
     parser.add_argument("--checkpoint", action="append", default=[], help="a signed checkpoint you kept")
     parser.add_argument("--head", action="append", default=[], help="a head you saw, SEQUENCE:HASH")
+    parser.add_argument(
+        "--heads", action="append", default=[], help="the heads (and checkpoints) your browser saw: its saved file"
+    )
     parser.add_argument("--public-key", help="the site's public key (base64, from /.well-known/tablee-rolls-key)")
     parser.add_argument(
         "--replay", action="store_true", help="also replay dice expressions' totals with this repository's rules"
@@ -305,10 +309,15 @@ def main(argv: list[str] | None = None) -> int:
     for item in args.head:
         seq, _sep, value = item.partition(":")
         heads.append((int(seq), value.strip()))
+    kept = [_load(p) for p in args.checkpoint]
+    for path in args.heads:  # the verify page's "Save the heads this browser saw"
+        saved = _load(path)
+        heads.extend((int(h["s"]), str(h["h"])) for h in saved.get("heads", []) if int(h.get("s", 0)) > 0)
+        kept.extend(saved.get("checkpoints", []))
     report = verify(
         data,
         extra_seeds=extra,
-        checkpoints=[_load(p) for p in args.checkpoint],
+        checkpoints=kept,
         heads=heads,
         public_key=args.public_key,
     )

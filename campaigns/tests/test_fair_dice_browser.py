@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,12 +14,13 @@ from django.test import Client
 from conftest import make_table
 
 pytestmark = pytest.mark.browser
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _page(browser: Any, base: str, user: Any, width: int) -> Any:
     client = Client()
     client.force_login(user)
-    context = browser.new_context(locale="fr-FR", viewport={"width": width, "height": 900})
+    context = browser.new_context(locale="fr-FR", viewport={"width": width, "height": 900}, accept_downloads=True)
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base}])
     return context.new_page()
 
@@ -29,9 +34,9 @@ def _verify(page: Any, url: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
-    asgi_server: Any, browser: Any, screenshot_dir: Any, width: int
+    asgi_server: Any, browser: Any, screenshot_dir: Any, width: int, tmp_path: Path
 ) -> None:
-    from campaigns import services
+    from campaigns import checkpoints, services
     from campaigns.models import Roll
     from campaigns.tests.test_fair_dice import _rewrite_from
 
@@ -65,6 +70,10 @@ def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
     assert "Jets tirés d'une graine dont ce navigateur avait vu l'engagement auparavant : 4." in text
     assert "Vérifié par votre navigateur" in text and "Jets : 4 ; recalculés depuis une graine révélée : 4 ;" in text
     page.screenshot(path=str(screenshot_dir / f"fair-dice-verify-{width}.png"), full_page=True)
+    with page.expect_download() as download:
+        page.click("[data-verify-heads]")
+    heads_file = tmp_path / "heads.json"
+    download.value.save_as(str(heads_file))
 
     # Whoever holds the database rewrites roll 1 and recomputes every hash: the server's own check
     # passes on the rewritten chain's hashes, the browser's witnessed heads do not.
@@ -75,4 +84,13 @@ def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
     assert "Première anomalie : jet n° 1 : la chaîne a été réécrite depuis que ce navigateur l'a vue." in text
     assert "jet n° 4 : la chaîne diffère du point de contrôle signé." in text  # kept by the first check
     page.screenshot(path=str(screenshot_dir / f"fair-dice-rewritten-{width}.png"), full_page=True)
+
+    # The stand-alone script, given the heads the browser saved, catches it too.
+    export = tmp_path / "export.json"
+    export.write_text(json.dumps(checkpoints.export_document(table.player, table.campaign)), encoding="utf-8")
+    script = [sys.executable, str(ROOT / "tools" / "verify_rolls.py"), str(export)]
+    assert subprocess.run(script, capture_output=True, text=True).returncode == 0
+    run = subprocess.run([*script, "--heads", str(heads_file)], capture_output=True, text=True)
+    assert run.returncode == 1
+    assert "FIRST DISCREPANCY: roll #1: the chain was rewritten since you saw this head" in run.stdout
     page.context.close()

@@ -233,6 +233,16 @@
       li.textContent = text;
       return li;
     }
+    var headsButton = root.querySelector("[data-verify-heads]");
+    if (headsButton) headsButton.addEventListener("click", function () {
+      var doc = { campaign: parseInt(root.dataset.campaign, 10), heads: loadHeads(root.dataset.campaign), checkpoints: loadList(cpKey(root.dataset.campaign)) };
+      var link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 1)], { type: "application/json" }));
+      link.download = "tablee-heads-" + root.dataset.campaign + ".json";
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+    });
     button.addEventListener("click", async function () {
       out.textContent = "";
       out.setAttribute("aria-busy", "true");
