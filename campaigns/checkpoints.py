@@ -7,14 +7,18 @@ one can later prove that a rewritten history is not the one the server signed: t
 ``rules.fair.canonical_json(checkpoint)``) and that the chain still passes through that head.
 
 The key: ``settings.TABLEE_ROLLS_SIGNING_KEY`` (32 bytes, hex or base64), or a key generated on
-first use into ``settings.TABLEE_DATA_DIR / "rolls-signing.key"`` (mode 0600). The public key
-is served at ``/.well-known/tablee-rolls-key``.
+first use into ``settings.TABLEE_DATA_DIR / "rolls-signing.key"`` (mode 0600), or, when that
+directory cannot be written (a read-only container), one derived from ``SECRET_KEY``. The public
+key is served at ``/.well-known/tablee-rolls-key``.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
+import logging
 import os
 from datetime import UTC
 from functools import lru_cache
@@ -31,6 +35,7 @@ from campaigns import dice
 from campaigns.models import Campaign
 from rules import fair
 
+logger = logging.getLogger(__name__)
 SCHEME = "tablee-checkpoint-v1"
 KEY_FILE = "rolls-signing.key"
 
@@ -69,7 +74,16 @@ def _load_or_create(path: Path) -> bytes:
 
 @lru_cache(maxsize=4)
 def _private_key(configured: str, data_dir: str) -> Ed25519PrivateKey:
-    raw = _decode(configured) if configured else _load_or_create(Path(data_dir) / KEY_FILE)
+    if configured:
+        raw = _decode(configured)
+    else:
+        try:
+            raw = _load_or_create(Path(data_dir) / KEY_FILE)
+        except OSError:
+            # A read-only image (no data volume): a key derived from the secret key, stable across
+            # processes and containers sharing it; set TABLEE_ROLLS_SIGNING_KEY to decouple them.
+            logger.warning("cannot write %s: the dice signing key is derived from DJANGO_SECRET_KEY", data_dir)
+            raw = hmac.new(settings.SECRET_KEY.encode(), b"tablee-rolls-signing-key-v1", hashlib.sha256).digest()
     return Ed25519PrivateKey.from_private_bytes(raw)
 
 

@@ -507,3 +507,28 @@ def test_the_command_recomputes_the_dice(capsys: Any) -> None:
     with pytest.raises(CommandError):
         call_command("verify_rolls", table.campaign.slug)
     assert "does not match its commitment" in capsys.readouterr().out
+
+
+def test_the_signing_key_comes_from_the_environment_a_file_or_the_secret_key(tmp_path: Path, settings: Any) -> None:
+    checkpoints._private_key.cache_clear()
+    try:
+        settings.TABLEE_ROLLS_SIGNING_KEY = "07" * 32
+        configured = checkpoints.public_key_bytes()
+        checkpoints._private_key.cache_clear()
+        settings.TABLEE_ROLLS_SIGNING_KEY = ""
+        settings.TABLEE_DATA_DIR = tmp_path / "data"
+        generated = checkpoints.public_key_bytes()
+        key_file = tmp_path / "data" / checkpoints.KEY_FILE
+        assert key_file.exists() and oct(key_file.stat().st_mode & 0o777) == "0o600"
+        checkpoints._private_key.cache_clear()
+        assert checkpoints.public_key_bytes() == generated != configured  # read back, not regenerated
+        checkpoints._private_key.cache_clear()
+        blocked = tmp_path / "not-a-directory"  # cannot hold a data directory, even for root
+        blocked.write_text("")
+        settings.TABLEE_DATA_DIR = blocked / "data"
+        derived = checkpoints.public_key_bytes()
+        assert derived not in (generated, configured)
+        checkpoints._private_key.cache_clear()
+        assert checkpoints.public_key_bytes() == derived  # stable: every process derives the same key
+    finally:
+        checkpoints._private_key.cache_clear()
