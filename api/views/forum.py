@@ -363,7 +363,7 @@ class RollSeedRotateView(APIView):
 
 
 class RollVerifyView(APIView):
-    """Recompute the campaign's chain on the server: is any roll missing or altered?"""
+    """Recompute the campaign's chain and every die from its committed seed: is anything missing or altered?"""
 
     permission_classes = [AllowAny]
 
