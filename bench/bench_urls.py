@@ -12,7 +12,8 @@ LEAN = engines["django"].from_string(
 <h1>{{ thread.title }}</h1><ol class="posts">{% for post in posts %}<li id="post-{{ post.number }}" class="post">
 <header><strong>{{ post.author.username }}</strong> <a href="?n={{ post.number }}">#{{ post.number }}</a>
 <time>{{ post.created|date:"SHORT_DATETIME_FORMAT" }}</time></header><div class="body">{{ post.body_html|safe }}</div>
-{% for roll in post.rolls.all %}<p class="roll">{{ roll.request.expression }} = {{ roll.resolution.outcome.total }}</p>{% endfor %}
+{% for roll in post.rolls.all %}<p class="roll">{{ roll.request.expression }} =
+{{ roll.resolution.outcome.total }}</p>{% endfor %}
 </li>{% endfor %}</ol></body></html>"""
 )
 
