@@ -143,8 +143,38 @@ def rotate_seed(campaign: Campaign) -> tuple[RollSeed | None, RollSeed]:
         return seed, _new_seed(campaign, seed.index + 1)
 
 
+def head_annotations(campaign_ref: str) -> dict[str, Any]:
+    """Subqueries reading the chain head along with another row (``campaign_ref``: its campaign column)."""
+    from django.db.models import OuterRef, Subquery
+
+    rolls = Roll.objects.filter(campaign_id=OuterRef(campaign_ref)).order_by("-sequence")
+    seeds = RollSeed.objects.filter(campaign_id=OuterRef(campaign_ref), revealed_at__isnull=True).order_by("-index")
+    return {
+        "chain_sequence": Subquery(rolls.values("sequence")[:1]),
+        "chain_hash": Subquery(rolls.values("hash")[:1]),
+        "chain_seed": Subquery(seeds.values("index")[:1]),
+        "chain_commitment": Subquery(seeds.values("commitment")[:1]),
+    }
+
+
+def cache_head(campaign: Campaign, row: Any) -> None:
+    """Keep the head read by :func:`head_annotations` for :func:`chain_head` (no query more)."""
+    if getattr(row, "chain_seed", None) is None:
+        return  # no seed yet: chain_head() makes the first one
+    campaign.__dict__["_chain_head"] = {
+        "campaign": campaign.pk,
+        "sequence": row.chain_sequence or 0,
+        "hash": row.chain_hash or GENESIS,
+        "seed": row.chain_seed,
+        "commitment": row.chain_commitment,
+    }
+
+
 def chain_head(campaign: Campaign) -> dict[str, Any]:
     """What a page shows as the chain it was served: last sequence and hash, current commitment."""
+    cached = campaign.__dict__.get("_chain_head")
+    if cached is not None:
+        return dict(cached)
     last = Roll.objects.filter(campaign=campaign).order_by("-sequence").values_list("sequence", "hash").first()
     seed = current_seed(campaign)
     return {
