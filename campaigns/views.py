@@ -7,6 +7,7 @@ on something visible answers 403 (``PermissionDenied``) and changes nothing.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -996,6 +997,8 @@ def rolls_verify(request: HttpRequest, slug: str) -> HttpResponse:
     """Recompute the campaign's roll chain on the server, and offer the in-browser check."""
     campaign = access.get_campaign_for_user(request.user, slug)
     ok, problems = dice.verify_chain(campaign)
+    messages_ = _verify_messages()
+    problems = [_translate_problem(p, messages_) for p in problems]
     count = Roll.objects.filter(campaign=campaign).count()
     seeds = dice.export_seeds(campaign)
     ctx = _campaign_context(
@@ -1007,9 +1010,36 @@ def rolls_verify(request: HttpRequest, slug: str) -> HttpResponse:
         last_hash=dice.chain_head(campaign)["hash"] if count else None,
         seeds=list(reversed(seeds)),
         server_nonces=Roll.objects.filter(campaign=campaign, fair__nonce_by="server").count(),
-        verify_messages=_verify_messages(),
+        verify_messages=messages_,
     )
     return render(request, "campaigns/rolls_verify.html", ctx)
+
+
+_SERVER_PROBLEMS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"roll #(\d+): expected sequence (\d+) \(a roll is missing\)"), "sequence"),
+    (re.compile(r"roll #(\d+): previous hash does not match roll #\d+"), "prev"),
+    (re.compile(r"roll #(\d+): content does not match its hash \(altered\)"), "hash"),
+    (re.compile(r"roll #(\d+): drawn from a seed whose commitment was not published"), "unpublished"),
+    (re.compile(r"roll #(\d+): the request does not match the one the dice were drawn for"), "request"),
+    (re.compile(r"roll #(\d+): the dice shown differ from the dice drawn"), "shown"),
+    (re.compile(r"roll #(\d+): the revealed seed does not match its commitment"), "commitment"),
+    (re.compile(r"roll #(\d+): the dice are not those of the seed, nonce and request"), "dice"),
+    (re.compile(r"roll #(\d+): its dice differ from those of roll #(\d+)"), "derived"),
+    (re.compile(r"roll #(\d+): dice not drawn from a committed seed"), "unproven"),
+    (re.compile(r"roll #(\d+): the total is not the one its dice give"), "total"),
+]
+
+
+def _translate_problem(problem: str, messages_: dict[str, str]) -> str:
+    """A problem of ``dice.verify_chain`` (English, for the command and the API) in the page's language."""
+    for pattern, code in _SERVER_PROBLEMS:
+        match = pattern.fullmatch(problem)
+        if match:
+            text = messages_[code]
+            for i, value in enumerate(match.groups()):
+                text = text.replace("{" + str(i) + "}", value)
+            return text
+    return problem
 
 
 def _verify_messages() -> dict[str, str]:
@@ -1036,6 +1066,7 @@ def _verify_messages() -> dict[str, str]:
         "dice": _("roll #{0}: the dice are not those its seed, nonce and request give."),
         "derived": _("roll #{0}: its dice differ from those of roll #{1} it re-reads."),
         "unproven": _("roll #{0} has dice that were not drawn from a committed seed."),
+        "total": _("roll #{0}: the total is not the one its dice give."),
         "head_missing": _("roll #{0}, which this browser saw, is no longer in the chain."),
         "head_rewritten": _("roll #{0}: the chain was rewritten since this browser saw it."),
         "commitment_changed": _("seed #{0}: its commitment differs from the one this browser was shown."),

@@ -447,6 +447,17 @@ def test_the_verify_page_explains_the_scheme_in_english_too(client: Any) -> None
     assert "Pourquoi personne ne peut truquer un jet, pas même le serveur" in page
 
 
+def test_the_server_check_speaks_french_on_a_french_page(client: Any) -> None:
+    table, _thread = _three_rolls("frp")
+    Roll.objects.filter(campaign=table.campaign, sequence=2).update(label="x")
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM campaigns_roll WHERE sequence = 3 AND campaign_id = %s", [table.campaign.pk])
+    client.force_login(table.player)
+    page = client.get(reverse("campaigns:rolls_verify", args=[table.campaign.slug])).content.decode()
+    assert "le jet n° 2 ne correspond pas à son empreinte (modifié)." in page
+    assert "does not match" not in page
+
+
 def test_the_post_form_nonce_reaches_the_roll(client: Any) -> None:
     table, thread = _scene(prefix="form")
     client.force_login(table.player)
