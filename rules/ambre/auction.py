@@ -238,6 +238,25 @@ def _check_funds(state: AuctionState, player: str, extra: int) -> None:
         )
 
 
+def _check_refund_loss(state: AuctionState, player: str, lost: int) -> None:
+    """Refuse taking back a downgrade refund the player has already spent.
+
+    L18: the human rank "rend 25pts", the chaosian rank "rend 10 points"; those
+    points join the same pool as the 100 of L22, so a bid may spend them. Going
+    back from human to chaosian (or to Amberite) returns 15 (or 25) points to
+    the rank; it is refused when the pool would then fall below ``-debt_limit``
+    (the seed's loan, L389, happens in play, not at the auction: 0 by default).
+    """
+    if lost > 0 and remaining(state, player) - lost < -state.debt_limit:
+        raise _fail(
+            "rank",
+            "refund_spent",
+            "Impossible : vous avez déjà dépensé les points rendus par ce rang (il vous reste {n}).",
+            "Not possible: you already spent the points this rank returned ({n} left).",
+            n=remaining(state, player),
+        )
+
+
 def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> AuctionState:
     """Apply one event and return the NEW state (the input is untouched).
 
@@ -335,6 +354,9 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
             raise _fail(
                 "rank", "already_bid", "Vous avez déjà enchéri sur cet attribut.", "You already bid on this attribute."
             )
+        # Changing human (+25) to chaosian (+10) takes back 15 points the player may have bid elsewhere already.
+        old = lot["downgrades"].get(player)
+        _check_refund_loss(state, player, (DOWNGRADES[old][1] if old else 0) - DOWNGRADES[rank][1])
         lot["downgrades"][player] = rank
         lot["passed"] = [p for p in lot["passed"] if p != player]
         _maybe_close(state, attr)
@@ -343,6 +365,7 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
     if kind == "cancel_downgrade":
         if player not in lot["downgrades"]:
             raise _fail("rank", "not_downgraded", "Aucune rétrogradation à annuler.", "No downgrade to cancel.")
+        _check_refund_loss(state, player, DOWNGRADES[lot["downgrades"][player]][1])
         del lot["downgrades"][player]
         return _record(state, event)
     if lot["status"] != "open":

@@ -208,3 +208,23 @@ def test_auction_invariants(evts):
             ladder = res["ladders"][attr]
             positions = [ladder["ranks"][p]["true_position"] for g in ladder["true"] for p in g]
             assert positions == sorted(positions)
+
+
+def test_a_downgrade_changed_after_spending_its_refund_is_refused():
+    """Issue #19 item 2, the example ``test_auction_invariants`` found: human (+25), bid, then chaosian."""
+    state = A.new_auction(PLAYERS)
+    state = run(
+        state,
+        {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "human"},
+        bid("P1", 111),
+    )
+    with pytest.raises(RulesError) as exc:
+        A.apply(state, {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "chaosian"})
+    assert exc.value.errors[0].code == "refund_spent"
+    with pytest.raises(RulesError):
+        A.apply(state, {"type": "cancel_downgrade", "player": "P1", "attribute": "phy"})
+    assert A.results(state)["players"]["P1"]["remaining"] == 14
+    # Unspent refunds may still change: 100 + 25 - 20 = 105, then chaosian: 100 + 10 - 20 = 90.
+    state = run(A.new_auction(PLAYERS), {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "human"},
+                bid("P1", 20), {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "chaosian"})
+    assert A.results(state)["players"]["P1"]["remaining"] == 90
