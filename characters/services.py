@@ -1070,10 +1070,12 @@ def _sync_auction_results(auction: Auction) -> None:
         sheet = copy.deepcopy(character.sheet)
         for attr in closed:
             sheet.setdefault("attributes", {})[attr] = info["points"][attr]
-            rank = info["ranks"][attr]
+            # What the owner may know (L18): the public position and his points when last compared. The true
+            # ladder stays in the auction (GMs): another's buy-up never changes this sheet or its history.
+            known = info["known_ranks"][attr]
             sheet.setdefault("ladder", {})[attr] = {
-                "true_position": rank.get("true_position"),
-                "public_position": rank.get("public_position"),
+                "public_position": known["public_position"],
+                "public_points": (state.get("public_points", {}).get(attr) or {}).get(pid),
             }
         if sheet != character.sheet:
             character.sheet = sheet

@@ -189,7 +189,9 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
     campaign = encounter.campaign
     gm = is_gm(user, campaign)
     labels = _labels(encounter)
-    currencies = frozenset(system_for(encounter).currencies)
+    # Karma/experience balances, and values that give secret sheet values away (rules: private_state_keys).
+    currencies = system_for(encounter).private_state_keys()
+    balances = frozenset(system_for(encounter).currencies)  # an NPC the GM shows: all but balances
     current: Round | None = encounter.current_round()
     participants = list(encounter.participants.select_related("character", "controller"))
     by_id = {p.pk: p for p in participants}
@@ -235,7 +237,9 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
             "p": p,
             "controlled": controlled,
             # Experience and karma balances belong to the owner and the GMs (DESIGN: ledger).
-            "state_rows": state_rows(p.state, labels, frozenset() if gm or controlled else currencies)
+            "state_rows": state_rows(
+                p.state, labels, frozenset() if gm or controlled else currencies if not p.is_npc else balances
+            )
             if show_state
             else None,
             "declared": decl is not None,

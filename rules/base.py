@@ -660,6 +660,16 @@ class RuleSystem(ABC):
         """Initial combat state of a participant (gauges, pools, wounds)."""
         return {}
 
+    def private_state_keys(self) -> frozenset[str]:
+        """Top-level combat state keys only the participant's controller and the GMs may see.
+
+        Default: the balances (:attr:`currencies`, e.g. karma, which are the
+        owner's and the GMs' business). A system adds the values from which
+        another player could work out secret sheet values (Ambre: gauges that
+        are sums of attribute points).
+        """
+        return frozenset(self.currencies)
+
     def action_fields(self) -> tuple[Field, ...]:
         """Fields of a combat declaration for this system."""
         return ()

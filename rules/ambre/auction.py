@@ -64,6 +64,8 @@ class AuctionState:
     external: dict[str, dict[str, int]] = field(default_factory=dict)  # attr -> player -> points paid by karma
     since: dict[str, dict[str, int]] = field(default_factory=dict)  # attr -> player -> seq of current value
     public: dict[str, list[str]] = field(default_factory=dict)  # attr -> public ladder, best first
+    #: attr -> player -> his points when last compared (auction close or a GM comparison).
+    public_points: dict[str, dict[str, int]] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)
     seq: int = 0
     version: int = 1
@@ -180,6 +182,7 @@ def _close(state: AuctionState, attr: str) -> None:
     bidders.sort(key=lambda p: (-lot["bids"][p], state.since[attr].get(p, 0)))
     # In blind mode this baseline is never shown to players (see :func:`view`).
     state.public[attr] = bidders
+    state.public_points[attr] = {p: points(state, p, attr) for p in state.players}
 
 
 def _maybe_close(state: AuctionState, attr: str) -> None:
@@ -331,6 +334,9 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
             )
         current = {p: points(state, p, attr) for p in state.players}
         state.public[attr] = R.record_comparison(state.public[attr], current, pair[0], pair[1])
+        compared = state.public_points.setdefault(attr, {})
+        for p in pair:
+            compared[p] = current[p]
         return _record(state, event)
 
     if lot["status"] == "closed":
@@ -437,12 +443,31 @@ def ladders(state: AuctionState | dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def known_ranks(state: AuctionState | dict[str, Any], player: str) -> dict[str, dict[str, Any]]:
+    """What ``player`` may know of his ranks: :func:`rules.ambre.ranks.known_rank`
+    per attribute (public positions only; closed attributes, else his base rank).
+    Blind mode (L5 "sans connaître son classement"): no position at all."""
+    state = AuctionState.from_dict(state if isinstance(state, dict) else state.to_dict())
+    out = {}
+    for attr in state.attributes:
+        a = points(state, player, attr)
+        public = state.public.get(attr) or []
+        closed = state.lots[attr]["status"] == "closed"
+        shown = closed and state.mode == "open" and player in public
+        position = public.index(player) + 1 if shown else None
+        before = (state.public_points.get(attr) or {}).get(player) if closed else a
+        out[attr] = R.known_rank(a, position, before)
+    return out
+
+
 def results(state: AuctionState | dict[str, Any]) -> dict[str, Any]:
-    """Points, ranks and karma per player, plus the ladders.
+    """Points, ranks and karma per player, plus the ladders (the GMs' view).
 
     ``players[p]`` = ``{"points": {attr: A}, "ranks": {attr: {...}},
-    "karma_spent", "refunds", "budget", "remaining"}``. ``ranks`` carry both
-    the true label and the ``secret`` flag (owner and GM only).
+    "known_ranks": {attr: {...}}, "karma_spent", "refunds", "budget",
+    "remaining"}``. ``ranks`` carry the true label and position and the
+    ``secret`` flag from everyone's points: GMs only. ``known_ranks`` is what
+    the player himself may know (:func:`known_ranks`).
     """
     state = AuctionState.from_dict(state if isinstance(state, dict) else state.to_dict())
     table = ladders(state)
@@ -465,6 +490,7 @@ def results(state: AuctionState | dict[str, Any]) -> dict[str, Any]:
         players[p] = {
             "points": {attr: points(state, p, attr) for attr in state.attributes},
             "ranks": ranks,
+            "known_ranks": known_ranks(state, p),
             "karma_spent": spent(state, p),
             "refunds": refunds(state, p),
             "budget": state.budgets[p],
@@ -509,7 +535,9 @@ def view(state: AuctionState | dict[str, Any], viewer: str | None = None, gm: bo
 
     Open mode: the current high bid and bidder, passes and downgrades are
     public; after closing, the public ladder (ids only); point values are the
-    owner's. Blind mode: only one's own figures.
+    owner's. Blind mode: only one's own figures. ``me["ranks"]`` are the
+    viewer's :func:`known_ranks` (public positions only, L18): another
+    player's buy-up never changes what the viewer sees.
     """
     state = AuctionState.from_dict(state if isinstance(state, dict) else state.to_dict())
     if gm:
@@ -530,6 +558,9 @@ def view(state: AuctionState | dict[str, Any], viewer: str | None = None, gm: bo
             entry["public_ladder"] = list(state.public[attr]) if lot["status"] == "closed" else []
         lots[attr] = entry
     mine = res["players"].get(viewer) if viewer else None
+    if mine is not None:
+        mine = {k: v for k, v in mine.items() if k != "known_ranks"}
+        mine["ranks"] = res["players"][viewer]["known_ranks"]
     return {
         "mode": state.mode,
         "status": state.status,

@@ -171,6 +171,11 @@ def purchase(
         unit = settings.get("attribute_point_cost") or 1
         cost.add(T.ATTRIBUTE_LABELS[key], points * unit, "points")
         new.setdefault("attributes", {})[key] = target
+        # L18: the rank stays where the last comparison put it; remember the points it was compared with
+        # (sheets from before ``public_points`` existed), so the owner sees his rank turn secret.
+        slot = (new.get("ladder") or {}).get(key)
+        if isinstance(slot, dict) and slot.get("public_points") is None and slot.get("public_position"):
+            slot["public_points"] = old
         chars = new.setdefault("characteristics", {})
         for char, value in allocation.items():
             if value and T.PARENT.get(char) == key:

@@ -491,14 +491,16 @@ def sheet_fields() -> tuple[Field, ...]:
             )
         )
     for key in T.ATTRIBUTES:
-        for pos in ("true_position", "public_position"):
+        # ``true_position`` is no longer written (the GMs' true ladder is never stored on a sheet, L18);
+        # it stays declared so that older sheets validate. ``public_points``: the owner's points when last compared.
+        for pos in ("true_position", "public_position", "public_points"):
             fields.append(
                 Field(
                     f"ladder.{key}.{pos}",
                     "int",
                     Msg(f"{T.ATTRIBUTE_LABELS[key].fr} : {pos}", f"{T.ATTRIBUTE_LABELS[key].en}: {pos}"),
                     default=None,
-                    minimum=1,
+                    minimum=T.HUMAN_POINTS if pos == "public_points" else 1,
                     maximum=1000,
                     group="ladder",
                     step="",

@@ -228,3 +228,30 @@ def test_a_downgrade_changed_after_spending_its_refund_is_refused():
     state = run(A.new_auction(PLAYERS), {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "human"},
                 bid("P1", 20), {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "chaosian"})
     assert A.results(state)["players"]["P1"]["remaining"] == 90
+
+
+def test_an_overtaken_player_sees_no_change_when_another_buys_up():
+    """Issue #19 item 1 (L18): public positions only; the overtaker alone sees his rank as secret."""
+    state = psyche_closed()  # public ladder P1 (25) > P3 (16) > P2 (10)
+    before = A.view(state, "P1")["me"]
+    state = A.apply(state, {"type": "buy_up", "player": "P3", "attribute": "psy", "amount": 20})
+    after = A.view(state, "P1")["me"]
+    assert after["ranks"] == before["ranks"]
+    assert after["ranks"]["psy"] == {"points": 25, "label": "dominant", "public_position": 1,
+                                      "public_label": "dominant", "secret": False}
+    assert "true_position" not in json.dumps(after)
+    mine = A.view(state, "P3")["me"]["ranks"]["psy"]
+    assert mine["points"] == 36 and mine["public_position"] == 2 and mine["secret"] is True
+    assert mine["label"] == "ranked"  # not "dominant": that would tell him P1 did not buy up too
+    # The GM sees the truth; a recorded comparison makes it public and clears the secret.
+    assert A.results(state)["players"]["P3"]["ranks"]["psy"]["label"] == "dominant"
+    state = A.apply(state, {"type": "comparison", "attribute": "psy", "players": ["P1", "P3"]})
+    assert A.view(state, "P1")["me"]["ranks"]["psy"]["public_position"] == 2
+    assert A.view(state, "P3")["me"]["ranks"]["psy"] == {"points": 36, "label": "dominant", "public_position": 1,
+                                                        "public_label": "dominant", "secret": False}
+
+
+def test_blind_mode_shows_players_no_position():
+    state = A.new_auction(["a", "b"], {"mode": "blind"})
+    state = run(state, bid("a", 20, "psy"), bid("b", 10, "psy"), {"type": "close", "attribute": "psy"})
+    assert A.view(state, "b")["me"]["ranks"]["psy"]["public_position"] is None

@@ -1,0 +1,46 @@
+"""Ambre gauges that are sums of secret attribute points stay with their owner and the GMs (issue #19 item 1).
+
+Life = Endurance + Physique + 50 (L402), energy = Psyché + Endurance + 50 (L404), minor keys =
+(Mental + Volonté) / 4 (L440): another player seeing them would learn the true points (L18).
+"""
+
+from __future__ import annotations
+
+from django.test import Client
+from django.urls import reverse
+
+from rules import get_system
+
+
+def _page(user, fight):
+    client = Client()
+    client.force_login(user)
+    response = client.get(reverse("combat:detail", args=[fight.encounter.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _api(user, fight):
+    client = Client()
+    client.force_login(user)
+    response = client.get(f"/api/v1/encounters/{fight.encounter.pk}/")
+    assert response.status_code == 200
+    return {p["name"]: p for p in response.json()["participants"]}
+
+
+def test_ambre_declares_its_gauges_private():
+    assert {"life", "life_max", "energy", "energy_max", "keys", "karma"} <= get_system("ambre").private_state_keys()
+    assert get_system("clefs-de-l-aube").private_state_keys() == frozenset(get_system("clefs-de-l-aube").currencies)
+
+
+def test_another_player_sees_wounds_but_not_life_or_energy(fight):
+    t = fight.table
+    fight.ariane.refresh_from_db()
+    assert fight.ariane.stats_visible
+    seen = _api(t.player, fight)  # Cendre's player looks at Ariane
+    assert set(seen["Ariane"]["state"]) & {"life", "life_max", "energy", "energy_max", "keys", "karma"} == set()
+    assert "wounds" in seen["Ariane"]["state"]
+    assert seen["Cendre"]["state"]["life"] == 75 and seen["Cendre"]["state"]["energy_max"] == 65
+    assert _api(t.gm, fight)["Ariane"]["state"]["energy_max"] == fight.ariane.state["energy_max"]
+    html, gm_html = _page(t.player, fight), _page(t.gm, fight)
+    assert html.count("<dt>Énergie</dt>") == 1 and gm_html.count("<dt>Énergie</dt>") >= 3  # Cendre's own; GM: all
