@@ -28,7 +28,8 @@ STATE_LABELS = {
     "wounds": pgettext_lazy("combat state", "Wounds"),
     "light": pgettext_lazy("combat state", "light"),
     "serious": pgettext_lazy("combat state", "serious"),
-    "grave": pgettext_lazy("combat state", "critical"),
+    # Ambre's wound track: "légère / sérieuse / grave / mortelle" (seed 000, L425–L428).
+    "grave": pgettext_lazy("combat state", "grave"),
     "mortal": pgettext_lazy("combat state", "mortal"),
     "wound_points": pgettext_lazy("combat state", "Wound points"),
     "determined": pgettext_lazy("combat state", "determined"),
