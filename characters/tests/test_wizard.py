@@ -314,3 +314,23 @@ def test_it_returns_a_submitted_sheet_with_comments(table: Any) -> None:
     client.post(f"/characters/{character.pk}/approve/")
     character.refresh_from_db()
     assert character.status == "submitted"
+
+
+@pytest.mark.parametrize(("step", "path", "sub"), [("powers", "powers", "power"), ("assets", "allies", "type")])
+def test_a_new_power_or_ally_row_shows_no_choice_and_says_only_required(
+    table: Any, step: str, path: str, sub: str
+) -> None:
+    """Issue #19 item 10: a new row showed "La Marelle" while holding nothing, then saved it unasked."""
+    client = client_for(table.player)
+    character = _create(client, table.campaign, "Julian")
+    data = {f"n:{path}": "0", "_add": path, "version": str(character.version)}
+    html = client.post(f"/characters/{character.pk}/wizard/{step}/", data, HTTP_HX_REQUEST="true").content.decode()
+    select = re.search(rf'<select id="f-{path}-0-{sub}".*?</select>', html, re.S)
+    assert select, html
+    assert re.findall(r"<option [^>]*>", select.group(0))[0] == '<option value="" selected>'
+    # Revalidating the untouched row: one "required" message, no "unknown: None", nothing chosen for the user.
+    data = {f"n:{path}": "1", f"s:{path}.0.{sub}": "", "version": str(character.version)}
+    url = f"/characters/{character.pk}/validate/?step={step}"
+    html = client.post(url, data, HTTP_HX_REQUEST="true").content.decode()
+    assert _errors_of(html, f"f-{path}-0-{sub}") == ["Ce champ est obligatoire."]
+    assert "None" not in html
