@@ -520,15 +520,9 @@ def apply_template(
 
 
 def on_step_saved(character: Character, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """Templates a system applies when a wizard field changes (SMS race, L689)."""
-    if character.system == "sms" and after.get("race") != before.get("race"):
-        from rules.sms import creation as sms_creation
-
-        try:
-            return sms_creation.apply_race(after, after.get("race"), system_settings(character.campaign))
-        except (RulesError, KeyError, TypeError):
-            return after
-    return after
+    """What the rules carry through when a wizard step changes (``RuleSystem.follow_edit``: SMS race, L689;
+    Clefs: a new placement of the rolled results)."""
+    return character.rule_system.follow_edit(before, after, system_settings(character.campaign))
 
 
 # ---------------------------------------------------------------------------

@@ -448,6 +448,8 @@ def validate(request: HttpRequest, pk: int) -> HttpResponse:
         locked=_locked_paths(request.user, character),
         allow_dict=is_gm(request.user, character.campaign),
     )
+    if paths is not None:  # a wizard step: preview what saving it would carry through
+        parsed = services.on_step_saved(character, character.current_sheet(), parsed)
     context = {"character": character}
     context.update(_form_context(request, character, parsed, paths=paths, extra_errors=parse_errors))
     return render(request, "characters/_validate.html", context)

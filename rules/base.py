@@ -621,6 +621,18 @@ class RuleSystem(ABC):
             raise ValueError(f"sheet version {from_version} is newer than {self.schema_version}")
         return sheet
 
+    def follow_edit(
+        self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The sheet once an edit (``before`` → ``after``) is carried through by the rules.
+
+        Called when a creation step is saved or previewed: a change may set
+        values that depend on it (SMS: a new race brings its modules; Clefs: a
+        new placement of the rolled aspects restarts the exchanges). Returns a
+        new sheet, never mutates its inputs. Default: ``after`` unchanged.
+        """
+        return after
+
     # ---- validation and derived values ------------------------------------
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         """Field-level errors (types and ranges, then the system's rules)."""

@@ -334,3 +334,34 @@ def test_a_new_power_or_ally_row_shows_no_choice_and_says_only_required(
     html = client.post(url, data, HTTP_HX_REQUEST="true").content.decode()
     assert _errors_of(html, f"f-{path}-0-{sub}") == ["Ce champ est obligatoire."]
     assert "None" not in html
+
+
+def test_placing_the_clefs_aspects_in_another_order_is_not_an_exchange(db: Any) -> None:
+    """Issue #19 item 3: a new placement shows in step 2 and counts no aspect exchange."""
+    from rules.base import SeededRandom
+    from rules.clefs import creation_roll
+
+    table = make_table("clefs-de-l-aube", prefix="c")
+    client = client_for(table.player)
+    character = _create(client, table.campaign, "Aube")
+    record = creation_roll(SeededRandom(26), "ROLL_STANDARD", "ROLL")
+    assert record["aspect_results"] == [11, 11, 8]
+    sheet = copy.deepcopy(character.sheet)
+    sheet["creation"].update(aspect_method="ROLL_STANDARD", means_method="ROLL", roll=record)
+    sheet["creation"]["aspects_assigned"] = {"PH": 11, "ME": 11, "MY": 8}
+    sheet["aspects"] = {"PH": 11, "ME": 11, "MY": 8}
+    Character.objects.filter(pk=character.pk).update(sheet=sheet)
+    character.refresh_from_db()
+    data = form_data(character.rule_system, character.sheet, ["creation.aspects_assigned.PH",
+                     "creation.aspects_assigned.ME", "creation.aspects_assigned.MY"], character.version)
+    data.update({"s:creation.aspects_assigned.PH": "8", "s:creation.aspects_assigned.MY": "11"})
+    preview = client.post(f"/characters/{character.pk}/validate/?step=aspects", data, HTTP_HX_REQUEST="true")
+    assert "échanges d&#x27;aspects utilisés" not in preview.content.decode()
+    response = client.post(f"/characters/{character.pk}/wizard/aspects/", {**data, "go": "next"})
+    assert response.status_code == 302
+    character.refresh_from_db()
+    assert character.sheet["aspects"] == {"PH": 8, "ME": 11, "MY": 11}
+    page = client.get(f"/characters/{character.pk}/wizard/aspect_exchanges/").content.decode()
+    assert 'name="s:aspects.PH" value="8"' in page
+    codes = {e.code for e in character.rule_system.validate_sheet(character.sheet)}
+    assert "too_many_aspect_exchanges" not in codes

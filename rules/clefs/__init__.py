@@ -64,7 +64,13 @@ from rules.base import (
 from rules.clefs import combat, progression, schema
 from rules.clefs import tables as t
 from rules.clefs.combat import request_from_sheet
-from rules.clefs.creation import creation_errors, creation_pools, creation_roll, replay_creation_roll
+from rules.clefs.creation import (
+    creation_errors,
+    creation_pools,
+    creation_roll,
+    follow_placement,
+    replay_creation_roll,
+)
 from rules.clefs.derive import (
     aspect_ladder,
     combination_name,
@@ -204,6 +210,12 @@ class ClefsDeLAube(RuleSystem):
         errors += [FieldError(path, code, msg) for path, code, msg in means_errors(sheet.get("means") or {})]
         errors += creation_errors(sheet, merged)
         return errors
+
+    def follow_edit(
+        self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """A new placement of the rolled results restarts the exchanges (L523-L525, L550, L576-L577)."""
+        return follow_placement(before, after)
 
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
         return derive_sheet(sheet)

@@ -51,6 +51,7 @@ from rules.sms.core import (
     success_probability,
 )
 from rules.sms.creation import (
+    apply_race,
     budget_lines,
     creation_budget,
     creation_errors,
@@ -181,6 +182,19 @@ class SMSSystem(RuleSystem):
         return validate_fields(merged, self.campaign_settings_fields()) + validate_archetype_settings(merged)
 
     # ---- validation, derived values, budget --------------------------------------
+    def follow_edit(
+        self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """A new race brings its fixed modules and size (L689, L695–874), replacing the old race's."""
+        race = after.get("race")
+        if race == before.get("race"):
+            return after
+        try:
+            # From the previous race, so that its default size is recognised and replaced.
+            return apply_race({**after, "race": before.get("race")}, race, self.settings(settings))
+        except (RulesError, KeyError, TypeError):
+            return after
+
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         errors = validate_fields(sheet, self.sheet_fields())
         if errors:
