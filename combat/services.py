@@ -408,6 +408,14 @@ def declare_action(
     if target is not None and target.encounter_id != encounter.pk:
         raise ValidationError({"target": [gettext("Choose a participant of this encounter.")]})
     cleaned = clean_declaration(system_for(encounter), data)
+    errors = system_for(encounter).validate_action(
+        participant.current_sheet(),
+        cleaned,
+        target.current_sheet() if target is not None else None,
+        campaign.system_settings or {},
+    )
+    if errors:  # e.g. a skill the character does not have (rules decide)
+        raise _rules_errors(RulesError(errors))
     with transaction.atomic():
         encounter = _lock(encounter)
         _require_active(encounter)

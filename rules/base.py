@@ -686,6 +686,17 @@ class RuleSystem(ABC):
         """Fields of a combat declaration for this system."""
         return ()
 
+    def validate_action(
+        self,
+        actor_sheet: dict[str, Any],
+        declaration: dict[str, Any],
+        target_sheet: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> list[FieldError]:
+        """Errors of a declaration (already checked against :meth:`action_fields`) against the sheets
+        involved: e.g. a skill the character does not have. Default: none."""
+        return []
+
     def initiative(
         self,
         combatants: Sequence[Combatant],

@@ -448,6 +448,18 @@ class ClefsDeLAube(RuleSystem):
     def action_fields(self) -> tuple[Field, ...]:
         return schema.action_fields()
 
+    def validate_action(
+        self,
+        actor_sheet: dict[str, Any],
+        declaration: dict[str, Any],
+        target_sheet: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> list[FieldError]:
+        """A declared skill must be on the sheet, unless the GM marks the roll untrained (G13)."""
+        from rules.clefs.combat import declaration_errors
+
+        return declaration_errors(actor_sheet, declaration, target_sheet)
+
     def initiative(
         self,
         combatants: Sequence[Combatant],

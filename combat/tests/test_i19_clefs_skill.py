@@ -1,0 +1,34 @@
+"""A Clefs declaration naming a skill the character does not have is refused (issue #19 item 9)."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from combat import services
+from combat.models import Declaration
+from combat.tests.conftest import make_character, make_thread
+
+
+def test_an_unknown_skill_is_refused_with_a_field_message_and_nothing_saved(db, settings):
+    from conftest import make_table
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    t = make_table("clefs-de-l-aube", prefix="cl")
+    sheet = {
+        "aspects": {"PH": 12, "ME": 10, "MY": 10},
+        "means": {"PU": 2, "RE": -2, "MA": 0, "PR": 0, "EX": 0, "PE": 0},
+        "skills": [{"name": "Épée", "aspect": "PH", "default_means": "PU", "nc": 12}],
+    }
+    hero = make_character(t.campaign, t.player, "Aubin", sheet)
+    encounter = services.create_encounter(t.gm, make_thread(t.campaign, t.gm), title="Au gué")
+    (pc,) = services.add_participant(t.gm, encounter, character=hero, side="allies")
+    (npc,) = services.add_participant(t.gm, encounter, name="Brigand", side="opponents")
+    services.start_encounter(t.gm, encounter)
+    with pytest.raises(ValidationError) as exc:
+        services.declare_action(t.player, pc, data={"kind": "simple", "skill_name": "Hache"}, target=npc)
+    assert "skill_name" in exc.value.message_dict
+    assert "Hache" in exc.value.message_dict["skill_name"][0]
+    assert not Declaration.objects.filter(participant=pc).exists()
+    services.declare_action(t.player, pc, data={"kind": "simple", "skill_name": "Épée"}, target=npc)
+    assert Declaration.objects.get(participant=pc).data["skill_name"] == "Épée"
