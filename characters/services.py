@@ -127,6 +127,34 @@ def evaluate(system: rules.base.RuleSystem, sheet: dict[str, Any], settings: dic
     return result
 
 
+def approval_sheet(character: Character) -> dict[str, Any] | None:
+    """The sheet as the GM approved it (the first approved version), migrated to the current schema."""
+    version = character.versions.filter(status=Character.Status.APPROVED).order_by("version").first()
+    if version is None:
+        return None
+    try:
+        return character.rule_system.migrate_sheet(copy.deepcopy(version.sheet), version.schema_version)
+    except Exception:
+        return None
+
+
+def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | None, bool]:
+    """The budget a sheet page shows, and whether it is frozen.
+
+    Before approval: the creation budget of the current sheet. Once approved,
+    creation is over: the creation budget is the one of the approved sheet
+    (frozen), and what was spent later comes from the ledger (purchases), not
+    from the creation budget of today's sheet, which would count raises paid
+    with experience as creation spending (Altaride "Talents : 4160 / 4000").
+    """
+    if character.status != Character.Status.APPROVED:
+        return result.budget, False
+    approved = approval_sheet(character)
+    if approved is None:
+        return result.budget, False
+    return evaluate_character(character, approved).budget, True
+
+
 def evaluate_character(character: Character, sheet: dict[str, Any] | None = None) -> Evaluation:
     return evaluate(
         character.rule_system,
@@ -359,8 +387,7 @@ def approve_character(actor: Any, character: Character, *, comment: str = "") ->
     system = character.rule_system
     with transaction.atomic():
         locked = _lock(character)
-        maker = getattr(system, "creation_ledger", None)
-        drafts = list(maker(locked.current_sheet(), system_settings(locked.campaign))) if maker else []
+        drafts = list(system.creation_ledger(locked.current_sheet(), system_settings(locked.campaign)))
         _write_creation_ledger(locked, drafts, actor)
         locked.status = Character.Status.APPROVED
         locked.gm_comment = comment[:5000]

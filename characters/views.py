@@ -176,12 +176,18 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
     system = character.rule_system
     sheet = character.current_sheet()
     result = services.evaluate_character(character, sheet)
+    budget, frozen = services.shown_budget(character, result)
+    view = sf.budget_view(budget) if budget else None
+    if view and frozen:
+        # Creation is over: the headline figure is what the ledger holds now, in the budget's currency.
+        view["frozen"] = True
+        view["balance"] = balances(character).get(view["currency"], 0)
     return {
         "system": system,
         "system_name": sf.msg(system.name),
         "groups": sf.sheet_groups(system.sheet_fields(), sheet),
         "derived_groups": sf.derived_groups(system, result.derived or {}),
-        "budget": sf.budget_view(result.budget) if result.budget else None,
+        "budget": view,
         "sheet_errors": sf.leftover_errors(sf.error_map(result.all_errors()), system.sheet_fields()),
         "valid": result.valid,
     }

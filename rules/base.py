@@ -646,6 +646,11 @@ class RuleSystem(ABC):
     def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
         """What the sheet spends of its creation budget."""
 
+    def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
+        """Ledger entries written when the GM approves the sheet (e.g. a creation leftover kept as
+        experience, karma spent at creation). Default: none."""
+        return []
+
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         """Request kinds :meth:`resolve` accepts, with their fields."""
@@ -736,6 +741,38 @@ class RuleSystem(ABC):
             [],
             [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")],
         )
+
+    def purchase_offers(
+        self,
+        sheet: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+        facts: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The simple purchases the character can pay now, each priced by :meth:`purchase`.
+
+        Returns ``[{"kind": str, "request": {path: value}, "label": Msg, "cost": int}]``; ``facts``
+        are inputs the app knows (e.g. ``already_bought``), passed to the kinds that declare them.
+        Default: every purchase kind whose only required input is a choice, one offer per choice.
+        """
+        facts = facts or {}
+        out: list[dict[str, Any]] = []
+        for kind, fields in self.purchase_fields().items():
+            required = [f for f in fields if f.required]
+            if len(required) != 1 or required[0].kind != "choice":
+                continue
+            paths = {f.path for f in fields}
+            known = {k: v for k, v in facts.items() if k in paths}
+            for value, label in required[0].choices:
+                if not value:
+                    continue
+                offer = {required[0].path: value}
+                result = self.purchase(sheet, {"kind": kind, **offer, **known}, balances, settings)
+                if result.errors or not result.entries:
+                    continue
+                cost = -sum(d.amount for d in result.entries)
+                out.append({"kind": kind, "request": offer, "label": label, "cost": cost})
+        return out
 
     def session_fact_fields(self) -> tuple[Field, ...]:
         """The GM's inputs on the session award screen that :meth:`suggest_session_awards` reads."""

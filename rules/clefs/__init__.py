@@ -483,6 +483,34 @@ class ClefsDeLAube(RuleSystem):
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
         return schema.purchase_fields()
 
+    def purchase_offers(
+        self,
+        sheet: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+        facts: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Also one level more in each skill the PX pay for: "chaque niveau coûte le nouveau NC"
+        (L626-L667, :func:`skill_cost`), priced by :meth:`purchase`."""
+        out = super().purchase_offers(sheet, balances, settings, facts)
+        for skill in skills_of(sheet):
+            name, nc = skill.get("name"), skill.get("nc")
+            if not isinstance(name, str) or not name.strip() or not isinstance(nc, int) or nc >= t.NC_MAX:
+                continue
+            offer = {"skill": name, "aspect": skill.get("aspect"), "to": nc + 1}
+            result = self.purchase(sheet, {"kind": "raise_skill", **offer}, balances, settings)
+            if result.errors or not result.entries:
+                continue
+            out.append(
+                {
+                    "kind": "raise_skill",
+                    "request": offer,
+                    "label": Msg(f"{name} : NC {nc} → {nc + 1}", f"{name}: NC {nc} → {nc + 1}"),
+                    "cost": -sum(d.amount for d in result.entries if d.currency == "xp"),
+                }
+            )
+        return out
+
     def purchase(
         self,
         sheet: dict[str, Any],
