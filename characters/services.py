@@ -106,18 +106,23 @@ def system_settings(campaign: Campaign) -> dict[str, Any]:
     return dict(campaign.system_settings or {})
 
 
-def evaluate(system: rules.base.RuleSystem, sheet: dict[str, Any], settings: dict[str, Any] | None) -> Evaluation:
-    """Validate, budget and derive; a sheet with type errors is only validated."""
+def evaluate(
+    system: rules.base.RuleSystem, sheet: dict[str, Any], settings: dict[str, Any] | None, *, npc: bool = False
+) -> Evaluation:
+    """Validate, budget and derive; a sheet with type errors is only validated.
+
+    An NPC follows the system's NPC rules (``validate_npc``) and has no creation budget.
+    """
     result = Evaluation()
     try:
-        result.errors = list(system.validate_sheet(sheet, settings))
+        result.errors = list(system.validate_npc(sheet, settings) if npc else system.validate_sheet(sheet, settings))
     except Exception:
         result.errors = [_error("", "engine_error", "Feuille illisible par les règles.", "The rules cannot read it.")]
         return result
     if type_errors(result.errors):
         return result
     try:
-        result.budget = system.creation_budget(sheet, settings)
+        result.budget = None if npc else system.creation_budget(sheet, settings)
     except Exception:
         result.budget = None
     try:
@@ -160,6 +165,7 @@ def evaluate_character(character: Character, sheet: dict[str, Any] | None = None
         character.rule_system,
         character.current_sheet() if sheet is None else sheet,
         system_settings(character.campaign),
+        npc=character.is_npc,
     )
 
 
@@ -287,7 +293,7 @@ def save_sheet(
     _check_size(sheet)
     sheet = _keep_locked(actor, character, sheet)
     system = character.rule_system
-    result = evaluate(system, sheet, system_settings(character.campaign))
+    result = evaluate(system, sheet, system_settings(character.campaign), npc=character.is_npc)
     errors = list(parse_errors or []) + type_errors(result.errors)
     if errors:
         raise SheetInvalid(errors)

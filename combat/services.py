@@ -283,7 +283,8 @@ def add_participant(
                     npc_sheet[key] = {**npc_sheet[key], **value}
                 else:
                     npc_sheet[key] = value
-            errors = [e for e in system.validate_sheet(npc_sheet, settings) if e.path.split(".")[0] in (sheet or {})]
+            # NPC rules, not a player character's creation rules (rules: validate_npc).
+            errors = [e for e in system.validate_npc(npc_sheet, settings) if e.path.split(".")[0] in (sheet or {})]
             if errors:
                 raise ValidationError({"sheet": [f"{e.path}: {e.message.get(_lang())}" for e in errors[:10]]})
         for index in range(count):

@@ -638,6 +638,16 @@ class RuleSystem(ABC):
         """Field-level errors (types and ranges, then the system's rules)."""
         return validate_fields(sheet, self.sheet_fields())
 
+    def validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+        """Field-level errors of an NPC's sheet, by the system's NPC rules.
+
+        An NPC is not built with a player character's creation rules (budget,
+        creation rolls, skill packages): the GM sets its values. Default: the
+        types and ranges of the stored fields only. A system with NPC rules
+        (SMS: definition methods, L987–1035) adds its checks.
+        """
+        return validate_fields(sheet, self.sheet_fields())
+
     @abstractmethod
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
         """Derived values, recomputed from the stored sheet."""

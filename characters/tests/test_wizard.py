@@ -365,3 +365,19 @@ def test_placing_the_clefs_aspects_in_another_order_is_not_an_exchange(db: Any) 
     assert 'name="s:aspects.PH" value="8"' in page
     codes = {e.code for e in character.rule_system.validate_sheet(character.sheet)}
     assert "too_many_aspect_exchanges" not in codes
+
+
+def test_a_gm_approves_a_clefs_npc_without_pc_creation_rules(db: Any) -> None:
+    """Issue #19 item 6: an NPC follows the NPC rules (RuleSystem.validate_npc), and has no creation budget."""
+    from characters import services
+
+    table = make_table("clefs-de-l-aube", prefix="n")
+    npc = services.create_character(table.gm, table.campaign, name="Orque", is_npc=True)
+    sheet = copy.deepcopy(npc.sheet)
+    sheet["aspects"] = {"PH": 14, "ME": 8, "MY": 6}
+    sheet["skills"] = [{"name": "Hache", "aspect": "PH", "default_means": "PU", "nc": 15}]
+    npc = services.save_sheet(table.gm, npc, sheet=sheet, expected_version=npc.version)
+    result = services.evaluate_character(npc)
+    assert result.valid and result.budget is None
+    npc = services.approve_character(table.gm, npc)
+    assert npc.status == "approved"

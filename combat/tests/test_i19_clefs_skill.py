@@ -32,3 +32,20 @@ def test_an_unknown_skill_is_refused_with_a_field_message_and_nothing_saved(db, 
     assert not Declaration.objects.filter(participant=pc).exists()
     services.declare_action(t.player, pc, data={"kind": "simple", "skill_name": "Épée"}, target=npc)
     assert Declaration.objects.get(participant=pc).data["skill_name"] == "Épée"
+
+
+def test_a_quick_clefs_npc_follows_npc_rules_not_pc_creation(db, settings):
+    """Issue #19 item 6: no ``{"creation": {"skill_package": "free"}}`` needed for a quick NPC."""
+    from conftest import make_table
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    t = make_table("clefs-de-l-aube", prefix="cn")
+    encounter = services.create_encounter(t.gm, make_thread(t.campaign, t.gm), title="Embuscade")
+    sheet = {
+        "aspects": {"PH": 14, "ME": 8, "MY": 6},
+        "skills": [{"name": "Hache", "aspect": "PH", "default_means": "PU", "nc": 15}],
+    }
+    (orc,) = services.add_participant(t.gm, encounter, name="Orque", sheet=sheet, side="opponents")
+    assert orc.sheet["aspects"]["PH"] == 14 and orc.is_npc
+    with pytest.raises(ValidationError):  # types and ranges still hold
+        services.add_participant(t.gm, encounter, name="Orque", sheet={"aspects": {"PH": "fort"}}, side="opponents")

@@ -195,6 +195,26 @@ class SMSSystem(RuleSystem):
         except (RulesError, KeyError, TypeError):
             return after
 
+    def validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+        """NPCs follow the definition methods of L987–1035, not the PC creation budget.
+
+        Uber-simple and simple NPCs are noted difficulties ("la difficulté pour
+        lui résister est de 3", L997), so ``npc.difficulties`` must hold whole
+        numbers (0–30) when noted; semi-modular and deluxe NPCs carry modules checked by
+        their fields only (no XP budget, no creation rank cap: "pourra même
+        avoir de l'expérience pour progresser", L1009).
+        """
+        errors = validate_fields(sheet, self.sheet_fields())
+        npc = sheet.get("npc") if isinstance(sheet.get("npc"), dict) else {}
+        difficulties = npc.get("difficulties")
+        if isinstance(difficulties, dict):
+            for key, value in difficulties.items():
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 30:
+                    errors.append(error(f"npc.difficulties.{key}", "invalid_difficulty",
+                                        "Une difficulté notée est un nombre entier de 0 à 30 (L997).",
+                                        "A noted difficulty is a whole number from 0 to 30 (L997)."))
+        return errors  # an uber-simple NPC may have nothing noted: "à la demande" (L997)
+
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         errors = validate_fields(sheet, self.sheet_fields())
         if errors:
