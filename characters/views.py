@@ -417,6 +417,9 @@ def _system_extras(request: HttpRequest, character: Character, step: str, sheet:
         if step == "archetype":
             archetypes = getattr(sms_tables, "ARCHETYPES", {})
             extras["sms_archetypes"] = [(key, _label_of(value, key)) for key, value in archetypes.items()]
+            from rules.sms.creation import ARCHETYPE_DEFAULT_NOTE
+
+            extras["sms_archetype_note"] = sf.msg(ARCHETYPE_DEFAULT_NOTE)
     if character.system == "ambre" and step == "attributes":
         extras["ambre_auction"] = next(
             (a for a in Auction.objects.filter(campaign=character.campaign) if character.pk in a.character_ids()), None

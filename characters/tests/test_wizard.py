@@ -381,3 +381,20 @@ def test_a_gm_approves_a_clefs_npc_without_pc_creation_rules(db: Any) -> None:
     assert result.valid and result.budget is None
     npc = services.approve_character(table.gm, npc)
     assert npc.status == "approved"
+
+
+def test_an_sms_archetype_without_gm_list_applies_the_seeds_modules(db: Any) -> None:
+    """Issue #19 item 8: "Modèle appliqué." used to add nothing when the GM had set no module list."""
+    table = make_table("sms", prefix="sa")
+    client = client_for(table.player)
+    character = _create(client, table.campaign, "Lucantor")
+    page = client.get(f"/characters/{character.pk}/wizard/archetype/").content.decode()
+    assert "ne donne que les noms des archétypes (L893–985)" in page
+    response = client.post(
+        f"/characters/{character.pk}/template/",
+        {"kind": "archetype", "key": "lancer_des_sorts_de_magie_divine", "version": character.version},
+    )
+    assert response.status_code == 302
+    character.refresh_from_db()
+    added = [m for m in character.sheet["modules"] if m["source"] == "archetype"]
+    assert [(m["name"], m["predefined"], m["rank"]) for m in added] == [("Magie divine", "divine_power", 1)]
