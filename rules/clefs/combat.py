@@ -99,7 +99,8 @@ def request_from_sheet(
         request["skill_nc"] = _as_int(found[1].get("nc")) if found else 0
         if found and found[1].get("aspect") != aspect:
             request["other_aspect"] = True
-    handicaps, advantages = [], []
+    handicaps: list[int] = []
+    advantages: list[int] = []
     for condition in sheet.get("conditions") or []:
         if isinstance(condition, dict) and condition.get("active", True):
             target = advantages if condition.get("kind") == "advantage" else handicaps
@@ -150,7 +151,8 @@ def declaration_errors(
 
 def combat_state(sheet: dict[str, Any]) -> dict[str, Any]:
     """Initial state: the sheet's active handicaps and advantages (wounds, gear...)."""
-    handicaps, advantages = [], []
+    handicaps: list[dict[str, Any]] = []
+    advantages: list[dict[str, Any]] = []
     for condition in sheet.get("conditions") or []:
         if isinstance(condition, dict) and condition.get("active", True):
             item = {

@@ -176,8 +176,9 @@ def follow_placement(before: dict[str, Any], after: dict[str, Any]) -> dict[str,
     the new placement. Returns a new sheet.
     """
     new = copy.deepcopy(after)
-    old_creation = before.get("creation") if isinstance(before.get("creation"), dict) else {}
-    creation = new.get("creation") if isinstance(new.get("creation"), dict) else {}
+    old_raw, raw = before.get("creation"), new.get("creation")
+    old_creation: dict[str, Any] = old_raw if isinstance(old_raw, dict) else {}
+    creation: dict[str, Any] = raw if isinstance(raw, dict) else {}
     for placed, final in (("aspects_assigned", "aspects"), ("means_assigned", "means")):
         placement = creation.get(placed)
         if (

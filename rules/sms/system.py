@@ -187,7 +187,7 @@ class SMSSystem(RuleSystem):
     ) -> dict[str, Any]:
         """A new race brings its fixed modules and size (L689, L695–874), replacing the old race's."""
         race = after.get("race")
-        if race == before.get("race"):
+        if race == before.get("race") or not isinstance(race, str):
             return after
         try:
             # From the previous race, so that its default size is recognised and replaced.
@@ -205,7 +205,8 @@ class SMSSystem(RuleSystem):
         avoir de l'expérience pour progresser", L1009).
         """
         errors = validate_fields(sheet, self.sheet_fields())
-        npc = sheet.get("npc") if isinstance(sheet.get("npc"), dict) else {}
+        raw = sheet.get("npc")
+        npc: dict[str, Any] = raw if isinstance(raw, dict) else {}
         difficulties = npc.get("difficulties")
         if isinstance(difficulties, dict):
             for key, value in difficulties.items():
