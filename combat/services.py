@@ -621,7 +621,13 @@ def _step_record(
         "declaration_id": declaration.pk,
         "target": target.pk if target else None,
     }
-    public_changes = [c for c in applied if str(c["participant_id"]) in visible]
+    # Values that give a PC's secret sheet values away (Ambre gauges, rules: private_state_keys) stay GM-only.
+    private = system_for(encounter).private_state_keys()
+    public_changes = [
+        c
+        for c in applied
+        if str(c["participant_id"]) in visible and str(c.get("path", "")).split(".")[0] not in private
+    ]
     if open_step:
         public = {
             "outcome": result.outcome,

@@ -44,3 +44,19 @@ def test_another_player_sees_wounds_but_not_life_or_energy(fight):
     assert _api(t.gm, fight)["Ariane"]["state"]["energy_max"] == fight.ariane.state["energy_max"]
     html, gm_html = _page(t.player, fight), _page(t.gm, fight)
     assert html.count("<dt>Énergie</dt>") == 1 and gm_html.count("<dt>Énergie</dt>") >= 3  # Cendre's own; GM: all
+
+
+def test_the_public_log_keeps_ambre_gauges_out(fight):
+    """Ariane's energy 40 → 20 would tell the table her Psyché + Endurance (L404)."""
+    from combat import services
+    from combat.models import LogEntry
+    from combat.tests.test_ambre_fight import _declare_round_one
+
+    t = fight.table
+    services.start_encounter(t.gm, fight.encounter)
+    _declare_round_one(fight)
+    services.reveal_declarations(t.gm, fight.encounter)
+    step = services.resolve_next_step(t.gm, fight.encounter, expected_step=0)
+    assert [c["path"] for c in step.detail["changes"] if c["participant_id"] == str(fight.ariane.pk)] == ["energy"]
+    for entry in LogEntry.objects.filter(encounter=fight.encounter):
+        assert not [c for c in entry.public.get("changes", []) if c["path"].split(".")[0] in {"life", "energy"}]
