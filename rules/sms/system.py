@@ -821,6 +821,29 @@ class SMSSystem(RuleSystem):
         return out, _outcome_msg(out)
 
     # ---- progression ----------------------------------------------------------------
+    def purchase_offers(
+        self,
+        sheet: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+        facts: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """One more rank in each module the XP pay for: "autant de point d'expérience que sa portée" (L63,
+        L77), priced by :meth:`purchase`. The scenario is the player's to name in the form (L77)."""
+        out = super().purchase_offers(sheet, balances, settings, facts)
+        for index, m in enumerate(sheet.get("modules") or []):
+            if not isinstance(m, Mapping):
+                continue
+            request = {"kind": "raise_module", "module": index, "scenario": "—", "scenario_completed": True}
+            result = self.purchase(sheet, request, balances, settings)
+            if result.errors or not result.entries:
+                continue
+            rank = _i(m.get("rank"))
+            label = f"{module_notation(m)} → {rank + 1}"
+            out.append({"kind": "raise_module", "request": {"module": index}, "label": Msg(label, label),
+                        "cost": -sum(d.amount for d in result.entries if d.currency == "xp")})
+        return out
+
     def purchase(
         self, sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int],
         settings: dict[str, Any] | None = None,
