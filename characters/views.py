@@ -234,12 +234,8 @@ def _public_ranks(character: Character) -> list[dict[str, Any]]:
     from rules.ambre import auction as rules_auction
     from rules.ambre import tables as T
 
-    out = []
-    for attr, data in rules_auction.ladders(auction.state).items():
-        if data.get("closed") and str(character.pk) in data["public"]:
-            out.append({"label": sf.msg(T.ATTRIBUTE_LABELS[attr]), "position": data["public"].index(str(character.pk))
-                        + 1})
-    return out
+    positions = rules_auction.public_positions(auction.state, str(character.pk))
+    return [{"label": sf.msg(T.ATTRIBUTE_LABELS[attr]), "position": n} for attr, n in positions.items()]
 
 
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:

@@ -460,6 +460,22 @@ def known_ranks(state: AuctionState | dict[str, Any], player: str) -> dict[str, 
     return out
 
 
+def public_positions(state: AuctionState | dict[str, Any], player: str) -> dict[str, int]:
+    """``player``'s places in the closed public ladders (the public part of a sheet, L18).
+
+    Blind mode (L5 "sans connaître son classement"): none.
+    """
+    state = AuctionState.from_dict(state if isinstance(state, dict) else state.to_dict())
+    if state.mode == "blind":
+        return {}
+    out = {}
+    for attr in state.attributes:
+        public = state.public.get(attr) or []
+        if state.lots[attr]["status"] == "closed" and player in public:
+            out[attr] = public.index(player) + 1
+    return out
+
+
 def results(state: AuctionState | dict[str, Any]) -> dict[str, Any]:
     """Points, ranks and karma per player, plus the ladders (the GMs' view).
 

@@ -255,3 +255,13 @@ def test_blind_mode_shows_players_no_position():
     state = A.new_auction(["a", "b"], {"mode": "blind"})
     state = run(state, bid("a", 20, "psy"), bid("b", 10, "psy"), {"type": "close", "attribute": "psy"})
     assert A.view(state, "b")["me"]["ranks"]["psy"]["public_position"] is None
+
+
+def test_public_positions_are_the_public_ladder_and_none_in_blind_mode():
+    state = psyche_closed()
+    assert A.public_positions(state, "P2") == {"psy": 3}
+    state = A.apply(state, {"type": "buy_up", "player": "P2", "attribute": "psy", "amount": 30})
+    assert A.public_positions(state, "P2") == {"psy": 3}  # a buy-up is private (L18)
+    blind = A.new_auction(["a", "b"], {"mode": "blind"})
+    blind = run(blind, bid("a", 20, "psy"), {"type": "close", "attribute": "psy"})
+    assert A.public_positions(blind, "a") == {}
