@@ -409,6 +409,10 @@ def declare_action(
     if target is not None and target.encounter_id != encounter.pk:
         raise ValidationError({"target": [gettext("Choose a participant of this encounter.")]})
     cleaned = clean_declaration(system_for(encounter), data)
+    if not is_gm(user, campaign):  # inputs the rules reserve to the GM (Field.audience)
+        for path in rules.base.gm_only_paths(system_for(encounter).action_fields()):
+            if get_path(cleaned, path) not in (None, False, "", 0, [], {}):
+                raise ValidationError({path: [gettext("Only the GM may set this.")]})
     errors = system_for(encounter).validate_action(
         participant.current_sheet(),
         cleaned,

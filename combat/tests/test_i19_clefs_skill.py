@@ -49,3 +49,32 @@ def test_a_quick_clefs_npc_follows_npc_rules_not_pc_creation(db, settings):
     assert orc.sheet["aspects"]["PH"] == 14 and orc.is_npc
     with pytest.raises(ValidationError):  # types and ranges still hold
         services.add_participant(t.gm, encounter, name="Orque", sheet={"aspects": {"PH": "fort"}}, side="opponents")
+
+
+def test_only_the_gm_marks_a_roll_untrained(db, settings):
+    """``skill_untrained`` is a GM input (audience "gm"): a player's is refused, the GM's accepted (G13)."""
+    from conftest import make_table
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    t = make_table("clefs-de-l-aube", prefix="cu")
+    sheet = {"aspects": {"PH": 12, "ME": 10, "MY": 10}, "skills": []}
+    hero = make_character(t.campaign, t.player, "Aubin", sheet)
+    encounter = services.create_encounter(t.gm, make_thread(t.campaign, t.gm), title="Au gué")
+    (pc,) = services.add_participant(t.gm, encounter, character=hero, side="allies")
+    services.start_encounter(t.gm, encounter)
+    data = {"kind": "simple", "skill_name": "Hache", "skill_untrained": True}
+    with pytest.raises(ValidationError) as exc:
+        services.declare_action(t.player, pc, data=data)
+    assert "skill_untrained" in exc.value.message_dict
+    assert not Declaration.objects.filter(participant=pc).exists()
+    services.declare_action(t.gm, pc, data=data)
+    assert Declaration.objects.get(participant=pc).data["skill_untrained"] is True
+    from django.test import Client
+    from django.urls import reverse
+
+    pages = {}
+    for who in (t.player, t.gm):
+        client = Client()
+        client.force_login(who)
+        pages[who] = client.get(reverse("combat:detail", args=[encounter.pk])).content.decode()
+    assert "skill_untrained" not in pages[t.player] and "skill_untrained" in pages[t.gm]
