@@ -109,6 +109,13 @@ def purchase_fields() -> dict[str, tuple[Field, ...]]:
 
 _FIELDS = purchase_fields()
 _LIST_OF = {"artefact": "artefacts", "shadow": "shadows", "construct": "constructs", "ally": "allies"}
+#: The text's names of the assets a purchase adds (L96 "Artefacts", L169 "Ombres", L236 "Constructs", L325 "Alliés").
+_ASSET_LABELS = {
+    "artefact": Msg("Artefact", "Artefact"),
+    "shadow": Msg("Ombre", "Shadow"),
+    "construct": Msg("Construct", "Construct"),
+    "ally": Msg("Allié", "Ally"),
+}
 
 
 def purchase(
@@ -260,10 +267,11 @@ def purchase(
                 "ally": lambda: ally_cost(item, prefix="item."),
             }[kind]()
             errors.extend(calc.errors)
-            cost.add(Msg(kind, kind), calc.paid, "item")
+            label = _ASSET_LABELS[kind]
+            cost.add(label, calc.paid, "item")
             new.setdefault(_LIST_OF[kind], []).append(copy.deepcopy(item))
             data["item"] = item.get("name", "")
-            note = Msg(f"{kind} : {item.get('name', '')}", f"{kind}: {item.get('name', '')}")
+            note = Msg(f"{label.fr} : {item.get('name', '')}", f"{label.en}: {item.get('name', '')}")
     balance = int((balances or {}).get("karma", 0)) + int((balances or {}).get("xp", 0) or 0)
     after = balance - cost.amount
     if after < 0 and cost.amount > 0:
