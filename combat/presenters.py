@@ -209,7 +209,9 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
             p = by_id.get(int(row["id"]))
             if p is None:
                 continue
-            show_score = gm or p.stats_visible
+            show_score = gm or can_control(user, p, campaign) or (
+                p.stats_visible and (p.is_npc or "initiative" not in currencies)
+            )
             decl = declarations.get(p.pk)
             order.append(
                 {

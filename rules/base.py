@@ -693,7 +693,8 @@ class RuleSystem(ABC):
         Default: the balances (:attr:`currencies`, e.g. karma, which are the
         owner's and the GMs' business). A system adds the values from which
         another player could work out secret sheet values (Ambre: gauges that
-        are sums of attribute points).
+        are sums of attribute points). ``"initiative"`` in the set means an
+        initiative score is itself a secret sheet value: only the order is shown.
         """
         return frozenset(self.currencies)
 

@@ -113,11 +113,14 @@ def encounter_data(user: Any, encounter: Encounter) -> dict[str, Any]:
             if p is None:
                 continue
             decl = declarations.get(p.pk)
+            shown = gm or services.can_control(user, p, campaign) or (
+                p.stats_visible and (p.is_npc or "initiative" not in private)
+            )
             initiative.append(
                 {
                     "participant": p.pk,
-                    "score": row.get("score") if (gm or p.stats_visible) else None,
-                    "draws": list(row.get("draws", [])) if (gm or p.stats_visible) else [],
+                    "score": row.get("score") if shown else None,
+                    "draws": list(row.get("draws", [])) if shown else [],
                     "status": decl.status if decl else None,
                 }
             )

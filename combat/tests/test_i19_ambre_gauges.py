@@ -60,3 +60,24 @@ def test_the_public_log_keeps_ambre_gauges_out(fight):
     assert [c["path"] for c in step.detail["changes"] if c["participant_id"] == str(fight.ariane.pk)] == ["energy"]
     for entry in LogEntry.objects.filter(encounter=fight.encounter):
         assert not [c for c in entry.public.get("changes", []) if c["path"].split(".")[0] in {"life", "energy"}]
+
+
+def test_only_the_order_of_an_ambre_initiative_is_public(fight):
+    """L416: the score is the Rapidité (or the Concentration) itself, a secret sheet value."""
+    from combat import services
+    from combat.tests.test_ambre_fight import _declare_round_one
+
+    t = fight.table
+    services.start_encounter(t.gm, fight.encounter)
+    _declare_round_one(fight)
+    services.reveal_declarations(t.gm, fight.encounter)
+    client = Client()
+    client.force_login(t.player)  # Cendre's player
+    rows = client.get(f"/api/v1/encounters/{fight.encounter.pk}/").json()["round"]["initiative"]
+    scores = {row["participant"]: row["score"] for row in rows}
+    assert scores[fight.cendre.pk] == 15 and scores[fight.ariane.pk] is None and scores[fight.borel.pk] is None
+    assert [row["participant"] for row in rows] == [fight.borel.pk, fight.ariane.pk, fight.cendre.pk]
+    gm = Client()
+    gm.force_login(t.gm)
+    gm_rows = gm.get(f"/api/v1/encounters/{fight.encounter.pk}/").json()["round"]["initiative"]
+    assert [row["score"] for row in gm_rows] == [25, 20, 15]

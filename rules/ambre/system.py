@@ -147,10 +147,12 @@ class AmbreSystem(RuleSystem):
 
         Life and energy are sums of attributes ("Endurance et du Physique +50",
         L402; "Psyché et de l'Endurance +50", L404) and a full gauge equals its
-        maximum; minor keys are "Mental+Volonté / 4" (L440). Other players see
-        the wounds and the coma/death flags, which the fiction shows.
+        maximum; minor keys are "Mental+Volonté / 4" (L440); an initiative
+        score is the Rapidité or the Concentration itself (L416), so only the
+        order is public. Other players see the wounds and the coma/death
+        flags, which the fiction shows.
         """
-        return super().private_state_keys() | {"life", "life_max", "energy", "energy_max", "keys"}
+        return super().private_state_keys() | {"life", "life_max", "energy", "energy_max", "keys", "initiative"}
 
     def action_fields(self) -> tuple[Field, ...]:
         return combat._ACTION_FIELDS
