@@ -70,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.compression.CompressionMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -167,6 +168,10 @@ CELERY_BEAT_SCHEDULE["rhythm-tick"] = {
 
 # --- Auth and accounts (django-allauth) ---------------------------------
 AUTHENTICATION_BACKENDS = [
+    # The member, profile, suspension, moderator flag and unread count in one query.
+    "config.auth.ModelBackend",
+    "config.auth.AuthenticationBackend",
+    # Sessions opened before they were introduced.
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
