@@ -266,6 +266,23 @@ class PostForm(forms.Form):
             for name in ("test_kind", "test_character", "test_label"):
                 del self.fields[name]
 
+    #: Fields outside the "Dice and tests" section.
+    MAIN_FIELDS = ("body", "character", "visibility", "recipients", "reply_to", "turn_for")
+
+    def dice_has_errors(self) -> bool:
+        """An error inside the (folded) "Dice and tests" section: it must open."""
+        return any(name not in self.MAIN_FIELDS and name != "__all__" for name in self.errors)
+
+    def error_summary(self) -> list[dict[str, str]]:
+        """Every error with the field it belongs to, for the summary at the top of the form."""
+        out = []
+        for name, errors in self.errors.items():
+            field = self.fields.get(name)
+            target = self[name].auto_id if field is not None else ""
+            for e in errors:
+                out.append({"label": str(field.label) if field is not None else "", "message": e, "id": target})
+        return out
+
     def test_fields(self) -> list[Any]:
         return [self[name] for name in self.fields if name.startswith("test__")]
 

@@ -184,6 +184,8 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
         "budget": sf.budget_view(result.budget) if result.budget else None,
         "sheet_errors": sf.leftover_errors(sf.error_map(result.all_errors()), system.sheet_fields()),
         "valid": result.valid,
+        "sheet": sheet,
+        "derived_raw": result.derived or {},
     }
 
 
@@ -200,9 +202,19 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if full:
         context.update(_sheet_context(request, character))
+        show_creation = context["is_gm"] or character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
+        money = balances(character)
+        labels = dict(LedgerEntry.Currency.choices)
         context.update(
             {
-                "balances": balances(character),
+                "page": sf.sheet_page(
+                    character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation
+                ),
+                "show_budget": show_creation and context.get("budget"),
+                "balance_rows": [
+                    {"label": labels.get(c, c), "amount": a} for c, a in money.items() if a or c == "xp"
+                ],
+                "balances": money,
                 "ledger": list(LedgerEntry.objects.filter(character=character).order_by("-id")[:50]),
                 "changes": list(character.change_requests.select_related("author")[:20]),
                 "can_edit": access.can_edit_directly(request.user, character),

@@ -37,6 +37,7 @@ from rules.base import (
     RandomSource,
     Resolution,
     RuleSystem,
+    SheetLayout,
     Step,
 )
 
@@ -91,6 +92,16 @@ class AltarideSystem(RuleSystem):
 
     def creation_steps(self) -> tuple[Step, ...]:
         return schema.creation_steps()
+
+    def sheet_layout(self) -> SheetLayout:
+        """The four domains and the four endurances come first; the
+        creation flags are creation matters."""
+        return SheetLayout(
+            headline=("domains.PHYSIQUE", "domains.MENTAL", "domains.SOCIAL", "domains.OCCULTE",
+                      "endurance.EP.max", "endurance.EM.max", "endurance.EL.max", "endurance.EO.max"),
+            creation_groups=("identity", "magic_effects"),
+            state_groups=("state", "endurance"),
+        )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         specs = [DerivedSpec(f"domains.{d}", T.DOMAIN_LABELS[d], "domains") for d in T.DOMAINS]
