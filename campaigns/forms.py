@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -75,6 +76,10 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
     lang = _lang()
     label = spec.label.get(lang)
     help_text = spec.help.get(lang) if spec.help else ""
+    if spec.kind in ("list", "dict"):
+        # The data-shape notation ("{key: [{name, kind}]}") is for developers (#23).
+        help_text = re.sub(r"\s*\{[^{}]*(\{[^{}]*\}[^{}]*)*\}\.?", "", help_text).strip(" —-:")
+        help_text = help_text[:1].upper() + help_text[1:]
     value = spec.default if initial is None else initial
     common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": value}
     if spec.kind == "int":

@@ -830,6 +830,24 @@ def sheet_page(
         if group["rows"] or group["lists"]:
             groups.append(group)
 
+    # A list the rules also derive (Clefs skills with their bonus and default
+    # chance): one list, each item completed with what the rules add.
+    for group in groups:
+        for lst in group["lists"]:
+            extra = get_path(derived, lst["path"], None)
+            stored = get_path(sheet, lst["path"], None)
+            if not (isinstance(extra, list) and isinstance(stored, list) and len(extra) == len(stored)):
+                continue
+            if not all(_is_record(x) for x in extra):
+                continue
+            for item, src, add in zip(lst["items"], stored, extra, strict=True):
+                known = set(src) if isinstance(src, dict) else set()
+                for key, value in add.items():
+                    if key in known or value in (None, "", [], {}):
+                        continue
+                    item["rows"].append({"label": column_label(key), "value": _number(_flat(value))})
+            shown.add(lst["path"])
+
     gauges: list[dict[str, Any]] = []
     derived_out = []
     for group in derived_groups(system, derived):

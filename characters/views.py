@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -13,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
@@ -767,9 +769,40 @@ def change_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 # ---------------------------------------------------------------------------
 # History
 # ---------------------------------------------------------------------------
+#: Reasons the services write in their writer's language ("brouillon enregistré"),
+#: shown again in the reader's (the ones with a placeholder keep the writer's).
+_VERSION_REASONS = (
+    gettext_noop("created"),
+    gettext_noop("GM edit"),
+    gettext_noop("draft saved"),
+    gettext_noop("profile edited"),
+    gettext_noop("submitted for approval"),
+    gettext_noop("approved"),
+    gettext_noop("imported"),
+    gettext_noop("auction results"),
+)
+
+
+def _reason_in_reader_language(reason: str) -> str:
+    from django.utils import translation
+
+    for msgid in _VERSION_REASONS:
+        forms = {msgid}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                forms.add(_(msgid))
+        if reason in forms:
+            return _(msgid)
+    return reason
+
+
 def history(request: HttpRequest, pk: int) -> HttpResponse:
     character = access.get_character_for_user(request.user, pk, write=True)
     versions = list(character.versions.select_related("author").order_by("-version"))
+    statuses = dict(Character.Status.choices)
+    for v in versions:
+        v.status_display = statuses.get(v.status, v.status)
+        v.reason_display = _reason_in_reader_language(v.reason)
     form = CompareForm(request.GET or None)
     comparison = None
     if request.GET and form.is_valid():

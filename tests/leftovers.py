@@ -48,7 +48,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "line reference": re.compile(r"\(L\d{2,5}(?:[-–]L?\d+)?\)|\bL\d{3,5}\b"),
     "python repr": re.compile(r"\{'[a-z_]+': |\['[^']*', '|<[A-Za-z]+ object at 0x|\bQuerySet\b|\(\('"),
     "raw json": re.compile(r'\{"[a-z_]+": |\[\{"'),
-    "None/True/False": re.compile(r"(?:^|[=:(\[]\s*)(None|True|False)(?:$|[\s,.;)\]])"),
+    "None/True/False": re.compile(r"(?:[=:(\[]\s*(?:None|True|False)(?=$|[\s,.;)\]]))|^(?:True|False)$"),
     "snake_case key": re.compile(r"(?<![\w./@#:=-])[a-z]+_[a-z_]+(?![\w./@(-])"),
 }
 
@@ -56,7 +56,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
 # words only ("page", "action", "total", "note" are both French and English).
 ENGLISH_ONLY = frozenset(
     """the and with your you this that from which none yes edit save delete cancel back new players player
-    character characters approved submitted rejected pending draft closed close open name key default means
+    character characters approved submitted rejected pending draft closed open name key default means
     skill skills level formula weapon weapons remaining attribute attributes history
     print show hide send posts reply thread threads board boards members member campaign campaigns
     settings sheet search results result turn wounds wound spent left only seen by
@@ -64,7 +64,7 @@ ENGLISH_ONLY = frozenset(
 )
 FRENCH_ONLY = frozenset(
     """les des une avec pour dans sur est sont vous votre vos aucun aucune personnage personnages joueur
-    joueuse joueurs campagne campagnes fil fils modifier supprimer annuler retour nouveau nouvelle
+    joueuse joueurs campagne campagnes fil fils supprimer annuler retour nouveau nouvelle
     enregistrer envoyer afficher masquer historique imprimer valider refuser approuvé approuvée soumis
     brouillon fermé fermée ouvert ouverte nom clé défaut niveau compétence compétences arme armes restants
     restant réglages fiche recherche résultat blessure blessures statut créé connexion déconnexion

@@ -23,7 +23,7 @@ SKIP = re.compile(
     r"^/(admin|api|live|i18n|static|media|healthz)|^/accounts/(logout|confirm-email|password/reset/key)|\.json$|/export"
 )
 # Pages per URL shape (ids replaced) and per crawl: enough to meet every system.
-PER_SHAPE = 6
+PER_SHAPE = 3
 
 
 def _user_strings() -> list[str]:
@@ -57,6 +57,13 @@ def _user_strings() -> list[str]:
     out += list(ChangeRequest.objects.values_list("reason", flat=True))
     out += list(LedgerEntry.objects.values_list("note", flat=True))
     out += list(Encounter.objects.values_list("title", flat=True))
+    from moderation.models import AuditLog, Report, Suspension, TableBan
+
+    for model in (AuditLog, Suspension, TableBan):
+        out += list(model.objects.values_list("reason", flat=True))
+    for row in Report.objects.values_list("details", "resolution_note", "target_label"):
+        out += list(row)
+    out += list(AuditLog.objects.values_list("target_label", flat=True))
     out += list(Participant.objects.values_list("name", flat=True))
     from django.contrib.auth import get_user_model
 

@@ -491,12 +491,15 @@ def sheet_fields() -> tuple[Field, ...]:
             )
         )
     for key in T.ATTRIBUTES:
-        for pos in ("true_position", "public_position"):
+        for pos, fr, en in (
+            ("true_position", "rang réel à l'échelle", "true place on the ladder"),
+            ("public_position", "rang public à l'échelle", "public place on the ladder"),
+        ):
             fields.append(
                 Field(
                     f"ladder.{key}.{pos}",
                     "int",
-                    Msg(f"{T.ATTRIBUTE_LABELS[key].fr} : {pos}", f"{T.ATTRIBUTE_LABELS[key].en}: {pos}"),
+                    Msg(f"{T.ATTRIBUTE_LABELS[key].fr} : {fr}", f"{T.ATTRIBUTE_LABELS[key].en}: {en}"),
                     default=None,
                     minimum=1,
                     maximum=1000,
@@ -819,7 +822,7 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             Msg("Parade contre les armes à distance", "Parry against ranged weapons"),
             default=True,
             group="readings",
-            help=Msg("L50 « bien que cela dépende des armes ».", 'L50 "bien que cela dépende des armes".'),
+            help=Msg("L50 « bien que cela dépende des armes ».", "L50: \"although it depends on the weapons\"."),
         ),
         choice(
             "mortal_determination",

@@ -74,6 +74,9 @@ def test_it_fits_every_system_sheet_on_a_phone_in_french_and_english(
                 page.wait_for_selector(".sheet-hero h1")
                 assert page.inner_text(".sheet-hero h1") == character.name
                 assert page.locator(".sheet-headline .sheet-stat").count() >= 3, system
+                if system == "clefs-de-l-aube":  # aspects raised by skills: the stored value on tap
+                    page.locator(".sheet-headline .prov").first.focus()
+                    assert page.locator(".sheet-headline .prov-tip").first.is_visible()
                 widths[f"{system} {lang} {width}"] = page.evaluate("document.documentElement.scrollWidth")
                 page.screenshot(path=str(screenshot_dir / f"sheet-{system}-{lang}-{width}.png"), full_page=True)
             page.context.close()
