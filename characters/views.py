@@ -14,8 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaigns.access import get_campaign_for_user, is_gm, role_of
