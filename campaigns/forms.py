@@ -97,6 +97,12 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
     return OptionalJSONField(required=False, widget=forms.Textarea(attrs={"rows": 3}), **common)
 
 
+def structured_lists(specs: tuple[Field, ...]) -> tuple[Field, ...]:
+    """Settings that are lists of records (catalogues, bestiary, archetypes):
+    edited with their own structured editor, never as JSON."""
+    return tuple(f for f in specs if f.kind == "list" and f.item_fields)
+
+
 def add_rules_fields(form: forms.Form, specs: tuple[Field, ...], values: dict[str, Any], prefix: str) -> None:
     from rules.base import get_path
 
@@ -145,14 +151,32 @@ class CampaignForm(forms.Form):
         if campaign is not None:
             # The system is fixed once characters exist: shown, not editable.
             del self.fields["system"]
-            add_rules_fields(
-                self, campaign.rule_system.campaign_settings_fields(), campaign.system_settings, "system__"
-            )
+            add_rules_fields(self, self._plain_specs(), campaign.system_settings, "system__")
+
+    def _plain_specs(self) -> tuple[Field, ...]:
+        specs = self.campaign.rule_system.campaign_settings_fields()
+        lists = {f.path for f in structured_lists(specs)}
+        return tuple(f for f in specs if f.path not in lists)
+
+    def structured_lists(self) -> list[dict[str, Any]]:
+        """The settings edited on their own page, with their current size."""
+        if self.campaign is None:
+            return []
+        values = self.campaign.system_settings or {}
+        lang = _lang()
+        return [
+            {"path": f.path, "label": f.label.get(lang), "count": len(values.get(f.path) or [])}
+            for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
+        ]
 
     def system_values(self) -> dict[str, Any] | None:
+        """The plain options posted, over the lists kept from the stored settings."""
         if self.campaign is None:
             return None
-        return collect_rules_values(self.cleaned_data, self.campaign.rule_system.campaign_settings_fields(), "system__")
+        stored = self.campaign.system_settings or {}
+        kept = {f.path: stored[f.path] for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
+                if f.path in stored}
+        return {**kept, **collect_rules_values(self.cleaned_data, self._plain_specs(), "system__")}
 
     def basic_fields(self) -> list[Any]:
         return [

@@ -133,8 +133,13 @@ def validate_system_settings(system_slug: str, values: dict[str, Any]) -> dict[s
     system = rules.get_system(system_slug)
     fields = system.campaign_settings_fields()
     errors = validate_fields(values, fields)
+    if not errors:
+        errors = system.validate_settings(system.settings(values))
     if errors:
-        raise ValidationError({f"system__{e.path}".replace(".", "__"): [e.message.get(_lang())] for e in errors})
+        out: dict[str, list[str]] = {}
+        for e in errors:
+            out.setdefault(f"system__{e.path}".replace(".", "__"), []).append(e.message.get(_lang()))
+        raise ValidationError(out)
     known = {f.path.split(".")[0] for f in fields}
     return {key: value for key, value in values.items() if key in known}
 

@@ -688,6 +688,11 @@ class RuleSystem(ABC):
     def default_campaign_settings(self) -> dict[str, Any]:
         return default_from_fields(self.campaign_settings_fields())
 
+    def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
+        """Checks of campaign settings beyond their field declarations (an
+        Altaride skill formula made of talent codes); default: none."""
+        return []
+
     def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
         """Campaign settings merged over the defaults."""
         merged = self.default_campaign_settings()
