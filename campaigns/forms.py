@@ -289,7 +289,8 @@ class PostForm(forms.Form):
             self.fields["test_kind"].choices = [("", _("No test")), *named]
             kind = test_kind or (self.data.get(self.add_prefix("test_kind")) if self.is_bound else "") or ""
             if kind in kinds:
-                self.test_specs = kinds[kind]
+                # A record (the character's sheet) is read by the server, never typed.
+                self.test_specs = tuple(f for f in kinds[kind] if f.kind != "dict")
                 add_rules_fields(self, self.test_specs, {}, "test__")
         else:
             for name in ("test_kind", "test_character", "test_label"):

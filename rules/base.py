@@ -688,6 +688,11 @@ class RuleSystem(ABC):
     def default_campaign_settings(self) -> dict[str, Any]:
         return default_from_fields(self.campaign_settings_fields())
 
+    def starter_settings(self) -> dict[str, Any]:
+        """Starter content copied into a new campaign's settings, for the GM to
+        edit (a catalogue built from what the text gives); default: none."""
+        return {}
+
     def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
         """Checks of campaign settings beyond their field declarations (an
         Altaride skill formula made of talent codes); default: none."""

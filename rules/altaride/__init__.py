@@ -116,6 +116,10 @@ class AltarideSystem(RuleSystem):
         super().migrate_sheet(sheet, from_version)
         return schema.migrate(sheet, from_version)
 
+    def starter_settings(self) -> dict[str, Any]:
+        """A new campaign starts with the skills the text names (editable)."""
+        return {"skill_catalogue": schema.starter_skill_catalogue()}
+
     def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
         """Checks of the campaign settings and catalogues (formulas, duplicate keys)."""
         return schema.validate_settings(settings or {})
