@@ -253,6 +253,10 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     character = access.get_character_for_user(request.user, pk, write=True)
     context = {"character": character, "full": True, "balances": balances(character)}
     context.update(_sheet_context(request, character))
+    show_creation = character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
+    context["page"] = sf.sheet_page(
+        character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation
+    )
     return render(request, "characters/print.html", context)
 
 

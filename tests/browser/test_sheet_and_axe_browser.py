@@ -5,6 +5,7 @@ critical violation on the main pages."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,15 @@ def test_it_fits_every_system_sheet_on_a_phone_in_french_and_english(
             page.context.close()
     too_wide = {k: w for k, w in widths.items() if w > int(k.rsplit(" ", 1)[1])}
     assert not too_wide, too_wide
+    # The print view fits one A4 page for each system.
+    page = _page(browser, asgi_server, "joueuse", 1280, "fr")
+    pages = {}
+    for system, character in demo["sheets"].items():
+        page.goto(f"{asgi_server.url}/characters/{character.pk}/print/")
+        pdf = page.pdf(format="A4")
+        pages[system] = int(re.search(rb"/Count (\d+)", pdf).group(1))
+    page.context.close()
+    assert pages == dict.fromkeys(demo["sheets"], 1), pages
 
 
 def test_axe_finds_no_serious_violation_on_the_main_pages(asgi_server: Any, browser: Any) -> None:
