@@ -181,6 +181,10 @@ class Field:
     #: Who may set this value (see :data:`Audience`). On a sheet, ``"gm"``
     #: means a player's write of this path is refused or kept at its old value.
     audience: Audience = "player"
+    #: For an ``int`` input that is the index of an item of a sheet list
+    #: (the SMS module raised by a purchase): that list's path. Forms offer
+    #: the items by name, never the bare index.
+    item_of: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -200,6 +204,7 @@ class Field:
             "help": self.help.to_dict() if self.help else None,
             "secret": self.secret,
             "audience": self.audience,
+            "item_of": self.item_of,
         }
 
 
