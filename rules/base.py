@@ -704,8 +704,15 @@ class RuleSystem(ABC):
         return []
 
     def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
-        """Campaign settings merged over the defaults."""
-        merged = self.default_campaign_settings()
+        """Campaign settings merged over the defaults.
+
+        The defaults are built from the field declarations once per system
+        object (they are static) and copied for each call, so a caller may
+        still change the merged dict, nested lists included."""
+        defaults = self.__dict__.get("_cached_default_settings")
+        if defaults is None:
+            defaults = self.__dict__["_cached_default_settings"] = self.default_campaign_settings()
+        merged = _copy(defaults)
         merged.update(settings or {})
         return merged
 

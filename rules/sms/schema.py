@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules.base import DerivedSpec, Field, Msg, Step
 from rules.sms.tables import (
     ARCHETYPE_CHOICES,
@@ -153,6 +155,7 @@ def sheet_fields() -> tuple[Field, ...]:
     )
 
 
+@cache  # static declarations: built once (#21)
 def settings_fields() -> tuple[Field, ...]:
     return (
         Field("creation_xp", "int", Msg("Expérience de création", "Creation experience"), default=40, minimum=0,
@@ -295,6 +298,12 @@ SPELL_COMPONENT_FIELDS: tuple[Field, ...] = (
 
 
 def test_kinds() -> dict[str, tuple[Field, ...]]:
+    """The request fields of every test kind (a fresh dict over cached, immutable field tuples)."""
+    return dict(_test_kinds())
+
+
+@cache
+def _test_kinds() -> dict[str, tuple[Field, ...]]:
     return {
         "action": (
             _SCORE, _SCORE_MODULES, _MOD,
@@ -432,6 +441,7 @@ def _affliction_fields() -> tuple[Field, ...]:
     )
 
 
+@cache  # static declarations: built once (#21)
 def action_fields() -> tuple[Field, ...]:
     return (
         Field("kind", "choice", Msg("Action", "Action"), default="attack", required=True, choices=_c(
