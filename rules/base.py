@@ -336,6 +336,8 @@ def validate_fields(data: JSON, fields: Iterable[Field], prefix: str = "") -> li
     prerequisites...). Unknown keys are not errors here (migrations may
     keep them); systems may reject them explicitly.
     """
+    if _is_valid(data, fields):
+        return []  # the common case, checked in one pass; errors are built by the loop below
     errors: list[FieldError] = []
     for f in fields:
         value = get_path(data, f.path, _MISSING)
@@ -346,6 +348,93 @@ def validate_fields(data: JSON, fields: Iterable[Field], prefix: str = "") -> li
             continue
         errors.extend(_check_value(value, f, full))
     return errors
+
+
+_Check = tuple[str, bool, str, bool, Any, Any, Any]
+_CHECKERS: dict[int, tuple[Sequence[Field], tuple[_Check, ...]]] = {}
+
+
+def _compiled(fields: Iterable[Field]) -> tuple[_Check, ...] | None:
+    """The fields as plain tuples (path, dotted, kind, required, a, b, item checks), cached by identity.
+
+    Only tuples are cached (the declarations are static module-level tuples);
+    the cache keeps a reference to each, so an identity is never reused."""
+    if not isinstance(fields, tuple):
+        return None
+    entry = _CHECKERS.get(id(fields))
+    if entry is not None and entry[0] is fields:
+        return entry[1]
+    checks: list[_Check] = []
+    for f in fields:
+        if f.kind == "int":
+            a, b, c = f.minimum, f.maximum, None
+        elif f.kind in ("str", "text"):
+            a, b, c = f.max_length, None, None
+        elif f.kind == "choice":
+            a, b, c = {v for v, _ in f.choices}, None, None
+        elif f.kind == "list":
+            a, b, c = f.max_items, _compiled(f.item_fields), None
+            if f.item_fields and b is None:
+                return None  # item fields given as a list: not compiled
+        else:
+            a, b, c = None, None, None
+        checks.append((f.path, "." in f.path or not f.path, f.kind, f.required, a, b, c))
+    compiled = tuple(checks)
+    if len(_CHECKERS) > 512:
+        _CHECKERS.clear()
+    _CHECKERS[id(fields)] = (fields, compiled)
+    return compiled
+
+
+def _is_valid(data: JSON, fields: Iterable[Field]) -> bool:
+    """True when :func:`validate_fields` would report no error (one pass, no message built).
+
+    Mirrors :func:`_check_value` condition by condition; whatever it cannot
+    compile answers False, and the full check runs."""
+    if not isinstance(data, dict):
+        return False
+    checks = _compiled(fields)
+    return checks is not None and _valid(data, checks)
+
+
+def _valid(data: dict[str, Any], checks: tuple[_Check, ...]) -> bool:
+    get = data.get
+    for path, dotted, kind, required, a, b, _c in checks:
+        value = get_path(data, path, None) if dotted else get(path)
+        if value is None:
+            if required:
+                return False
+            continue
+        cls = value.__class__
+        if kind == "int":
+            if cls is not int and (cls is bool or not isinstance(value, int)):
+                return False
+            if (a is not None and value < a) or (b is not None and value > b):
+                return False
+        elif kind == "choice":
+            if not isinstance(value, str | int | float | bool) or value not in a:
+                return False
+        elif kind == "bool":
+            if cls is not bool:
+                return False
+        elif kind in ("str", "text"):
+            if not isinstance(value, str):
+                return False
+            if required and not value.strip():
+                return False
+            if a is not None and len(value) > a:
+                return False
+        elif kind == "list":
+            if not isinstance(value, list) or (a is not None and len(value) > a):
+                return False
+            if b:
+                for item in value:
+                    if not isinstance(item, dict) or not _valid(item, b):
+                        return False
+        elif kind == "dict":
+            if not isinstance(value, dict):
+                return False
+    return True
 
 
 def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
