@@ -14,8 +14,9 @@ changes and the bilingual messages included):
 Each is timed beside a *bare-function limit* measured in the same process and
 run: the same arithmetic written plainly (the same die draws, the same
 numbers out), without validation, messages or result objects. Rounds are
-interleaved (call, limit, call, limit...) and the median round is printed, so
-a busy machine moves both sides together. The ratio is the figure to read.
+interleaved (call, limit, call, limit...), timed in CPU time of this process,
+and the median round is printed, so a busy machine moves both sides
+together. The ratio is the figure to read.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from rules import get_system  # noqa: E402
-from rules.base import Combatant, SeededRandom  # noqa: E402
+from rules import get_system
+from rules.base import Combatant, SeededRandom
 
 AMBRE = get_system("ambre")
 CLEFS = get_system("clefs-de-l-aube")
@@ -46,8 +47,20 @@ SMS = get_system("sms")
 def _ambre_sheet(attrs: tuple[int, ...], chars: tuple[int, ...], powers: tuple[str, ...]) -> dict[str, Any]:
     sheet = AMBRE.default_sheet()
     sheet["attributes"] = dict(zip(("psy", "phy", "end", "cbt"), attrs, strict=True))
-    keys = ("mental", "concentration", "volonte", "force", "dexterite", "rapidite", "adaptation", "regeneration",
-            "resistance", "hab_distance", "hab_cac", "strategie")
+    keys = (
+        "mental",
+        "concentration",
+        "volonte",
+        "force",
+        "dexterite",
+        "rapidite",
+        "adaptation",
+        "regeneration",
+        "resistance",
+        "hab_distance",
+        "hab_cac",
+        "strategie",
+    )
     sheet["characteristics"] = dict(zip(keys, chars, strict=True))
     sheet["powers"] = [{"power": p} for p in powers]
     return sheet
@@ -109,10 +122,19 @@ def _bare_stats(sheet: dict[str, Any]) -> dict[str, int]:
     return c
 
 
-_BARE_TOUCH = {"melee": "hab_cac", "ranged": "hab_distance", "thrown": "dexterite", "wrestling": "force",
-               "psychic": "mental"}
-_BARE_LEVEL = {"melee": "melee_level", "ranged": "ranged_level", "thrown": "thrown_level",
-               "wrestling": "wrestling_level"}
+_BARE_TOUCH = {
+    "melee": "hab_cac",
+    "ranged": "hab_distance",
+    "thrown": "dexterite",
+    "wrestling": "force",
+    "psychic": "mental",
+}
+_BARE_LEVEL = {
+    "melee": "melee_level",
+    "ranged": "ranged_level",
+    "thrown": "thrown_level",
+    "wrestling": "wrestling_level",
+}
 
 
 def _bare_exchange(a: dict[str, int], t: dict[str, int], mode: str, target_mode: str, surprise: bool) -> dict:
@@ -135,8 +157,17 @@ def _bare_exchange(a: dict[str, int], t: dict[str, int], mode: str, target_mode:
     raw = max(0, level - parade)
     r = t["resistance"]
     net = max(0, raw - r)
-    wound = None if net <= 0 else "light" if net < r else "serious" if net < 2 * r else "grave" if net < 4 * r else (
-        "mortal")
+    wound = (
+        None
+        if net <= 0
+        else "light"
+        if net < r
+        else "serious"
+        if net < 2 * r
+        else "grave"
+        if net < 4 * r
+        else ("mortal")
+    )
     return {"winner": "actor", "raw": raw, "net": net, "wound": wound, "life_after": t["life"] - net}
 
 
@@ -250,8 +281,13 @@ def _bare_alt_target(sheet: dict[str, Any], skill: str) -> int:
 
 
 def _bare_alt_roll(target: int, natural: int) -> dict[str, Any]:
-    level = "crit_failure" if natural == 20 else "crit_success" if natural == 1 else (
-        "success" if natural <= target else "failure")
+    level = (
+        "crit_failure"
+        if natural == 20
+        else "crit_success"
+        if natural == 1
+        else ("success" if natural <= target else "failure")
+    )
     return {"target": target, "natural": natural, "outcome": level, "margin": target - natural}
 
 
@@ -273,7 +309,8 @@ def bare_altaride_combat(n: int) -> None:
         a = _bare_alt_roll(_bare_alt_target(T_A.sheet, "mains_nues"), rng.randint(1, 20))
         d = _bare_alt_roll(_bare_alt_target(T_B.sheet, "mains_nues"), rng.randint(1, 20))
         hit = a["outcome"] in ("success", "crit_success") and (
-            d["outcome"] not in ("success", "crit_success") or a["margin"] > d["margin"])
+            d["outcome"] not in ("success", "crit_success") or a["margin"] > d["margin"]
+        )
         damage = max(0, a["margin"]) + 2 if hit else 0
         ep = T_B.state["endurance"]["EP"]
         _ = {"hit": hit, "damage": damage, "ep_after": ep - damage}
@@ -333,7 +370,9 @@ def bare_sms_combat(n: int) -> None:
     d = SMS_DECL
     for _ in range(n):
         base = S_FOE.sheet["npc"]["base_defence_die"]
-        die = _bare_round_die(base + _SMS_OFFSET[d["severity"]] + S_FOE.sheet["armour"]["category"] + d["circumstances"])
+        die = _bare_round_die(
+            base + _SMS_OFFSET[d["severity"]] + S_FOE.sheet["armour"]["category"] + d["circumstances"]
+        )
         roll = rng.randint(1, die)
         ok = roll <= d["score"]
         wounds = [*S_FOE.state.get("wounds", []), {"severity": d["severity"]}] if ok else None
@@ -354,12 +393,13 @@ MEASURES: list[tuple[str, Callable[[int], None], Callable[[int], None]]] = [
 
 
 def _time(fn: Callable[[int], None], seconds: float) -> float:
-    """Seconds per call of ``fn``: batches until ``seconds`` have passed."""
+    """CPU seconds per call of ``fn`` (this process's CPU time, so the other
+    processes sharing the cores do not count): batches until ``seconds``."""
     n, total, batch = 0, 0.0, 50
     while total < seconds:
-        start = time.perf_counter()
+        start = time.process_time()
         fn(batch)
-        total += time.perf_counter() - start
+        total += time.process_time() - start
         n += batch
         batch = min(batch * 2, 20000)
     return total / n

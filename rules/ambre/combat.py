@@ -151,13 +151,56 @@ def stays_determined(wound: str | None, net: int, volonte: int, reading: str = "
     return net < threshold
 
 
+_LEVELS = {  # global level -> (attributes summed, characteristic added, constant) (L402–L408)
+    "life_max": (("end", "phy"), None, 2 * T.HUMAN_GAP),  # L402
+    "energy_max": (("psy", "end"), None, 2 * T.HUMAN_GAP),  # L404
+    "ranged_level": (("phy",), "hab_distance", T.HUMAN_GAP),  # L406
+    "thrown_level": (("phy",), "dexterite", T.HUMAN_GAP),  # L406
+    "melee_level": (("phy",), "hab_cac", T.HUMAN_GAP),  # L408
+    "wrestling_level": (("phy",), "force", T.HUMAN_GAP),  # L408
+}
+_CHARACTERISTICS = frozenset(T.CHARACTERISTICS)
+_ATTR_KEYS = {f"attr_{a}": a for a in T.ATTRIBUTES}
+
+
+class _Stats(dict):  # type: ignore[type-arg]
+    """A sheet's characteristics, global levels and attribute points, each
+    computed the first time an exchange reads it (an exchange reads a handful).
+
+    Same numbers as :func:`rules.ambre.derive.global_levels` (the sheet page's);
+    an unknown key raises :class:`KeyError` as a plain dict would. The groups
+    are read up front, so a malformed sheet fails where it always did."""
+
+    __slots__ = ("_attrs", "_chars", "_mods")
+
+    def __init__(self, sheet: dict[str, Any]) -> None:
+        super().__init__()
+        self._chars = (sheet.get("characteristics") or {}).get
+        self._attrs = (sheet.get("attributes") or {}).get
+        mods = sheet.get("modifiers") or {}
+        self._mods = mods.get if mods else None
+
+    def __missing__(self, key: str) -> int:
+        if key in _CHARACTERISTICS:
+            value = _i(self._chars(key))
+        elif key in _LEVELS:
+            attrs, char, constant = _LEVELS[key]
+            value = constant + sum(_i(self._attrs(a)) for a in attrs)
+            if char:
+                value += self[char]
+            if self._mods:
+                value += _i(self._mods(key))  # GM modifiers (L400)
+        elif key in _ATTR_KEYS:
+            value = _i(self._attrs(_ATTR_KEYS[key]))
+        else:
+            raise KeyError(key)
+        self[key] = value
+        return value
+
+
 def _stats(sheet: dict[str, Any]) -> dict[str, int]:
-    chars = sheet.get("characteristics") or {}
-    stats = {c: _i(chars.get(c)) for c in T.CHARACTERISTICS}
-    stats.update(global_levels(sheet))
-    attrs = sheet.get("attributes") or {}
-    stats.update({f"attr_{a}": _i(attrs.get(a)) for a in T.ATTRIBUTES})
-    return stats
+    """The stats an exchange reads from a sheet, computed on demand (see :class:`_Stats`)."""
+    return _Stats(sheet)
 
 
 def combat_state(
@@ -336,6 +379,7 @@ def action_fields() -> tuple[Field, ...]:
 
 
 _ACTION_FIELDS = action_fields()
+_ACTION_DEFAULTS = {f.path: f.default for f in _ACTION_FIELDS}
 
 
 def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
@@ -360,8 +404,10 @@ def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
         errors.extend(spell_request_errors(declaration))
     if errors:
         raise RulesError(errors)
-    data = {f.path: f.default for f in _ACTION_FIELDS}
-    data.update({k: v for k, v in declaration.items() if v is not None})
+    data = dict(_ACTION_DEFAULTS)
+    for k, v in declaration.items():
+        if v is not None:
+            data[k] = v
     data["action_type"] = "physical" if mode in PHYSICAL_MODES else "mental"
     return data
 
