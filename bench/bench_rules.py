@@ -105,23 +105,8 @@ def ambre_combat(n: int) -> None:
         resolve(actor, target, decl, None)
 
 
-# The bare exchange: the characteristics and levels precomputed once (as the
-# sheet is the same), then touch, parade, impact, wound, determination.
-def _bare_stats(sheet: dict[str, Any]) -> dict[str, int]:
-    c = dict(sheet["characteristics"])
-    a = sheet["attributes"]
-    phy = a["phy"]
-    c.update(
-        melee_level=phy + c["hab_cac"] + 25,
-        ranged_level=phy + c["hab_distance"] + 25,
-        thrown_level=phy + c["dexterite"] + 25,
-        wrestling_level=phy + c["force"] + 25,
-        life=a["end"] + phy + 50,
-        energy=a["psy"] + a["end"] + 50,
-    )
-    return c
-
-
+# The bare exchange: touch, parade, impact and wound (L418–L428), reading the
+# few numbers it needs straight from the two sheets.
 _BARE_TOUCH = {
     "melee": "hab_cac",
     "ranged": "hab_distance",
@@ -129,15 +114,10 @@ _BARE_TOUCH = {
     "wrestling": "force",
     "psychic": "mental",
 }
-_BARE_LEVEL = {
-    "melee": "melee_level",
-    "ranged": "ranged_level",
-    "thrown": "thrown_level",
-    "wrestling": "wrestling_level",
-}
 
 
-def _bare_exchange(a: dict[str, int], t: dict[str, int], mode: str, target_mode: str, surprise: bool) -> dict:
+def _bare_exchange(sa: dict[str, Any], st: dict[str, Any], mode: str, target_mode: str, surprise: bool) -> dict:
+    ac, tc = sa["characteristics"], st["characteristics"]
     if mode == "psychic":
         d_char = "mental"
     elif mode == "wrestling":
@@ -146,38 +126,31 @@ def _bare_exchange(a: dict[str, int], t: dict[str, int], mode: str, target_mode:
         d_char = "rapidite"
     else:
         d_char = "hab_cac"
-    av, dv = a[_BARE_TOUCH[mode]], t[d_char]
+    av, dv = ac[_BARE_TOUCH[mode]], tc[d_char]
     if not surprise and av <= dv:
         return {"winner": "target" if dv > av else None}
+    ta = st["attributes"]
     if mode == "psychic":
-        loss = max(0, a["mental"] - t["volonte"])
-        return {"winner": "actor", "energy_loss": loss, "energy_after": t["energy"] - loss}
-    level = a[_BARE_LEVEL[mode]]
-    parade = 0 if mode == "wrestling" else t["rapidite" if surprise or target_mode == "unarmed" else "hab_cac"]
+        loss = max(0, ac["mental"] - tc["volonte"])
+        return {"winner": "actor", "energy_loss": loss, "energy_after": ta["psy"] + ta["end"] + 50 - loss}
+    level = sa["attributes"]["phy"] + ac[_BARE_TOUCH[mode]] + 25
+    parade = 0 if mode == "wrestling" else tc["rapidite" if surprise or target_mode == "unarmed" else "hab_cac"]
     raw = max(0, level - parade)
-    r = t["resistance"]
+    r = tc["resistance"]
     net = max(0, raw - r)
     wound = (
-        None
-        if net <= 0
-        else "light"
-        if net < r
-        else "serious"
-        if net < 2 * r
-        else "grave"
-        if net < 4 * r
-        else ("mortal")
+        None if net <= 0 else "light" if net < r else "serious" if net < 2 * r else "grave" if net < 4 * r else "mortal"
     )
-    return {"winner": "actor", "raw": raw, "net": net, "wound": wound, "life_after": t["life"] - net}
+    return {"winner": "actor", "raw": raw, "net": net, "wound": wound, "life_after": ta["end"] + ta["phy"] + 50 - net}
 
 
 def bare_ambre_combat(n: int) -> None:
     k = len(AMBRE_PAIRS)
     for i in range(n):
         (actor, target), decl = AMBRE_PAIRS[i % k]
-        # The stats a bare function needs, built from the sheet each call (as the rules must).
-        a, t = _bare_stats(actor.sheet), _bare_stats(target.sheet)
-        _bare_exchange(a, t, decl["mode"], decl.get("target_mode", "melee"), decl.get("surprise", False))
+        _bare_exchange(
+            actor.sheet, target.sheet, decl["mode"], decl.get("target_mode", "melee"), decl.get("surprise", False)
+        )
 
 
 # --------------------------------------------------------------------------
