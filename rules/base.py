@@ -350,12 +350,30 @@ def validate_fields(data: JSON, fields: Iterable[Field], prefix: str = "") -> li
     return errors
 
 
-_Check = tuple[str, bool, str, bool, Any, Any, Any]
-_CHECKERS: dict[int, tuple[Sequence[Field], tuple[_Check, ...]]] = {}
+class _Compiled:
+    """Field declarations as plain tuples ``(path, dotted, kind, required, a, b)``.
+
+    ``a``/``b`` are the kind's limits (minimum/maximum, max length, the set of
+    choices, max items/the items' compiled fields). When every path is flat
+    and unique, ``by_path`` lets a request be checked key by key: a
+    declaration of 24 fields that sets 2 of them costs 2 checks, plus one
+    lookup per required field."""
+
+    __slots__ = ("by_path", "checks", "required")
+
+    def __init__(self, checks: tuple[tuple[Any, ...], ...]) -> None:
+        self.checks = checks
+        paths = [c[0] for c in checks]
+        flat = all(not c[1] for c in checks) and len(set(paths)) == len(paths)
+        self.by_path = {c[0]: c for c in checks} if flat else None
+        self.required = tuple(c[0] for c in checks if c[3])
 
 
-def _compiled(fields: Iterable[Field]) -> tuple[_Check, ...] | None:
-    """The fields as plain tuples (path, dotted, kind, required, a, b, item checks), cached by identity.
+_CHECKERS: dict[int, tuple[Sequence[Field], _Compiled]] = {}
+
+
+def _compiled(fields: Iterable[Field]) -> _Compiled | None:
+    """The compiled form of a tuple of fields, cached by identity (None: not compiled).
 
     Only tuples are cached (the declarations are static module-level tuples);
     the cache keeps a reference to each, so an identity is never reused."""
@@ -364,22 +382,22 @@ def _compiled(fields: Iterable[Field]) -> tuple[_Check, ...] | None:
     entry = _CHECKERS.get(id(fields))
     if entry is not None and entry[0] is fields:
         return entry[1]
-    checks: list[_Check] = []
+    checks: list[tuple[Any, ...]] = []
     for f in fields:
+        a: Any = None
+        b: Any = None
         if f.kind == "int":
-            a, b, c = f.minimum, f.maximum, None
+            a, b = f.minimum, f.maximum
         elif f.kind in ("str", "text"):
-            a, b, c = f.max_length, None, None
+            a = f.max_length
         elif f.kind == "choice":
-            a, b, c = {v for v, _ in f.choices}, None, None
+            a = {v for v, _ in f.choices}
         elif f.kind == "list":
-            a, b, c = f.max_items, _compiled(f.item_fields), None
+            a, b = f.max_items, _compiled(f.item_fields) if f.item_fields else None
             if f.item_fields and b is None:
                 return None  # item fields given as a list: not compiled
-        else:
-            a, b, c = None, None, None
-        checks.append((f.path, "." in f.path or not f.path, f.kind, f.required, a, b, c))
-    compiled = tuple(checks)
+        checks.append((f.path, "." in f.path or not f.path, f.kind, f.required, a, b))
+    compiled = _Compiled(tuple(checks))
     if len(_CHECKERS) > 512:
         _CHECKERS.clear()
     _CHECKERS[id(fields)] = (fields, compiled)
@@ -393,47 +411,60 @@ def _is_valid(data: JSON, fields: Iterable[Field]) -> bool:
     compile answers False, and the full check runs."""
     if not isinstance(data, dict):
         return False
-    checks = _compiled(fields)
-    return checks is not None and _valid(data, checks)
+    compiled = _compiled(fields)
+    return compiled is not None and _valid(data, compiled)
 
 
-def _valid(data: dict[str, Any], checks: tuple[_Check, ...]) -> bool:
-    get = data.get
-    for path, dotted, kind, required, a, b, _c in checks:
-        value = get_path(data, path, None) if dotted else get(path)
+def _valid(data: dict[str, Any], compiled: _Compiled) -> bool:
+    by_path = compiled.by_path
+    if by_path is not None:
+        get = data.get
+        for path in compiled.required:
+            if get(path) is None:
+                return False
+        for key, value in data.items():
+            check = by_path.get(key)
+            if check is not None and value is not None and not _value_ok(value, check):
+                return False
+        return True
+    for check in compiled.checks:
+        value = get_path(data, check[0], None) if check[1] else data.get(check[0])
         if value is None:
-            if required:
+            if check[3]:
                 return False
-            continue
-        cls = value.__class__
-        if kind == "int":
-            if cls is not int and (cls is bool or not isinstance(value, int)):
-                return False
-            if (a is not None and value < a) or (b is not None and value > b):
-                return False
-        elif kind == "choice":
-            if not isinstance(value, str | int | float | bool) or value not in a:
-                return False
-        elif kind == "bool":
-            if cls is not bool:
-                return False
-        elif kind in ("str", "text"):
-            if not isinstance(value, str):
-                return False
-            if required and not value.strip():
-                return False
-            if a is not None and len(value) > a:
-                return False
-        elif kind == "list":
-            if not isinstance(value, list) or (a is not None and len(value) > a):
-                return False
-            if b:
-                for item in value:
-                    if not isinstance(item, dict) or not _valid(item, b):
-                        return False
-        elif kind == "dict":
-            if not isinstance(value, dict):
-                return False
+        elif not _value_ok(value, check):
+            return False
+    return True
+
+
+def _value_ok(value: Any, check: tuple[Any, ...]) -> bool:
+    """:func:`_check_value` finds nothing to report (``value`` is not None)."""
+    _path, _dotted, kind, required, a, b = check
+    cls = value.__class__
+    if kind == "int":
+        if cls is not int and (cls is bool or not isinstance(value, int)):
+            return False
+        return not ((a is not None and value < a) or (b is not None and value > b))
+    if kind == "choice":
+        return isinstance(value, str | int | float | bool) and value in a
+    if kind == "bool":
+        return cls is bool
+    if kind in ("str", "text"):
+        if not isinstance(value, str):
+            return False
+        if required and not value.strip():
+            return False
+        return a is None or len(value) <= a
+    if kind == "list":
+        if not isinstance(value, list) or (a is not None and len(value) > a):
+            return False
+        if b is not None:
+            for item in value:
+                if not isinstance(item, dict) or not _valid(item, b):
+                    return False
+        return True
+    if kind == "dict":
+        return isinstance(value, dict)
     return True
 
 
