@@ -274,6 +274,7 @@ class SheetLayout:
 
 
 _MISSING = object()
+_IMMUTABLE = frozenset((str, int, bool, float, type(None), tuple))
 
 
 def get_path(data: JSON, path: str, default: JSON = None) -> JSON:
@@ -322,6 +323,8 @@ def default_from_fields(fields: Iterable[Field]) -> dict[str, Any]:
 
 
 def _copy(value: JSON) -> JSON:
+    if value.__class__ in _IMMUTABLE:
+        return value
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -832,8 +835,11 @@ class RuleSystem(ABC):
         defaults = self.__dict__.get("_cached_default_settings")
         if defaults is None:
             defaults = self.__dict__["_cached_default_settings"] = self.default_campaign_settings()
-        merged = _copy(defaults)
-        merged.update(settings or {})
+        given = settings or {}
+        # Same keys, order and values as a fresh defaults dict updated with ``given``;
+        # only the defaults ``given`` does not replace are copied.
+        merged = {k: given[k] if k in given else _copy(v) for k, v in defaults.items()}
+        merged.update(given)
         return merged
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from rules.base import (
     Field,
     FieldError,
     RulesError,
+    RuleSystem,
     SeededRandom,
     _check_value,
     error,
@@ -313,3 +314,50 @@ def test_ambre_stats_on_demand_equal_the_eager_stats() -> None:
         ambre_combat._stats({"characteristics": [1, 2]})
     with pytest.raises(AttributeError):
         ref_ambre_stats({"characteristics": [1, 2]})
+
+
+# ---------------------------------------------------------------- settings and Altaride derived values
+@pytest.mark.parametrize("system", available_systems(), ids=lambda s: s.slug)
+def test_merged_settings_are_a_fresh_defaults_dict_updated(system: Any) -> None:
+    defaults = system.default_campaign_settings()
+    shared_base = type(system).settings is RuleSystem.settings  # Ambre keeps its own read-only merge
+    for request in (None, {}, {"unknown": 1}, {k: "x" for k in list(defaults)[:2]}):
+        expected = system.default_campaign_settings()
+        expected.update(request or {})
+        merged = system.settings(request)
+        assert merged == expected and list(merged) == list(expected)
+        for value in (
+            merged.values() if shared_base else ()
+        ):  # a caller that changes a nested default changes nothing next time
+            if isinstance(value, list):
+                value.append("changed")
+            elif isinstance(value, dict):
+                value["changed"] = True
+    assert system.settings(None) == defaults
+
+
+def ref_talent(sheet: dict[str, Any], code: str, with_magic: bool = True) -> int:
+    from rules.altaride import derive as D
+    from rules.altaride import tables as T
+
+    score = D._int((sheet.get("talents") or {}).get(code), T.TALENT_BASE)
+    if with_magic:
+        score += D._int((sheet.get("talent_magic_bonus") or {}).get(code), 0)
+    return score
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(["VIG", "HAB", "PER", "ESP", "SCI", "AFF", "EXP", "VOL", "INT"]), _scalars),
+    st.one_of(st.none(), st.dictionaries(st.sampled_from(["VIG", "HAB", "SCI"]), _scalars)),
+)
+def test_altaride_talents_and_domains_are_what_they_were(talents: dict[str, Any], bonus: Any) -> None:
+    from rules.altaride import derive as D
+    from rules.altaride import tables as T
+
+    sheet = {"talents": talents, "talent_magic_bonus": bonus}
+    for code in {c for codes in T.DOMAINS.values() for c in codes}:
+        assert D.talent(sheet, code) == ref_talent(sheet, code)
+        assert D.talent(sheet, code, with_magic=False) == ref_talent(sheet, code, with_magic=False)
+    for name, codes in T.DOMAINS.items():
+        assert D.domain(sheet, name) == sum(ref_talent(sheet, c, with_magic=False) for c in codes) // 3
