@@ -361,3 +361,55 @@ def test_altaride_talents_and_domains_are_what_they_were(talents: dict[str, Any]
         assert D.talent(sheet, code, with_magic=False) == ref_talent(sheet, code, with_magic=False)
     for name, codes in T.DOMAINS.items():
         assert D.domain(sheet, name) == sum(ref_talent(sheet, c, with_magic=False) for c in codes) // 3
+
+
+def ref_clefs_aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
+    from rules.clefs import derive as D
+    from rules.clefs import tables as t
+
+    aspects = sheet.get("aspects") if isinstance(sheet.get("aspects"), dict) else {}
+    free = (sheet.get("creation") or {}).get("skill_package") == "free"
+    state: dict[str, dict[str, int]] = {}
+    for code in t.ASPECTS:
+        base = D._as_int(aspects.get(code), 10)
+        mine = [s for s in D.skills_of(sheet) if s.get("aspect") == code]
+        creation_px = 0 if free else sum(D.creation_level(s) for s in mine)
+        total_px = sum(D.granted_px(s) for s in mine) - (sum(D.creation_level(s) for s in mine) if free else 0)
+        created, _, _ = D.aspect_ladder(base, creation_px)
+        current, left, _ = D.aspect_ladder(base, max(total_px, 0))
+        state[code] = {
+            "base": base,
+            "after_creation": created,
+            "current": current,
+            "px": left,
+            "threshold": current + 1,
+            "increases_after_creation": max(current - created, 0),
+            "total_px": total_px,
+        }
+    return state
+
+
+_clefs_skill = st.fixed_dictionaries(
+    {"name": st.sampled_from(["Épée", "Course"]), "aspect": st.sampled_from(["PH", "ME", "MY", "XX"])},
+    optional={
+        "nc": st.integers(0, 20),
+        "creation_nc": st.one_of(st.none(), st.integers(0, 20)),
+        "aspect_px_granted": st.one_of(st.none(), st.integers(0, 30)),
+    },
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(["PH", "ME", "MY"]), st.one_of(st.integers(5, 18), st.none(), st.booleans())),
+    st.lists(st.one_of(_clefs_skill, st.integers()), max_size=4),
+    st.sampled_from(["free", "fixed", None]),
+)
+def test_clefs_aspects_are_what_they_were(aspects: dict[str, Any], skills: list[Any], package: Any) -> None:
+    from rules.clefs import derive as D
+
+    sheet = {"aspects": aspects, "skills": skills, "creation": {"skill_package": package}}
+    expected = ref_clefs_aspect_state(sheet)
+    assert D.aspect_state(sheet) == expected
+    for code, values in expected.items():
+        assert D.current_aspect(sheet, code) == values["current"]
