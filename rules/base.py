@@ -27,6 +27,7 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, Protocol, runtime_checkable
 
 JSON = Any
@@ -78,6 +79,7 @@ def line_refs(text: str) -> list[str]:
     return _REF_RE.findall(text or "")
 
 
+@lru_cache(maxsize=8192)
 def strip_line_refs(text: str) -> str:
     """``text`` without its seed line references.
 
