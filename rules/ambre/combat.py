@@ -497,7 +497,8 @@ def _full_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any]
     """The participant's state, completed from its sheet where keys are missing."""
     given = c.state or {}
     state = dict(given) if _STATE_KEYS <= given.keys() else {**combat_state(c.sheet, settings), **given}
-    state["wounds"] = normalise_wounds(wound_points(state.get("wounds") or {}))
+    wounds = state.get("wounds")
+    state["wounds"] = normalise_wounds(wound_points(wounds) if wounds else 0)
     return state
 
 

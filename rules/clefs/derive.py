@@ -79,7 +79,7 @@ def skills_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
 
 def aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     """Per aspect: base, creation-final value, current value, aspect-PX left, post-creation increases."""
-    aspects = sheet.get("aspects") if isinstance(sheet.get("aspects"), dict) else {}
+    aspects: dict[str, Any] = sheet["aspects"] if isinstance(sheet.get("aspects"), dict) else {}
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
     skills = skills_of(sheet)
     return {code: _aspect_values(code, aspects, skills, free) for code in t.ASPECTS}
@@ -89,7 +89,7 @@ def current_aspect(sheet: dict[str, Any], code: str) -> int:
     """``aspect_state(sheet)[code]["current"]``, computing that aspect only (a test reads one)."""
     if code not in t.ASPECTS:
         raise KeyError(code)
-    aspects = sheet.get("aspects") if isinstance(sheet.get("aspects"), dict) else {}
+    aspects: dict[str, Any] = sheet["aspects"] if isinstance(sheet.get("aspects"), dict) else {}
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
     return _aspect_values(code, aspects, skills_of(sheet), free)["current"]
 
