@@ -147,11 +147,35 @@ TESTING = "pytest" in sys.modules
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", TESTING or not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
-CELERY_TASK_REJECT_ON_WORKER_LOST = False
+# A killed pool process puts its message back at once (acks_late alone would ack it as failed).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 600
-CELERY_TASK_SOFT_TIME_LIMIT = 540
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("TABLEE_TASK_TIME_LIMIT", "600"))
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 60
+# Redis redelivers an unacknowledged message after the visibility timeout: just
+# past the longest a task may run (Redis's default is one hour).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 60,
+    "socket_connect_timeout": 5,
+    "socket_timeout": 10,
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # a worker started before Redis waits for it
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 1}
+#: The session job's lease: a run whose worker has not refreshed its heartbeat for
+#: this long is dead and is re-sent by the sweeper (beat).
+TABLEE_RUN_LEASE_SECONDS = float(os.environ.get("TABLEE_RUN_LEASE_SECONDS", "120"))
+#: Period of the sweeper that re-sends dead or never-sent runs.
+TABLEE_RUN_SWEEP_INTERVAL = float(os.environ.get("TABLEE_RUN_SWEEP_INTERVAL", "60"))
+#: Retries of the session job on database errors (backoff up to 60 s each: ~25 min for 30).
+TABLEE_RUN_MAX_RETRIES = int(os.environ.get("TABLEE_RUN_MAX_RETRIES", "30"))
+#: A dedicated Celery queue for the session job and its sweeper (empty: the default queue).
+PROGRESSION_TASK_QUEUE = os.environ.get("TABLEE_PROGRESSION_QUEUE", "") or None
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE["progression-sweep-stale-runs"] = {
+    "task": "progression.sweep_stale_runs",
+    "schedule": TABLEE_RUN_SWEEP_INTERVAL,
+    "options": {"queue": PROGRESSION_TASK_QUEUE} if PROGRESSION_TASK_QUEUE else {},
+}
 # Campaigns: e-mail digest of unread notifications (members who opted in).
 CELERY_BEAT_SCHEDULE["campaigns-notification-digest"] = {
     "task": "campaigns.tasks.send_notification_digests",

@@ -27,14 +27,17 @@ is recomputed identically, whatever did not is redone.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
-from django.db.models import F
+from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -455,7 +458,12 @@ def start_session_review(session: PlaySession) -> RecalculationRun:
 def _launch(
     campaign: Campaign, session: PlaySession | None, *, actor: Any, reason: str, revision: int
 ) -> RecalculationRun:
-    """Create a run and enqueue the task after commit; reuse an active run (idempotent launch)."""
+    """Create a run and enqueue the task after commit; reuse an active run (idempotent launch).
+
+    An active run that is dead (never sent, or its worker's lease expired) is
+    re-sent rather than trusted: "relaunch" and "confirm awards" never attach
+    to a run nobody will finish.
+    """
     active = (
         RecalculationRun.objects.select_for_update()
         .filter(campaign=campaign, session=session, status__in=RecalculationRun.ACTIVE)
@@ -465,31 +473,143 @@ def _launch(
         if active.revision != revision:
             RecalculationRun.objects.filter(pk=active.pk).update(revision=revision)
             active.revision = revision
+        if is_stale(active, unsent_grace=0):
+            _resend(active)
         # The queued task recomputes from the ledger when it runs: it sees the new lines.
         return active
+    now = timezone.now()
     run = RecalculationRun.objects.create(
-        campaign=campaign, session=session, created_by=actor, reason=reason, revision=revision
+        campaign=campaign, session=session, created_by=actor, reason=reason, revision=revision, heartbeat_at=now
     )
     publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
     transaction.on_commit(lambda: enqueue(run.pk))
     return run
 
 
-def enqueue(run_id: int) -> None:
-    """Send the task (``PROGRESSION_TASK_QUEUE`` setting: a dedicated queue, else the default)."""
+# ---------------------------------------------------------------------------
+# Jobs that always finish: enqueue, lease, sweep
+# ---------------------------------------------------------------------------
+def lease_seconds() -> float:
+    """A worker refreshes its run's heartbeat at least every quarter of this."""
+    from django.conf import settings
+
+    return float(getattr(settings, "TABLEE_RUN_LEASE_SECONDS", 120))
+
+
+#: A run created but not sent yet is left alone this long (its on-commit send may be under way).
+UNSENT_GRACE_SECONDS = 10.0
+
+
+def is_stale(run: RecalculationRun, now: Any = None, *, unsent_grace: float = UNSENT_GRACE_SECONDS) -> bool:
+    """Dead: active, and never sent (after a short grace), or no heartbeat within the lease."""
+    if run.status not in RecalculationRun.ACTIVE:
+        return False
+    now = now or timezone.now()
+    beat = run.heartbeat_at or run.started_at or run.created
+    age = (now - beat).total_seconds()
+    if run.status == RecalculationRun.Status.QUEUED and run.enqueued_at is None:
+        return age >= min(unsent_grace, lease_seconds())
+    return age > lease_seconds()
+
+
+def enqueue(run_id: int) -> bool:
+    """Send the task (``PROGRESSION_TASK_QUEUE`` setting: a dedicated queue, else the default).
+
+    Called on commit. If the broker is down the run stays queued with
+    ``enqueued_at`` empty and the sweeper (:func:`sweep_stale_runs`, a beat
+    task) sends it again later: the request that launched it never fails.
+    """
     from django.conf import settings
 
     from progression.tasks import recalculate_session
 
     queue = getattr(settings, "PROGRESSION_TASK_QUEUE", None)
-    if queue:
-        recalculate_session.apply_async(args=[run_id], queue=queue)
-    else:
-        recalculate_session.delay(run_id)
+    options: dict[str, Any] = {"queue": queue} if queue else {}
+    eager = bool(recalculate_session.app.conf.task_always_eager)
+    if eager:
+        # In-process (embedded defaults, tests): no broker to miss.
+        RecalculationRun.objects.filter(pk=run_id).update(enqueued_at=timezone.now())
+        recalculate_session.apply_async(args=[run_id], **options)
+        return True
+    try:
+        recalculate_session.apply_async(
+            args=[run_id],
+            retry=True,
+            retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 1},
+            **options,
+        )
+    except Exception as exc:  # kombu/redis connection errors: the broker is down
+        logger.warning(
+            "progression: run %s not sent (%s: %s); the sweeper will resend it", run_id, type(exc).__name__, exc
+        )
+        return False
+    try:
+        RecalculationRun.objects.filter(pk=run_id, enqueued_at__isnull=True).update(enqueued_at=timezone.now())
+    except Exception:
+        logger.warning("progression: run %s sent but not marked as sent", run_id, exc_info=True)
+    return True
+
+
+def _resend(run: RecalculationRun) -> None:
+    """Mark a dead run interrupted, back to queued, and send it again on commit."""
+    now = timezone.now()
+    was_sent = run.enqueued_at is not None
+    fields: dict[str, Any] = {
+        "status": RecalculationRun.Status.QUEUED,
+        "heartbeat_at": now,
+        "lease": "",
+        "resends": F("resends") + 1,
+    }
+    if was_sent or run.status == RecalculationRun.Status.RUNNING:
+        fields["interrupted_at"] = now  # a broker that was down at enqueue is not an interruption of the job
+    RecalculationRun.objects.filter(pk=run.pk).update(**fields)
+    run.refresh_from_db()
+    logger.warning("progression: run %s was dead (%s); re-sent", run.pk, "stale" if was_sent else "never sent")
+    publish(f"campaign:{run.campaign_id}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
+    transaction.on_commit(lambda: enqueue(run.pk))
+
+
+def sweep_stale_runs(*, session: PlaySession | None = None) -> list[int]:
+    """Find dead runs (never sent, or lease expired) and re-send them. The beat task.
+
+    Safe to run anywhere, any number of times: a re-sent run is claimed by one
+    worker only (:func:`run_recalculation`'s lease), duplicates return early.
+    """
+    qs = RecalculationRun.objects.filter(status__in=RecalculationRun.ACTIVE)
+    if session is not None:
+        qs = qs.filter(session=session)
+    now = timezone.now()
+    resent: list[int] = []
+    for pk in qs.values_list("pk", flat=True)[:500]:
+        with transaction.atomic():
+            run = RecalculationRun.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+            if run is not None and is_stale(run, now):
+                _resend(run)
+                resent.append(run.pk)
+    return resent
+
+
+class LeaseLost(Exception):
+    """Another worker took the run over (this one was presumed dead): stop quietly."""
+
+
+def _heartbeat(run: RecalculationRun, **values: Any) -> None:
+    """Refresh the lease (and progress); raise :class:`LeaseLost` if the run is no longer ours."""
+    now = timezone.now()
+    if not RecalculationRun.objects.filter(pk=run.pk, lease=run.lease).update(heartbeat_at=now, **values):
+        raise LeaseLost(run.pk)
+    run.heartbeat_at = now
 
 
 def _run_data(run: RecalculationRun) -> dict[str, Any]:
-    return {"run": run.pk, "session": run.session_id, "status": run.status, "done": run.done, "total": run.total}
+    return {
+        "run": run.pk,
+        "session": run.session_id,
+        "status": run.status,
+        "done": run.done,
+        "total": run.total,
+        "interrupted": run.interrupted,
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -500,7 +620,15 @@ def checkpoint(run: RecalculationRun, index: int, character: Character) -> None:
 
 
 def run_recalculation(run_id: int) -> dict[str, Any]:
-    """Recompute every character of the run's campaign. Idempotent and retry-safe."""
+    """Recompute every character of the run's campaign. Idempotent and retry-safe.
+
+    The worker first claims the run (a lease token, compare-and-set): a
+    queued, failed or dead (stale heartbeat) run can be claimed, a run whose
+    lease is alive cannot (``status: "busy"``, the task retries later), a done
+    run returns at once. While it works it refreshes the heartbeat.
+    """
+    from django.db.models import Q
+
     run = RecalculationRun.objects.select_related("campaign", "session").filter(pk=run_id).first()
     if run is None:
         return {"run": run_id, "status": "missing"}
@@ -510,16 +638,32 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     session = run.session
     characters = list(Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT).order_by("pk"))
     now = timezone.now()
-    RecalculationRun.objects.filter(pk=run.pk).update(
-        status=RecalculationRun.Status.RUNNING,
-        started_at=now,
-        finished_at=None,
-        attempts=F("attempts") + 1,
-        done=0,
-        total=len(characters),
-        error="",
+    token = uuid.uuid4().hex
+    stale_before = now - timedelta(seconds=lease_seconds())
+    claimable = (
+        Q(status__in=[RecalculationRun.Status.QUEUED, RecalculationRun.Status.FAILED])
+        | Q(status=RecalculationRun.Status.RUNNING, heartbeat_at__lt=stale_before)
+        | Q(status=RecalculationRun.Status.RUNNING, heartbeat_at__isnull=True)
+    )
+    claimed = (
+        RecalculationRun.objects.filter(pk=run.pk)
+        .filter(claimable)
+        .update(
+            status=RecalculationRun.Status.RUNNING,
+            lease=token,
+            heartbeat_at=now,
+            enqueued_at=Coalesce(F("enqueued_at"), Value(now)),
+            started_at=now,
+            finished_at=None,
+            attempts=F("attempts") + 1,
+            done=0,
+            total=len(characters),
+            error="",
+        )
     )
     run.refresh_from_db()
+    if not claimed:
+        return {**_run_data(run), "status": "done" if run.status == RecalculationRun.Status.DONE else "busy"}
     start_revision = run.revision
     system = campaign.rule_system
     settings = campaign.system_settings or {}
@@ -552,9 +696,20 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         step = campaign_step(system)
         if step is not None and sheets:
             apply_campaign_step(run, step, sheets, settings)
+    except LeaseLost:
+        logger.warning("progression: run %s was taken over by another worker; this one stops", run.pk)
+        return {**_run_data(run), "status": "taken-over"}
+    except (OperationalError, InterfaceError):
+        # The database is away: leave the run claimable (the task retries; past
+        # its budget the stale heartbeat lets the sweeper re-send it).
+        try:
+            RecalculationRun.objects.filter(pk=run.pk, lease=token).update(status=RecalculationRun.Status.QUEUED)
+        except Exception:
+            pass
+        raise
     except Exception as exc:
         with transaction.atomic():
-            RecalculationRun.objects.filter(pk=run.pk).update(
+            RecalculationRun.objects.filter(pk=run.pk, lease=token).update(
                 status=RecalculationRun.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
             )
             run.refresh_from_db()
@@ -562,16 +717,21 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         raise
     with transaction.atomic():
         current = RecalculationRun.objects.select_for_update().get(pk=run.pk)
+        if current.lease != token:
+            return {**_run_data(current), "status": "taken-over"}
         if current.revision != start_revision:
             # Awards were confirmed again while this run was going: run once more.
             current.status = RecalculationRun.Status.QUEUED
-            current.save(update_fields=["status"])
+            current.enqueued_at = None
+            current.heartbeat_at = timezone.now()
+            current.save(update_fields=["status", "enqueued_at", "heartbeat_at"])
             transaction.on_commit(lambda: enqueue(current.pk))
         else:
             current.status = RecalculationRun.Status.DONE
             current.finished_at = timezone.now()
             current.done = len(characters)
-            current.save(update_fields=["status", "finished_at", "done"])
+            current.lease = ""
+            current.save(update_fields=["status", "finished_at", "done", "lease"])
         publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(current), gms_only=True)
     return _run_data(current)
 
@@ -676,9 +836,13 @@ def recalculate_character(
                     "run": run,
                 },
             )
-        if announce:
-            RecalculationRun.objects.filter(pk=run.pk).update(done=index)
+        beat_due = run.heartbeat_at is None or (
+            (timezone.now() - run.heartbeat_at).total_seconds() > lease_seconds() / 4
+        )
+        if announce or beat_due:
+            _heartbeat(run, done=index)
             run.done = index
+        if announce:
             publish(f"campaign:{run.campaign_id}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
     return result.sheet if isinstance(result.sheet, dict) else sheet
 
