@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -39,7 +40,10 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
-SITE_URL = os.environ.get("TABLEE_SITE_URL", "http://127.0.0.1:8000")
+#: The public address of the site (links in e-mails); its host is the ``django.contrib.sites`` domain.
+SITE_URL = os.environ.get("TABLEE_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SITE_DOMAIN = urlsplit(SITE_URL).netloc or "127.0.0.1:8000"
+SITE_NAME = os.environ.get("TABLEE_SITE_NAME", "Tablée")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -68,6 +72,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz first: answers before the HTTPS redirect and the Host check (internal probes).
+    "config.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -129,7 +135,17 @@ if "pytest" in sys.modules:
 # --- Redis: cache, broker, live events -----------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Keys are prefixed and clear() deletes only them: the Redis database may
+    # also be the Celery broker's (Django's RedisCache.clear() is FLUSHDB).
+    # Under pytest each test process has its own prefix.
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.PrefixedRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("TABLEE_CACHE_PREFIX", "tablee")
+            + (f"-test-{os.getpid()}" if "pytest" in sys.modules else ""),
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tablee"}}
 
@@ -224,6 +240,11 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+#: Seconds before an unresponsive SMTP server gives up (a request never hangs on it).
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+EMAIL_SUBJECT_PREFIX = os.environ.get("TABLEE_EMAIL_SUBJECT_PREFIX", f"[{SITE_NAME}] ")
+ACCOUNT_EMAIL_SUBJECT_PREFIX = EMAIL_SUBJECT_PREFIX
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tablée <noreply@tablee.localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -242,6 +263,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("TABLEE_STATIC_ROOT", BASE_DIR / "staticfiles"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("TABLEE_MEDIA_ROOT", BASE_DIR / "media"))
+#: Serve uploaded media from the web process (``/media/...``), also with DEBUG off:
+#: the reverse proxy forwards to it, so access rules of the media view apply.
+TABLEE_SERVE_MEDIA = env_bool("TABLEE_SERVE_MEDIA", True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -327,6 +351,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
