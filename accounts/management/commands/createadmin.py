@@ -53,7 +53,5 @@ class Command(BaseCommand):
             user.set_password(password)
             user.save()
             EmailAddress.objects.filter(user=user).exclude(email__iexact=email).update(primary=False)
-            EmailAddress.objects.update_or_create(
-                user=user, email=email, defaults={"verified": True, "primary": True}
-            )
+            EmailAddress.objects.update_or_create(user=user, email=email, defaults={"verified": True, "primary": True})
         self.stdout.write(self.style.SUCCESS(f"Administrator {username} is ready."))

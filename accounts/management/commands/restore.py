@@ -61,5 +61,7 @@ class Command(BaseCommand):
         if diff:
             raise CommandError(f"Row counts differ after the restore (backup, now): {diff}")
         self.stdout.write(
-            self.style.SUCCESS(f"Restored {len(counts)} tables ({sum(counts.values())} rows) and the media into {media}.")
+            self.style.SUCCESS(
+                f"Restored {len(counts)} tables ({sum(counts.values())} rows) and the media into {media}."
+            )
         )
