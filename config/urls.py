@@ -38,7 +38,7 @@ elif settings.TABLEE_SERVE_MEDIA:
     # (``static()`` is a no-op with DEBUG off). A media view with access rules may replace it.
     urlpatterns += [
         re_path(
-            r"^%s(?P<path>.*)$" % re.escape(settings.MEDIA_URL.lstrip("/")),
+            rf"^{re.escape(settings.MEDIA_URL.lstrip('/'))}(?P<path>.*)$",
             serve,
             {"document_root": settings.MEDIA_ROOT},
             name="media",
