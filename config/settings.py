@@ -33,6 +33,8 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+#: Production as configured (``DJANGO_DEBUG=0``), whatever a test runner does to DEBUG.
+TABLEE_PRODUCTION = not DEBUG
 _DEV_SECRET = "django-insecure-tablee-development-key-do-not-use-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", _DEV_SECRET if DEBUG else "")
 if not SECRET_KEY:

@@ -51,7 +51,7 @@ def test_the_test_cache_has_a_prefix_of_its_own(settings: Any) -> None:
         assert settings.CACHES["default"]["KEY_PREFIX"].endswith(f"-test-{os.getpid()}")
 
 
-def test_the_in_process_beat_runs_the_sweeper_first(monkeypatch: Any) -> None:
+def test_the_in_process_beat_runs_the_sweeper_first(monkeypatch: Any, db: Any) -> None:
     from config import inprocess_beat
     from config.celery import app
 

@@ -117,7 +117,7 @@ def test_the_health_check_says_503_when_the_database_is_away(production: Any, mo
 def test_the_demo_is_never_loaded_in_production(settings: Any) -> None:
     from django.contrib.auth import get_user_model
 
-    settings.DEBUG = False
+    settings.TABLEE_PRODUCTION = True  # DJANGO_DEBUG=0
     with pytest.raises(CommandError, match="never loaded in production"):
         call_command("demo", stdout=io.StringIO())
     assert not get_user_model().objects.filter(username__in=["admin", "mj", "joueuse", "joueur"]).exists()

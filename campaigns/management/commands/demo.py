@@ -42,7 +42,7 @@ class Command(BaseCommand):
         from django.conf import settings
         from django.core.management.base import CommandError
 
-        if not settings.DEBUG and not options.get("allow_production"):
+        if settings.TABLEE_PRODUCTION and not options.get("allow_production"):
             raise CommandError(
                 "DJANGO_DEBUG=0: the demo (accounts with a public password) is never loaded in production. "
                 "Use ./tablee createadmin for your own administrator."
