@@ -186,6 +186,8 @@ TABLEE_RUN_LEASE_SECONDS = float(os.environ.get("TABLEE_RUN_LEASE_SECONDS", "120
 TABLEE_RUN_SWEEP_INTERVAL = float(os.environ.get("TABLEE_RUN_SWEEP_INTERVAL", "60"))
 #: Retries of the session job on database errors (backoff up to 60 s each: ~25 min for 30).
 TABLEE_RUN_MAX_RETRIES = int(os.environ.get("TABLEE_RUN_MAX_RETRIES", "30"))
+#: Characters per transaction of the session job (set-based: a few queries per chunk).
+TABLEE_RUN_CHUNK_SIZE = int(os.environ.get("TABLEE_RUN_CHUNK_SIZE", "200"))
 #: A dedicated Celery queue for the session job and its sweeper (empty: the default queue).
 PROGRESSION_TASK_QUEUE = os.environ.get("TABLEE_PROGRESSION_QUEUE", "") or None
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}

@@ -9,14 +9,18 @@ transaction and publishes live events inside it.
 
 The session job (:func:`run_recalculation`, run by
 :func:`progression.tasks.recalculate_session`) recomputes every character of
-the campaign from the append-only ledger, one transaction per character:
+the campaign from the append-only ledger, set-based, one transaction per
+chunk of ``TABLEE_RUN_CHUNK_SIZE`` characters (:func:`recalculate_chunk`):
 
-1. append the session's confirmed award lines to the ledger (idempotent:
-   ledger key ``progression:award:<line id>``);
-2. read the character's approved entries and call the system's
-   ``apply_progression`` (pure and idempotent);
-3. upsert :class:`CharacterBalance` and the session's :class:`SessionResult`;
-4. report progress on the ``campaign:<id>`` live channel (GMs only).
+1. append the session's confirmed award lines to the ledger in one
+   ``INSERT … ON CONFLICT DO NOTHING`` (idempotent: ledger key
+   ``progression:award:<line id>``);
+2. read the chunk's approved entries in one query and call the system's
+   ``apply_progression`` per character (pure and idempotent);
+3. upsert :class:`CharacterBalance` and the session's :class:`SessionResult`
+   in bulk (``INSERT … ON CONFLICT DO UPDATE``);
+4. refresh the run's lease and progress, report it on the ``campaign:<id>``
+   live channel (GMs only).
 
 Then one campaign-wide step (:mod:`progression.hooks`, e.g. Ambre's secret
 ranks). Running it twice gives the same rows; a run killed mid-way and
@@ -26,6 +30,7 @@ is recomputed identically, whatever did not is redone.
 
 from __future__ import annotations
 
+import json
 import logging
 import uuid
 from collections import defaultdict
@@ -36,8 +41,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Case, F, TextField, Value, When
+from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -69,6 +74,8 @@ LIVE_KIND_REVIEW = "progression-review"
 LIVE_KIND_PURCHASE = "progression-purchase"
 #: Progress events per run, at most (plus the first and the last).
 PROGRESS_EVENTS = 50
+#: A ledger entry's empty ``data`` as the database gives it back as text.
+EMPTY_JSON = frozenset({"{}", "", None})
 
 
 # ---------------------------------------------------------------------------
@@ -673,26 +680,30 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         for line in SessionAward.objects.filter(session=session).order_by("pk"):
             lines[line.character_id].append(line)
         numbers = dict(PlaySession.objects.filter(campaign=campaign).values_list("pk", "number"))
-    every = max(1, len(characters) // PROGRESS_EVENTS)
     written: set[int] = set()
     if lines:
         keys = {f"progression:award:{pk}": pk for items in lines.values() for pk in (line.pk for line in items)}
         written = {keys[k] for k in LedgerEntry.objects.filter(key__in=list(keys)).values_list("key", flat=True)}
     try:
         sheets: dict[int, dict[str, Any]] = {}
-        for index, character in enumerate(characters, start=1):
-            sheets[character.pk] = recalculate_character(
-                run,
-                character,
-                system=system,
-                settings=settings,
-                lines=lines.get(character.pk, []),
-                numbers=numbers,
-                index=index,
-                announce=index == 1 or index % every == 0 or index == len(characters),
-                written=written,
+        size = chunk_size()
+        for start in range(0, len(characters), size):
+            chunk = characters[start : start + size]
+            sheets.update(
+                recalculate_chunk(
+                    run,
+                    chunk,
+                    system=system,
+                    settings=settings,
+                    lines=lines,
+                    numbers=numbers,
+                    written=written,
+                    done_before=start,
+                    announce=True,
+                )
             )
-            checkpoint(run, index, character)
+            for offset, character in enumerate(chunk, start=start + 1):
+                checkpoint(run, offset, character)
         step = campaign_step(system)
         if step is not None and sheets:
             apply_campaign_step(run, step, sheets, settings)
@@ -750,101 +761,180 @@ def _progress(
     return system.apply_progression(sheet, entries, settings)
 
 
-def recalculate_character(
+def chunk_size() -> int:
+    """Characters per transaction of the session job (``TABLEE_RUN_CHUNK_SIZE``)."""
+    from django.conf import settings
+
+    return max(1, int(getattr(settings, "TABLEE_RUN_CHUNK_SIZE", 200)))
+
+
+def recalculate_chunk(
     run: RecalculationRun,
-    character: Character,
+    characters: list[Character],
     *,
     system: RuleSystem,
     settings: dict[str, Any],
-    lines: Iterable[SessionAward],
+    lines: dict[int, list[SessionAward]],
     numbers: dict[int, int],
-    index: int,
-    announce: bool = True,
     written: set[int] | frozenset[int] = frozenset(),
-) -> dict[str, Any]:
-    """One character, one transaction: a bounded number of queries."""
+    done_before: int = 0,
+    announce: bool = True,
+) -> dict[int, dict[str, Any]]:
+    """A chunk of characters in one transaction, set-based: a constant number of queries.
+
+    Lock the chunk's characters (one query), append the missing award lines
+    (one ``INSERT … ON CONFLICT DO NOTHING`` on the ledger key: exactly once
+    even if two runs overlapped), read their approved entries (one query),
+    compute each character through the rules, upsert the balances and the
+    session's results (``INSERT … ON CONFLICT DO UPDATE``), refresh the lease
+    and the progress (one query). Only characters whose sheet the rules
+    changed cost more (a new sheet version each).
+    """
     session = run.session
+    pks = [c.pk for c in characters]
     with transaction.atomic():
-        locked = Character.objects.select_for_update().get(pk=character.pk)
-        for line in lines:
-            if line.pk in written:
-                continue  # already in the ledger (a rerun or a retry)
-            ledger.append_entry(
-                locked,
-                line.currency,
-                line.amount,
-                line.kind,
-                session=session,
-                created_by=line.created_by,
-                note=line.note,
-                data={**(line.data or {}), "award_line": line.pk, "code": line.code},
-                key=line.ledger_key,
+        locked = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=pks).order_by("pk")}
+        new_entries: list[LedgerEntry] = []
+        for pk in pks:
+            for line in lines.get(pk, ()):
+                if line.pk in written:
+                    continue  # already in the ledger (a rerun or a retry)
+                if line.currency not in LedgerEntry.Currency.values or line.kind not in LedgerEntry.Kind.values:
+                    raise ValueError(f"award line {line.pk}: unknown currency or kind")
+                new_entries.append(
+                    LedgerEntry(
+                        character_id=pk,
+                        currency=line.currency,
+                        amount=int(line.amount),
+                        kind=line.kind,
+                        session=session,
+                        created_by_id=line.created_by_id,
+                        note=line.note[:300],
+                        data={**(line.data or {}), "award_line": line.pk, "code": line.code},
+                        key=line.ledger_key,
+                        approval=LedgerEntry.Approval.APPROVED,
+                    )
+                )
+        if new_entries:
+            LedgerEntry.objects.bulk_create(new_entries, ignore_conflicts=True, batch_size=1000)
+        now = timezone.now()
+        closed_at = (session.closed_at or now) if session is not None else now
+        entries_by: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        # ``data`` as text, decoded only when not empty; "before the close" computed by SQL.
+        rows = (
+            LedgerEntry.objects.filter(character_id__in=pks, approval=LedgerEntry.Approval.APPROVED)
+            .order_by("character_id", "pk")
+            .annotate(
+                data_text=Cast("data", TextField()),
+                pre_close=Case(When(created__lte=closed_at, then=Value(True)), default=Value(False)),
             )
-        entries = list(
-            LedgerEntry.objects.filter(character=locked, approval=LedgerEntry.Approval.APPROVED)
-            .order_by("pk")
-            .values("id", "currency", "amount", "kind", "data", "session_id", "created")
+            .values_list("character_id", "id", "currency", "amount", "kind", "data_text", "session_id", "pre_close")
         )
-        sheet = locked.current_sheet()
-        result = _progress(system, sheet, entries, settings)
-        after = _result_dict(result)
-        state = {"karma_state": _karma_state(system, result.balances)}
-        _upsert(
-            CharacterBalance,
-            {"character": locked},
-            {
-                "balances": after["balances"],
-                "flags": after["flags"],
-                "notes": after["notes"],
-                "state": state,
-                "entries_count": len(entries),
-                "last_entry_id": entries[-1]["id"] if entries else 0,
-                "run": run,
-                "computed_at": timezone.now(),
-            },
-        )
-        if isinstance(result.sheet, dict) and result.sheet != sheet:
-            save_sheet(locked, result.sheet, reason="progression")
-        if session is not None:
-            number = numbers.get(session.pk, session.number)
-            closed_at = session.closed_at or timezone.now()
-
-            def upto(limit: int, entry: dict[str, Any]) -> bool:
-                sid = entry["session_id"]
-                if sid is None:
-                    return entry["created"] <= closed_at
-                return numbers.get(sid, 0) <= limit
-
-            before_entries = [e for e in entries if upto(number - 1, e) and e["session_id"] != session.pk]
-            after_entries = [e for e in entries if upto(number, e)]
-            before = _result_dict(_progress(system, sheet, before_entries, settings))
-            at_session = _result_dict(_progress(system, sheet, after_entries, settings))
-            _upsert(
-                SessionResult,
-                {"session": session, "character": locked},
+        for cid, eid, currency, amount, kind, text, session_id, pre_close in rows.iterator(chunk_size=5000):
+            entries_by[cid].append(
                 {
-                    "computed_at": timezone.now(),
-                    "before": before["balances"],
-                    "after": at_session["balances"],
-                    "flags": at_session["flags"],
-                    "notes": at_session["notes"],
-                    "state": {
-                        "before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)],
-                        "karma_before": _karma_state(system, before["balances"]),
-                        "karma_after": _karma_state(system, at_session["balances"]),
-                    },
-                    "run": run,
-                },
+                    "id": eid,
+                    "currency": currency,
+                    "amount": amount,
+                    "kind": kind,
+                    "data": {} if text in EMPTY_JSON else json.loads(text),
+                    "session_id": session_id,
+                    "pre_close": bool(pre_close),
+                }
             )
-        beat_due = run.heartbeat_at is None or (
-            (timezone.now() - run.heartbeat_at).total_seconds() > lease_seconds() / 4
+        balance_rows: list[CharacterBalance] = []
+        result_rows: list[SessionResult] = []
+        changed_sheets: list[tuple[Character, dict[str, Any]]] = []
+        sheets: dict[int, dict[str, Any]] = {}
+        number = numbers.get(session.pk, session.number) if session is not None else 0
+
+        def upto(limit: int, entry: dict[str, Any]) -> bool:
+            sid = entry["session_id"]
+            if sid is None:
+                return entry["pre_close"]
+            return numbers.get(sid, 0) <= limit
+
+        for pk in pks:
+            character = locked[pk]
+            entries = entries_by.get(pk, [])
+            sheet = character.current_sheet()
+            result = _progress(system, sheet, entries, settings)
+            after = _result_dict(result)
+            balance_rows.append(
+                CharacterBalance(
+                    character_id=pk,
+                    balances=after["balances"],
+                    flags=after["flags"],
+                    notes=after["notes"],
+                    state={"karma_state": _karma_state(system, result.balances)},
+                    entries_count=len(entries),
+                    last_entry_id=entries[-1]["id"] if entries else 0,
+                    run=run,
+                    computed_at=now,
+                )
+            )
+            if isinstance(result.sheet, dict) and result.sheet != sheet:
+                changed_sheets.append((character, result.sheet))
+            sheets[pk] = result.sheet if isinstance(result.sheet, dict) else sheet
+            if session is not None:
+                before_entries = [e for e in entries if upto(number - 1, e) and e["session_id"] != session.pk]
+                after_entries = [e for e in entries if upto(number, e)]
+                before = _result_dict(_progress(system, sheet, before_entries, settings))
+                # The usual case: nothing after this session, so "at the session" is "now".
+                at_session = (
+                    after
+                    if len(after_entries) == len(entries)
+                    else _result_dict(_progress(system, sheet, after_entries, settings))
+                )
+                result_rows.append(
+                    SessionResult(
+                        session=session,
+                        character_id=pk,
+                        computed_at=now,
+                        before=before["balances"],
+                        after=at_session["balances"],
+                        flags=at_session["flags"],
+                        notes=at_session["notes"],
+                        state={
+                            "before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)],
+                            "karma_before": _karma_state(system, before["balances"]),
+                            "karma_after": _karma_state(system, at_session["balances"]),
+                        },
+                        run=run,
+                    )
+                )
+        if changed_sheets:
+            save_sheets(changed_sheets, reason="progression")
+        CharacterBalance.objects.bulk_create(
+            balance_rows,
+            update_conflicts=True,
+            unique_fields=["character"],
+            update_fields=[
+                "balances",
+                "flags",
+                "notes",
+                "state",
+                "entries_count",
+                "last_entry_id",
+                "run",
+                "computed_at",
+            ],
+            batch_size=500,
         )
-        if announce or beat_due:
-            _heartbeat(run, done=index)
-            run.done = index
+        if result_rows:
+            SessionResult.objects.bulk_create(
+                result_rows,
+                update_conflicts=True,
+                unique_fields=["session", "character"],
+                update_fields=["before", "after", "flags", "notes", "state", "run", "computed_at"],
+                batch_size=500,
+            )
+        done = done_before + len(pks)
+        _heartbeat(run, done=done)
+        run.done = done
         if announce:
             publish(f"campaign:{run.campaign_id}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
-    return result.sheet if isinstance(result.sheet, dict) else sheet
+    return sheets
 
 
 def _upsert(model: Any, lookup: dict[str, Any], values: dict[str, Any]) -> None:
@@ -870,18 +960,52 @@ def apply_campaign_step(
         outcome = step(sheets, settings)
         characters = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=list(outcome))}
         balances = {b.character_id: b for b in CharacterBalance.objects.filter(character_id__in=list(outcome))}
+        changed: list[CharacterBalance] = []
+        new_sheets: list[tuple[Character, dict[str, Any]]] = []
         for pk, item in outcome.items():
             character = characters.get(pk)
             if character is None:
                 continue
             new_sheet = item.get("sheet")
             if isinstance(new_sheet, dict) and new_sheet != character.current_sheet():
-                save_sheet(character, new_sheet, reason="progression-ranks")
+                new_sheets.append((character, new_sheet))
             snapshot = balances.get(pk)
             if snapshot is not None and item.get("state"):
                 state = {**(snapshot.state or {}), **item["state"]}
                 if state != snapshot.state:
-                    CharacterBalance.objects.filter(pk=snapshot.pk).update(state=state)
+                    snapshot.state = state
+                    changed.append(snapshot)
+        if new_sheets:
+            save_sheets(new_sheets, reason="progression-ranks")
+        if changed:
+            CharacterBalance.objects.bulk_update(changed, ["state"], batch_size=500)
+
+
+def save_sheets(changes: list[tuple[Character, dict[str, Any]]], *, reason: str) -> None:
+    """Store recomputed sheets as new versions, in bulk (one UPDATE and one INSERT per batch)."""
+    now = timezone.now()
+    versions: list[SheetVersion] = []
+    for character, sheet in changes:
+        character.sheet, character.version = sheet, character.version + 1
+        character.schema_version = character.rule_system.schema_version
+        character.updated = now
+        versions.append(
+            SheetVersion(
+                character=character,
+                version=character.version,
+                name=character.name,
+                sheet=sheet,
+                schema_version=character.schema_version,
+                status=character.status,
+                reason=reason,
+            )
+        )
+    Character.objects.bulk_update(
+        [c for c, _sheet in changes], ["sheet", "version", "schema_version", "updated"], batch_size=500
+    )
+    SheetVersion.objects.bulk_create(versions, batch_size=500)
+    for character, _sheet in changes:
+        publish(f"character:{character.pk}", "sheet-changed", {"character": character.pk})
 
 
 def save_sheet(character: Character, sheet: dict[str, Any], *, reason: str, author: Any = None) -> None:

@@ -109,6 +109,7 @@ class Workers:
             "TABLEE_PROGRESSION_QUEUE": self.queue,
             "TABLEE_RUN_LEASE_SECONDS": str(LEASE),
             "TABLEE_RUN_SWEEP_INTERVAL": "1",
+            "TABLEE_RUN_CHUNK_SIZE": "1",  # one character per transaction: the faults land between commits
             "TEST_CHECKPOINT_DELAY": str(delay),
             **env,
         }

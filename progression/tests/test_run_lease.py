@@ -75,7 +75,8 @@ def test_a_live_run_is_not_swept_and_a_second_delivery_is_busy(table: Any, monke
     assert CharacterBalance.objects.count() == 0
 
 
-def test_a_worker_that_lost_its_lease_stops_without_writing(table: Any, monkeypatch: Any) -> None:
+def test_a_worker_that_lost_its_lease_stops_without_writing(table: Any, monkeypatch: Any, settings: Any) -> None:
+    settings.TABLEE_RUN_CHUNK_SIZE = 1
     cast = _cast(table)
     run = _dead_run(table, cast, monkeypatch, status="queued")
 
