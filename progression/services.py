@@ -40,7 +40,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.db.models import Case, F, TextField, Value, When
 from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
@@ -830,7 +830,12 @@ def recalculate_chunk(
             )
             .values_list("character_id", "id", "currency", "amount", "kind", "data_text", "session_id", "pre_close")
         )
-        for cid, eid, currency, amount, kind, text, session_id, pre_close in rows.iterator(chunk_size=5000):
+        # Raw rows (no per-value converters: every column here is a plain int, text or boolean).
+        sql, params = rows.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            fetched = cursor.fetchall()
+        for cid, eid, currency, amount, kind, text, session_id, pre_close in fetched:
             entries_by[cid].append(
                 {
                     "id": eid,
