@@ -18,4 +18,5 @@ RUN DJANGO_SECRET_KEY=build-only python manage.py compilemessages --ignore=.venv
 VOLUME ["/app/media"]
 USER tablee
 EXPOSE 8000
-CMD ["./tablee", "web", "--host", "0.0.0.0"]
+ENV TABLEE_HOST=0.0.0.0
+CMD ["./tablee", "web"]
