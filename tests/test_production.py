@@ -209,9 +209,10 @@ def test_the_compose_file_waits_for_migrations_and_checks_health_as_the_app_answ
     for name in ("web", "worker", "beat"):
         env = services[name]["environment"]
         assert env["TABLEE_NO_VENV"] == "1" and env["TABLEE_MEDIA_ROOT"] == "/app/media"
-        assert "media:/app/media" in services[name]["volumes"]
+        assert env["TABLEE_DATA_DIR"] == "/app/data"
+        assert {"media:/app/media", "appdata:/app/data"} <= set(services[name]["volumes"])
     dockerfile = (ROOT / "Dockerfile").read_text()
-    assert "chown -R tablee:tablee /app/media" in dockerfile and "USER tablee" in dockerfile
+    assert "chown -R tablee:tablee /app/media /app/data" in dockerfile and "USER tablee" in dockerfile
 
 
 def _environment_variables() -> set[str]:

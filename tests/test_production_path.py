@@ -282,6 +282,7 @@ def test_the_production_path_as_the_readme_tells_it(stack: dict[str, Any]) -> No
             "TABLEE_WEB_WORKERS": "1",
             "TABLEE_STATIC_ROOT": str(tmp / "static"),
             "TABLEE_MEDIA_ROOT": str(tmp / "media"),
+            "TABLEE_DATA_DIR": str(tmp / "data"),
             "TABLEE_PROGRESSION_QUEUE": f"prodpath-{tag}",
             "TABLEE_CACHE_PREFIX": f"prodpath-{tag}",
             "TABLEE_LIVE_PREFIX": f"prodpath-{tag}:live:",
@@ -406,12 +407,16 @@ def test_the_production_path_as_the_readme_tells_it(stack: dict[str, Any]) -> No
 
     # Backup, then restore into a fresh database and media directory: identical rows, the portrait back.
     folder = Path(tablee("backup", str(tmp / "backups")).strip().splitlines()[-1])
-    assert {p.name for p in folder.iterdir()} == {"database.dump", "media.tar.gz", "manifest.json"}
+    assert {p.name for p in folder.iterdir()} == {"database.dump", "media.tar.gz", "data.tar.gz", "manifest.json"}
     restored_media = tmp / "media-restored"
     tablee(
         "restore",
         str(folder),
-        extra={"DATABASE_URL": _database_url(stack["names"][1]), "TABLEE_MEDIA_ROOT": str(restored_media)},
+        extra={
+            "DATABASE_URL": _database_url(stack["names"][1]),
+            "TABLEE_MEDIA_ROOT": str(restored_media),
+            "TABLEE_DATA_DIR": str(tmp / "data-restored"),
+        },
     )
     before, after = _row_counts(stack["names"][0]), _row_counts(stack["names"][1])
     assert after == before and before["characters_character"] == 3 and before["progression_characterbalance"] == 3

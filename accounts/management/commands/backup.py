@@ -6,6 +6,7 @@ or ``./backups``) holding:
 * ``database.dump``: ``pg_dump --format=custom`` of the PostgreSQL database
   (or ``database.sqlite3``, a consistent copy, on the embedded default);
 * ``media.tar.gz``: every uploaded file (``TABLEE_MEDIA_ROOT``);
+* ``data.tar.gz``: the instance's private data (``TABLEE_DATA_DIR``: the dice signing key);
 * ``manifest.json``: when, which database engine, and the row count of every table
   (``restore`` checks them).
 
@@ -36,6 +37,14 @@ def pg_env(db: dict[str, Any]) -> dict[str, str]:
         if db.get(key):
             env[var] = str(db[key])
     return env
+
+
+def archive_dir(directory: Path, archive_path: Path) -> None:
+    """A gzipped tar of the directory's content (empty if it does not exist)."""
+    with tarfile.open(archive_path, "w:gz") as archive:
+        if directory.is_dir():
+            for child in sorted(directory.iterdir()):
+                archive.add(child, arcname=child.name)
 
 
 def row_counts() -> dict[str, int]:
@@ -76,10 +85,8 @@ class Command(BaseCommand):
         else:
             raise CommandError(f"No backup for the {connection.vendor} database engine.")
         media = Path(settings.MEDIA_ROOT)
-        with tarfile.open(target / "media.tar.gz", "w:gz") as archive:
-            if media.is_dir():
-                for child in sorted(media.iterdir()):
-                    archive.add(child, arcname=child.name)
+        archive_dir(media, target / "media.tar.gz")
+        archive_dir(Path(getattr(settings, "TABLEE_DATA_DIR", settings.BASE_DIR / "data")), target / "data.tar.gz")
         manifest = {"created": stamp, "engine": connection.vendor, "tables": row_counts()}
         (target / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
         total = sum(manifest["tables"].values())

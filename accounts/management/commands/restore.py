@@ -3,7 +3,8 @@
 Meant for an empty database (a fresh ``createdb``): ``--force`` replaces
 the objects of a database that already has tables. PostgreSQL:
 ``pg_restore --no-owner``; SQLite: the file is copied in place. The media
-archive is extracted into ``TABLEE_MEDIA_ROOT``. Then every table's row
+archive is extracted into ``TABLEE_MEDIA_ROOT``, the private data (signing key) into
+``TABLEE_DATA_DIR``. Then every table's row
 count is compared with the backup's manifest; any difference exits 1.
 """
 
@@ -56,6 +57,11 @@ class Command(BaseCommand):
         media.mkdir(parents=True, exist_ok=True)
         with tarfile.open(source / "media.tar.gz", "r:gz") as archive:
             archive.extractall(media, filter="data")
+        if (source / "data.tar.gz").is_file():
+            data_dir = Path(getattr(settings, "TABLEE_DATA_DIR", settings.BASE_DIR / "data"))
+            data_dir.mkdir(parents=True, exist_ok=True)
+            with tarfile.open(source / "data.tar.gz", "r:gz") as archive:
+                archive.extractall(data_dir, filter="data")
         counts = row_counts()
         diff = {t: (n, counts.get(t)) for t, n in manifest["tables"].items() if counts.get(t) != n}
         if diff:
