@@ -107,8 +107,28 @@ ASGI_APPLICATION = "config.asgi.application"
 
 # --- Database -------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+#: Connections never outlive their request (``CONN_MAX_AGE=0``): under ASGI a
+#: request runs in a thread of its own, and a kept connection would stay with
+#: that thread. On PostgreSQL each process shares a bounded psycopg pool
+#: instead (``TABLEE_DB_POOL_SIZE`` connections at most, ``0`` turns it off),
+#: so a burst waits up to ``TABLEE_DB_POOL_TIMEOUT`` seconds for a free
+#: connection rather than exhausting the server's ``max_connections``.
+DB_POOL_SIZE = int(os.environ.get("TABLEE_DB_POOL_SIZE", "10"))
+DB_POOL_TIMEOUT = float(os.environ.get("TABLEE_DB_POOL_TIMEOUT", "10"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_SIZE > 0 and "pytest" not in sys.modules:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, DB_POOL_SIZE),
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            # A connection idle for a minute is closed: a quiet site holds
+            # only ``min_size`` connections.
+            "max_idle": 60,
+            # Connections broken by a database restart are replaced in the
+            # background instead of being handed to a request.
+            "reconnect_timeout": 3600,
+        }
 else:
     DATABASES = {
         "default": {
@@ -127,16 +147,31 @@ if "pytest" in sys.modules:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 # --- Redis: cache, broker, live events -----------------------------------
+#: Names this site's live channels and cache keys on a shared Redis server
+#: (pub/sub ignores database numbers): two instances on one server must use
+#: different names. Defaults to the database name, so it differs per instance.
+TABLEE_INSTANCE = os.environ.get("TABLEE_INSTANCE") or (
+    Path(str(DATABASES["default"].get("NAME") or "tablee")).stem.replace(":", "_") or "tablee"
+)
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Fails open (config.cache): with Redis down the site keeps working,
+    # rate limits and throttles let everything through and log it.
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tablee:" + TABLEE_INSTANCE,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tablee"}}
 
 #: "redis" (one subscription per web process, fanned out to its streams) or
 #: "inprocess" (a single process, no Redis).
 LIVE_BACKEND = os.environ.get("TABLEE_LIVE_BACKEND", "redis" if REDIS_URL else "inprocess")
-LIVE_REDIS_PREFIX = os.environ.get("TABLEE_LIVE_PREFIX", "tablee:live:")
+LIVE_REDIS_PREFIX = os.environ.get("TABLEE_LIVE_PREFIX", f"tablee:{TABLEE_INSTANCE}:live:")
 #: Seconds between keep-alive comments on an open event stream.
 LIVE_KEEPALIVE_SECONDS = int(os.environ.get("TABLEE_LIVE_KEEPALIVE", "15"))
 
