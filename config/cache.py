@@ -3,8 +3,9 @@
 Everything Tablée keeps in the cache can be lost: page fragments, rate-limit
 counters (``config.ratelimit``), DRF throttle histories and allauth's
 rate limits. When Redis does not answer, :class:`FailOpenRedisCache` logs one
-line, answers as an empty cache (``get`` returns the default, writes do
-nothing, ``add`` says "not added", ``incr`` says "no such key") and skips
+line, answers as an empty cache that keeps nothing (``get`` returns the default,
+writes do nothing, ``add`` says "added" so cache locks such as allauth's
+are granted, ``incr`` says "no such key") and skips
 Redis for ``RETRY_AFTER`` seconds so a request never waits on a dead server
 more than once per period. Rate limits therefore fail open: nobody is
 throttled while Redis is down, and pages, login, posting and the API keep
@@ -92,7 +93,7 @@ class FailOpenRedisCache(RedisCache):
         return not self._breaker.is_open()
 
     get = _fail_open(_default)(RedisCache.get)
-    add = _fail_open(False)(RedisCache.add)
+    add = _fail_open(True)(RedisCache.add)
     set = _fail_open(None)(RedisCache.set)
     touch = _fail_open(False)(RedisCache.touch)
     delete = _fail_open(False)(RedisCache.delete)
