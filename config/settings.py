@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "accounts.middleware.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspensionMiddleware",
+    "config.idempotency.IdempotencyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -98,6 +99,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.site",
             ],
+            # {% once_field %}: the one-time token of forms that create something.
+            "builtins": ["config.idempotency"],
         },
     },
 ]
@@ -269,6 +272,10 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 TABLEE_MAX_PORTRAIT_BYTES = int(os.environ.get("TABLEE_MAX_PORTRAIT_BYTES", str(2 * 1024 * 1024)))
 TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
+#: Deepest nesting accepted in a JSON document (API bodies, JSON form fields).
+TABLEE_MAX_JSON_DEPTH = int(os.environ.get("TABLEE_MAX_JSON_DEPTH", "32"))
+#: How long a one-time form token or an API Idempotency-Key is remembered.
+TABLEE_IDEMPOTENCY_SECONDS = int(os.environ.get("TABLEE_IDEMPOTENCY_SECONDS", str(24 * 3600)))
 #: Posting rate per user ("count/period", period s, m, h or d; "0" turns it off).
 TABLEE_POST_RATE = os.environ.get("TABLEE_POST_RATE", "10/m")
 #: Reports per user (see moderation.services.report_rate).
@@ -303,7 +310,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # Refuses JSON nested deeper than TABLEE_MAX_JSON_DEPTH before parsing it.
+    "DEFAULT_PARSER_CLASSES": ["config.jsonlimits.BoundedJSONParser"],
     "PAGE_SIZE": 20,
     # Behind N trusted proxies, the per-IP throttle reads X-Forwarded-For.
     "NUM_PROXIES": int(os.environ["TABLEE_NUM_PROXIES"]) if os.environ.get("TABLEE_NUM_PROXIES") else None,
