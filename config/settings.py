@@ -119,8 +119,16 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 DB_POOL_SIZE = int(os.environ.get("TABLEE_DB_POOL_SIZE", "10"))
 DB_POOL_TIMEOUT = float(os.environ.get("TABLEE_DB_POOL_TIMEOUT", "10"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
-    if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_SIZE > 0 and "pytest" not in sys.modules:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+    # Not in Celery processes: a pool's threads do not survive the worker's
+    # fork, and a worker process runs one task at a time anyway.
+    _celery_process = "celery" in Path(sys.argv[0] if sys.argv else "").parts[-2:]
+    if (
+        DATABASES["default"]["ENGINE"].endswith("postgresql")
+        and DB_POOL_SIZE > 0
+        and "pytest" not in sys.modules
+        and not _celery_process
+    ):
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": min(2, DB_POOL_SIZE),
             "max_size": DB_POOL_SIZE,

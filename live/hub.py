@@ -35,6 +35,8 @@ LOST: dict[str, Any] = {"lost": True}
 #: pinged, and after which a silent server counts as lost.
 PING_AFTER = 5.0
 SILENT_LIMIT = 15.0
+#: Seconds during which publishing skips a Redis that just failed.
+PUBLISH_RETRY_AFTER = 2.0
 
 
 class Subscription:
@@ -64,6 +66,7 @@ class Hub:
         self._listener: asyncio.Task[None] | None = None
         self._listener_loop: asyncio.AbstractEventLoop | None = None
         self._redis_sync: Any = None
+        self._publish_down_until = 0.0
         #: Whether the Redis subscription is active (always true in-process).
         self._connected = False
         self._connected_event: asyncio.Event | None = None
@@ -140,15 +143,23 @@ class Hub:
         if settings.LIVE_BACKEND != "redis":
             self.dispatch(message)
             return
+        if time.monotonic() < self._publish_down_until:
+            return  # Redis failed a moment ago: the event is in the database
         try:
             if self._redis_sync is None:
                 import redis
 
                 self._redis_sync = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
             self._redis_sync.publish(settings.LIVE_REDIS_PREFIX + message["channel"], json.dumps(message))
-        except Exception:
-            logger.warning("live: could not publish to Redis; viewers will catch up", exc_info=True)
+        except Exception as error:
+            if not self._publish_down_until:
+                logger.warning("live: could not publish to Redis (%s); viewers will catch up", error)
+            self._publish_down_until = time.monotonic() + PUBLISH_RETRY_AFTER
             self._redis_sync = None
+        else:
+            if self._publish_down_until:
+                logger.warning("live: publishing to Redis again")
+            self._publish_down_until = 0.0
 
     # -- the Redis listener -----------------------------------------------------
     def _ensure_listener(self) -> None:

@@ -30,7 +30,7 @@ async def read_events(response: Any, count: int, timeout: float = 5.0) -> list[s
         while len(events) < count:
             chunk = await iterator.__anext__()
             text = chunk.decode() if isinstance(chunk, bytes) else chunk
-            events.extend(line[len("event: "):] for line in text.splitlines() if line.startswith("event: "))
+            events.extend(line[len("event: ") :] for line in text.splitlines() if line.startswith("event: "))
 
     try:
         await asyncio.wait_for(consume(), timeout)
