@@ -76,7 +76,10 @@ def _request_key(request: HttpRequest) -> tuple[str, bool] | None:
     if content_type in ("application/x-www-form-urlencoded", "multipart/form-data"):
         token = request.POST.get(FORM_FIELD, "").strip()
         if token:
-            return token[:MAX_KEY_LENGTH], False
+            # A form with several actions (the awards' "update suggestions" and
+            # "confirm"): each action is its own write.
+            action = request.POST.get("action", "")[:20]
+            return f"{token[: MAX_KEY_LENGTH - 21]}:{action}", False
     return None
 
 

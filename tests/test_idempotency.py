@@ -178,3 +178,30 @@ def test_a_deep_json_form_field_is_refused_with_a_message(table: Any) -> None:
         field.clean(nested(500))
     assert "JSON" in str(raised.value)
     assert json.loads(nested(3)) == field.clean(nested(3))
+
+
+@pytest.mark.django_db
+def test_each_action_of_a_form_is_its_own_write(table: Any) -> None:
+    from django.http import HttpResponse
+    from django.test import RequestFactory
+
+    from config.idempotency import IdempotencyMiddleware
+
+    calls: list[str] = []
+
+    def view(request: Any) -> HttpResponse:
+        calls.append(request.POST["action"])
+        return HttpResponse(request.POST["action"])
+
+    middleware = IdempotencyMiddleware(view)
+    factory = RequestFactory()
+
+    def send(action: str) -> bytes:
+        request = factory.post("/progression/sessions/1/awards/", {"once": "tok", "action": action})
+        request.user = table.gm
+        return middleware(request).content
+
+    assert send("preview") == b"preview"
+    assert send("confirm") == b"confirm"
+    assert send("confirm") == b"confirm"
+    assert calls == ["preview", "confirm"]
