@@ -230,7 +230,8 @@ class Stream:
         self.closed = False
         self.status = 0
         self.event_ids: list[int] = []
-        self.last_id = 0
+        #: The last ``id:`` received (the stream's resume point), sent back as ``Last-Event-ID``.
+        self.last_id = ""
         self.task: asyncio.Task[None] | None = None
 
     async def run(self) -> None:
@@ -258,10 +259,7 @@ class Stream:
                 if line.startswith(b"retry:"):
                     self.opened.set()
                 elif line.startswith(b"id: "):
-                    try:
-                        self.last_id = max(self.last_id, int(line[4:]))
-                    except ValueError:
-                        pass
+                    self.last_id = line[4:].decode().strip()
                 elif line.startswith(b"data: "):
                     try:
                         self.event_ids.append(int(json.loads(line[6:])["id"]))
@@ -381,9 +379,7 @@ def report(r: dict[str, Any]) -> None:
         f"process           RSS {r['rss_idle_mb']:.0f} -> {r['rss_mb']:.0f} MiB ({per_stream:.1f} KiB per stream), "
         f"threads {r['threads_idle']} -> {r['threads']}"
     )
-    print(
-        f"served, no stream {base['ok']:>4}/{base['total']} ok, {base['errors']} errors, {base['rate']:.1f} req/s"
-    )
+    print(f"served, no stream {base['ok']:>4}/{base['total']} ok, {base['errors']} errors, {base['rate']:.1f} req/s")
     print(
         f"served meanwhile  {during['ok']:>4}/{during['total']} ok, {during['errors']} errors, "
         f"{during['rate']:.1f} req/s ({during['rate'] / base['rate']:.2f} x baseline)"

@@ -20,9 +20,9 @@ Figures printed:
 1. database connections held after 3 bursts of 50 concurrent posts (and
    the 500s of the bursts);
 2. open live streams held by the process (``--streams`` asked);
-3. 500s (and network errors) of a steady load of pages and posts during a
-   3 s and an 18 s PostgreSQL outage, and a 30 s Redis outage (each window
-   includes 5 s after the service is back);
+3. 500s (and network errors) of a steady load of pages and posts (4
+   clients) sent during a 3 s and an 18 s PostgreSQL outage, and a 30 s
+   Redis outage (each window includes 5 s after the service is back);
 4. events missed by live clients that reconnect like browsers
    (``Last-Event-ID``) once everything is back: must be 0;
 5. duplicates from double submits (the same form sent twice at once, the
@@ -142,7 +142,7 @@ class OwnRedis:
 
 # -- load ----------------------------------------------------------------------------
 class Load:
-    """Pages and posts by ``workers`` clients until stopped; statuses per second."""
+    """Pages and posts by ``workers`` clients until stopped: (time sent, status) of each."""
 
     def __init__(self, port: int, setup: dict[str, Any], workers: int = 4) -> None:
         self.port, self.setup, self.workers = port, setup, workers
@@ -155,6 +155,7 @@ class Load:
         n = 0
         while not self.stop.is_set():
             n += 1
+            began = time.monotonic()
             if n % 3 == 0:
                 status, _t = bls.request(
                     self.port,
@@ -166,7 +167,7 @@ class Load:
                 )
             else:
                 status, _t = bls.request(self.port, "GET", f"/campaigns/threads/{thread}/", self.setup["session"])
-            self.results.append((time.monotonic(), status))
+            self.results.append((began, status))
             time.sleep(0.05)
 
     def __enter__(self) -> Load:
@@ -195,7 +196,7 @@ class LiveClient:
     def __init__(self, port: int, path: str) -> None:
         self.port, self.path = port, path
         self.ids: set[int] = set()
-        self.last_id = 0
+        self.last_id = ""
         self.connections = 0
         self.stop = False
         self.current: bls.Stream | None = None
@@ -211,7 +212,7 @@ class LiveClient:
             self.connections += 1
             await stream.run()
             self.ids |= set(stream.event_ids)
-            self.last_id = max(self.last_id, stream.last_id)
+            self.last_id = stream.last_id or self.last_id
             if not self.stop:
                 await asyncio.sleep(3)  # the stream's "retry: 3000"
 

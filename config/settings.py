@@ -136,9 +136,10 @@ if DATABASE_URL:
             # A connection idle for a minute is closed: a quiet site holds
             # only ``min_size`` connections.
             "max_idle": 60,
-            # Connections broken by a database restart are replaced in the
-            # background instead of being handed to a request.
-            "reconnect_timeout": 3600,
+            # A failed reconnection is given up after 5 s (psycopg's backoff
+            # doubles without bound): the next request starts a fresh one, so
+            # the site is back within a second or two of the database.
+            "reconnect_timeout": 5,
         }
 else:
     DATABASES = {

@@ -21,6 +21,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
 
@@ -88,21 +90,39 @@ def _release_request_thread() -> None:
         logger.debug("live: could not release the request thread", exc_info=True)
 
 
-def _last_event_id(request: HttpRequest) -> int:
-    raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or ""
+#: Seconds within which an event may still commit after a later one (ids are
+#: given at insert, transactions commit out of id order): a stream's resume
+#: point lags this far behind, with the ids delivered since.
+OVERLAP_SECONDS = 60.0
+#: At most this many delivered ids in a resume point.
+RESUME_IDS = 50
+
+
+def _resume_point(request: HttpRequest) -> tuple[int, set[int]] | None:
+    """``Last-Event-ID`` as (floor, ids delivered above it), or ``None`` for a fresh page.
+
+    The ``id:`` of each event is ``"<floor>:<id>,<id>..."``: the browser has
+    every event up to ``floor`` and these above it, so a late commit below
+    the newest id is not lost on reconnection. A plain ``"<n>"`` means all
+    up to ``n``.
+    """
+    raw = (request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or "").strip()
+    head, _sep, tail = raw.partition(":")
     try:
-        return max(0, int(raw))
+        floor = max(0, int(head))
     except ValueError:
-        return 0
+        return None
+    ids = {int(part) for part in tail.split(",")[: RESUME_IDS * 2] if part.isdigit() and int(part) > floor}
+    return floor, ids
 
 
-def format_event(message: dict[str, Any]) -> str:
+def format_event(message: dict[str, Any], resume: str | None = None) -> str:
     # The hub hands the same dict to every stream of the process: format once.
     text = message.get("_sse")
     if text is None:
         payload = json.dumps({"id": message["id"], **message.get("data", {})}, separators=(",", ":"))
-        text = message["_sse"] = f"id: {message['id']}\nevent: {message['kind']}\ndata: {payload}\n\n"
-    return text
+        text = message["_sse"] = f"event: {message['kind']}\ndata: {payload}\n\n"
+    return f"id: {resume if resume is not None else message['id']}\n{text}"
 
 
 def _missed(channel: str, after: int) -> list[dict[str, Any]]:
@@ -115,46 +135,73 @@ def _latest_id(channel: str) -> int:
     return row or 0
 
 
+class _Resume:
+    """What a stream delivered: the floor and the ids above it (see :func:`_resume_point`)."""
+
+    def __init__(self, floor: int, ids: set[int]) -> None:
+        self.floor = floor
+        now = time.monotonic()
+        self.window: deque[tuple[float, int]] = deque((now, i) for i in sorted(ids))
+        self.delivered: set[int] = set(ids)
+
+    def seen(self, event_id: int) -> bool:
+        return event_id <= self.floor or event_id in self.delivered
+
+    def add(self, event_id: int) -> None:
+        self.delivered.add(event_id)
+        self.window.append((time.monotonic(), event_id))
+        self.advance()
+
+    def advance(self) -> None:
+        horizon = time.monotonic() - OVERLAP_SECONDS
+        while self.window and (self.window[0][0] < horizon or len(self.window) > RESUME_IDS):
+            _when, event_id = self.window.popleft()
+            self.floor = max(self.floor, event_id)
+        if len(self.delivered) > 5000:
+            self.delivered = {i for i in self.delivered if i > self.floor}
+
+    def token(self) -> str:
+        ids = sorted(i for _when, i in self.window if i > self.floor)
+        return f"{self.floor}:{','.join(map(str, ids))}" if ids else str(self.floor)
+
+
 async def stream(request: HttpRequest, prefix: str, object_id: int) -> StreamingHttpResponse:
     user = await request.auser()
     viewer = await _db(registry.authorize)(prefix, user, object_id)
     if viewer is None:
         raise Http404
     channel = f"{prefix}:{object_id}"
-    last_id = _last_event_id(request)
-    if not last_id:
+    point = _resume_point(request)
+    if point is None or point == (0, set()):
         # A fresh page already shows the current state: start from now.
-        last_id = await _db(_latest_id)(channel)
+        point = (await _db(_latest_id)(channel), set())
     # Subscribe before reading what was missed: nothing falls in between.
     subscription = hub.subscribe(channel)
     keepalive = settings.LIVE_KEEPALIVE_SECONDS
 
     async def events() -> AsyncIterator[str]:
-        sent = last_id
-        # Ids already delivered: transactions may commit out of id order, so
-        # dedupe by id rather than by "greater than the last one".
-        delivered: set[int] = set()
+        # Transactions commit out of id order: dedupe by id, and resume from
+        # a floor that lags (see _Resume), never from "the newest id".
+        resume = _Resume(*point)
 
-        def fresh(message: dict[str, Any]) -> bool:
-            nonlocal delivered, sent
-            if message["id"] in delivered or message["id"] <= last_id:
-                return False
-            delivered.add(message["id"])
-            if len(delivered) > 5000:
-                delivered = set(sorted(delivered)[-1000:])
-            sent = max(sent, message["id"])
-            return audience_allows(message.get("audience", {}), viewer.user_id, viewer.is_gm)
+        def deliver(message: dict[str, Any]) -> str | None:
+            if resume.seen(message["id"]):
+                return None
+            resume.add(message["id"])
+            if audience_allows(message.get("audience", {}), viewer.user_id, viewer.is_gm):
+                return format_event(message, resume.token())
+            return None
 
         async def catch_up() -> AsyncIterator[str]:
-            for message in await _db(_missed)(channel, sent):
-                if fresh(message):
-                    yield format_event(message)
+            for message in await _db(_missed)(channel, resume.floor):
+                if (chunk := deliver(message)) is not None:
+                    yield chunk
 
         try:
             # The middleware has run: give back its connection and its thread.
             await sync_to_async(_close_request_connections)()
             _release_request_thread()
-            yield f"retry: 3000\nid: {sent}\n\n" if sent else "retry: 3000\n\n"
+            yield f"retry: 3000\nid: {resume.token()}\n\n" if resume.floor else "retry: 3000\n\n"
             live = await hub.wait_connected(CONNECT_WAIT)
             async for chunk in catch_up():
                 yield chunk
@@ -172,12 +219,13 @@ async def stream(request: HttpRequest, prefix: str, object_id: int) -> Streaming
                         live = hub.connected
                         async for chunk in catch_up():
                             yield chunk
+                    resume.advance()
                     yield ": keep-alive\n\n"
                     continue
                 if subscription.lost:
                     return  # events may have been missed: reconnect and catch up
-                if fresh(message):
-                    yield format_event(message)
+                if (chunk := deliver(message)) is not None:
+                    yield chunk
         finally:
             hub.unsubscribe(subscription)
 
