@@ -127,6 +127,9 @@ class Hub:
     def lose_subscription(self) -> None:
         """Tell every open stream that events may have been missed: they close."""
         self._set_connected(False)
+        self._drop_streams()
+
+    def _drop_streams(self) -> None:
         with self._lock:
             subs = [sub for channel_subs in self._subs.values() for sub in channel_subs]
         self._deliver(subs, LOST)
@@ -154,6 +157,8 @@ class Hub:
         except Exception as error:
             if not self._publish_down_until:
                 logger.warning("live: could not publish to Redis (%s); viewers will catch up", error)
+                # This process's streams would not hear of it: they reconnect and catch up.
+                self._drop_streams()
             self._publish_down_until = time.monotonic() + PUBLISH_RETRY_AFTER
             self._redis_sync = None
         else:
