@@ -20,8 +20,8 @@ Figures printed:
 1. database connections held after 3 bursts of 50 concurrent posts (and
    the 500s of the bursts);
 2. open live streams held by the process (``--streams`` asked);
-3. 500s (and network errors) of a steady load of pages and posts (4
-   clients) sent during a 3 s and an 18 s PostgreSQL outage, and a 30 s
+3. 500s (and network errors) of a steady load of thread pages, posts and
+   API reads (4 clients) sent during a 3 s and an 18 s PostgreSQL outage, and a 30 s
    Redis outage (each window includes 5 s after the service is back);
 4. events missed by live clients that reconnect like browsers
    (``Last-Event-ID``) once everything is back: must be 0;
@@ -165,8 +165,10 @@ class Load:
                     {"body": f"charge {index}-{n}", "visibility": "public"},
                     timeout=30,
                 )
-            else:
+            elif n % 3 == 1:
                 status, _t = bls.request(self.port, "GET", f"/campaigns/threads/{thread}/", self.setup["session"])
+            else:
+                status = api_get(self.port, self.setup, "/api/v1/me/")
             self.results.append((began, status))
             time.sleep(0.05)
 
@@ -290,6 +292,20 @@ def bls_get(port: int, path: str, session: str) -> str:
     text = conn.getresponse().read().decode("utf-8", "replace")
     conn.close()
     return text
+
+
+def api_get(port: int, setup: dict[str, Any], path: str) -> int:
+    """An API read (throttled per member and per IP, in the cache); 0 on a network error."""
+    import http.client
+
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", path, headers={"Authorization": f"Token {setup['token']}"})
+        status = conn.getresponse().status
+        conn.close()
+    except (OSError, http.client.HTTPException):
+        status = 0
+    return status
 
 
 def api_post(port: int, setup: dict[str, Any], thread: int, body: str, key: str) -> int:
