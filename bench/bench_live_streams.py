@@ -40,6 +40,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 CSRF = "benchbenchbenchbenchbenchbench42"  # a 32-character CSRF secret, sent as cookie and header
+#: Extra environment of the server (``--pool``).
+SERVER_ENV: dict[str, str] = {}
 
 
 def setup_django() -> None:
@@ -98,6 +100,7 @@ def start_server(root: Path, port: int, extra_env: dict[str, str] | None = None)
             "PYTHONPATH": str(root),
         }
     )
+    env.update(SERVER_ENV)
     env.update(extra_env or {})
     cmd = [
         sys.executable,
@@ -394,9 +397,13 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--posts", type=int, default=50)
     parser.add_argument("--root", type=Path, default=ROOT, help="checkout whose code the server runs")
+    parser.add_argument("--pool", type=int, default=None, help="the server's TABLEE_DB_POOL_SIZE (0: no pool)")
     args = parser.parse_args()
+    if args.pool is not None:
+        SERVER_ENV["TABLEE_DB_POOL_SIZE"] = str(args.pool)
     setup_django()
-    result = asyncio.run(measure(args.root.resolve(), args.streams, args.pages, args.posts, str(args.root.name)))
+    label = args.root.name + (f" (pool {args.pool})" if args.pool is not None else "")
+    result = asyncio.run(measure(args.root.resolve(), args.streams, args.pages, args.posts, label))
     report(result)
 
 
