@@ -28,6 +28,7 @@ import asyncio
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -302,7 +303,7 @@ def held(streams: list[Stream]) -> int:
 
 
 async def measure(root: Path, count: int, pages: int, posts: int, label: str) -> dict[str, Any]:
-    setup = await asyncio.to_thread(build, f"{os.getpid()}-{label}")
+    setup = await asyncio.to_thread(build, f"{os.getpid()}-" + re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-"))
     port = free_port()
     _used, limit = await asyncio.to_thread(pg_connections)
     server = start_server(root, port)
