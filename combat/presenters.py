@@ -252,7 +252,10 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
             "is_turn": p.pk == turn_id,
         }
         if gm:
-            item["paths"] = scalar_paths(p.state)
+            # (path, value) with the reader's label and value: "Life 50", never "life_max = 50" (#23).
+            item["paths"] = [
+                (path, _label(labels, path), _shown(labels, value)) for path, value in scalar_paths(p.state)
+            ]
             item["derived"] = _derived(encounter, p) if p.is_npc else None
         items.append(item)
     log_qs = LogEntry.objects.filter(encounter=encounter).order_by("-sequence")

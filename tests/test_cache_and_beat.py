@@ -20,12 +20,12 @@ def test_clearing_the_cache_deletes_only_its_own_keys(settings: Any) -> None:
     settings.CACHES = {
         "default": settings.CACHES["default"],
         "probe": {
-            "BACKEND": "config.cache.PrefixedRedisCache",
+            "BACKEND": "config.cache.FailOpenRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": f"probe-{tag}",
         },
         "other": {
-            "BACKEND": "config.cache.PrefixedRedisCache",
+            "BACKEND": "config.cache.FailOpenRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": f"other-{tag}",
         },
@@ -47,7 +47,7 @@ def test_clearing_the_cache_deletes_only_its_own_keys(settings: Any) -> None:
 
 
 def test_the_test_cache_has_a_prefix_of_its_own(settings: Any) -> None:
-    if settings.CACHES["default"]["BACKEND"] == "config.cache.PrefixedRedisCache":
+    if settings.CACHES["default"]["BACKEND"] == "config.cache.FailOpenRedisCache":
         assert settings.CACHES["default"]["KEY_PREFIX"].endswith(f"-test-{os.getpid()}")
 
 
