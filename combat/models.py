@@ -182,6 +182,9 @@ class LogEntry(models.Model):
         STEP = "step", _("step resolved")
         SKIP = "skip", _("step skipped")
         ADJUST = "adjust", _("value adjusted")
+        SIDE = "side", _("side changed")
+        REMOVED = "removed", _("participant removed")
+        CARRIED = "carried", _("results carried to the sheet")
         UNDO = "undo", _("step undone")
         ROUND_ENDED = "round_ended", _("round ended")
         ENDED = "ended", _("encounter ended")
@@ -196,6 +199,8 @@ class LogEntry(models.Model):
     detail = models.JSONField(default=dict, blank=True)
     gm_only = models.BooleanField(default=False)
     corrects = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="corrections")
+    #: The chained roll of this entry's draws (initiative, a step), if any dice were drawn.
+    roll = models.ForeignKey("campaigns.Roll", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

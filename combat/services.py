@@ -29,9 +29,10 @@ import rules
 from campaigns.access import can_read_forum, is_gm
 from campaigns.models import Campaign, Thread
 from characters.models import Character
+from combat import dice as combat_dice
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from live.events import publish
-from rules.base import Combatant, CombatResult, RandomSource, RecordingRandom, RulesError, SecureRandom, get_path
+from rules.base import Combatant, CombatResult, RandomSource, RecordingRandom, RulesError, get_path
 from rules.base import set_path as rules_set_path
 
 logger = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ def _append(
     gm_only: bool = False,
     corrects: LogEntry | None = None,
     round_changed: bool = False,
+    roll: Any = None,
 ) -> LogEntry:
     """Append one log entry to a LOCKED encounter and notify its viewers.
 
@@ -118,6 +120,7 @@ def _append(
         detail={"text": text, **(detail or {})},
         gm_only=gm_only,
         corrects=corrects,
+        roll=roll,
     )
     data = {"sequence": entry.sequence, "round": encounter.round_number}
     publish(encounter.channel, "combat-updated", data, gms_only=gm_only)
@@ -457,7 +460,7 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
         }
         if not declarations:
             raise ValidationError({"__all__": [gettext("Nobody has declared an action yet.")]})
-        recorder = RecordingRandom(rng or SecureRandom())
+        recorder = combat_dice.source(encounter.campaign, rng)
         try:
             order = system.initiative(
                 [combatant(p) for p in participants], declarations, recorder, _settings(encounter)
@@ -484,13 +487,21 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
             }
             for row in order
         ]
+        text = both(gettext_noop("Declarations revealed. Order: %(o)s."), o=", ".join(r["name"] for r in public_order))
+        roll = combat_dice.record(
+            encounter.campaign,
+            recorder,
+            roller=user,
+            label=_roll_label(encounter, gettext_noop("initiative")),
+            request={"encounter": encounter.pk, "round": current.number, "draw": "initiative"},
+            summary=text,
+        )
         _append(
             encounter,
             LogEntry.Kind.INITIATIVE,
             actor=user,
-            text=both(
-                gettext_noop("Declarations revealed. Order: %(o)s."), o=", ".join(r["name"] for r in public_order)
-            ),
+            roll=roll,
+            text=text,
             public={"order": public_order, "draws": recorder.draws},
             detail={"order": order, "draws": recorder.draws, "dice": recorder.dice, "declarations": declarations},
             round_changed=True,
@@ -555,7 +566,7 @@ def resolve_next_step(
         declaration = current.declarations.select_related("participant", "target").get(participant_id=int(row["id"]))
         actor = declaration.participant
         target = declaration.target
-        recorder = RecordingRandom(rng or SecureRandom())
+        recorder = combat_dice.source(encounter.campaign, rng)
         try:
             result: CombatResult = system.resolve_action(
                 combatant(actor),
@@ -572,14 +583,29 @@ def resolve_next_step(
         declaration.save(update_fields=["status"])
         current.step_index = _next_index(current, index + 1)
         current.save(update_fields=["step_index"])
-        entry = _append(
-            encounter,
-            LogEntry.Kind.STEP,
-            actor=user,
-            participant=actor,
-            **_step_record(encounter, result, applied, recorder, actor, target, index, declaration),
+        record = _step_record(encounter, result, applied, recorder, actor, target, index, declaration)
+        roll = combat_dice.record(
+            encounter.campaign,
+            recorder,
+            roller=user,
+            label=_roll_label(encounter, gettext_noop("step %(n)s"), n=index + 1),
+            request={"encounter": encounter.pk, "round": current.number, "step": index, "actor": actor.name},
+            summary=record["text"],
+            character=actor.character,
         )
+        entry = _append(encounter, LogEntry.Kind.STEP, actor=user, participant=actor, roll=roll, **record)
     return entry
+
+
+def _roll_label(encounter: Encounter, what: str, **kwargs: Any) -> str:
+    """The chained roll's label, in the campaign's language."""
+    with override(encounter.campaign.language or "fr"):
+        part = gettext(what) % kwargs if kwargs else gettext(what)
+        return gettext("Combat “%(t)s”, round %(r)s: %(w)s") % {
+            "t": encounter.title,
+            "r": encounter.round_number,
+            "w": part,
+        }
 
 
 def _step_record(
