@@ -67,7 +67,14 @@ class DeclarationForm(forms.Form):
 
     target = forms.ModelChoiceField(queryset=Participant.objects.none(), required=False, label=_("Target"))
 
-    def __init__(self, *args: Any, encounter: Encounter, action_fields: tuple[Field, ...], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        encounter: Encounter,
+        action_fields: tuple[Field, ...],
+        gm: bool = True,
+        **kwargs: Any,
+    ) -> None:
         prefix = kwargs.pop("prefix", None)
         super().__init__(*args, prefix=prefix, **kwargs)
         self.fields["target"].queryset = encounter.participants.filter(active=True)
@@ -79,11 +86,26 @@ class DeclarationForm(forms.Form):
             if field is None:
                 continue
             name = f.path.replace(".", "__")
+            if f.audience == "gm" and not gm:
+                # Not offered to a player; a value sent anyway reaches the service, which refuses it.
+                field.widget = forms.HiddenInput()
+                field.required = False
+                self.initial.pop(name, None)  # what the GM set is not sent to the player's page
             self.fields[name] = field
             self.action_paths.append(f.path)
             if f.kind in ("choice", "str", "text") and "" not in {key for key, _label in f.choices}:
                 if not f.required and f.default in (None, ""):
                     self.blank_is_unset.add(f.path)
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        """Errors on an input not shown to this user are shown above the form, with its label."""
+        if field and field in self.fields and self.fields[field].widget.is_hidden:
+            label = self.fields[field].label
+            messages = error.messages if isinstance(error, forms.ValidationError) else [str(error)]
+            for message in messages:
+                super().add_error(None, f"{label} : {message}" if _lang() == "fr" else f"{label}: {message}")
+            return
+        super().add_error(field, error)
 
     def declaration(self) -> dict[str, Any]:
         data: dict[str, Any] = {}

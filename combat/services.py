@@ -382,13 +382,36 @@ def start_encounter(user: Any, encounter: Encounter) -> Encounter:
 # ---------------------------------------------------------------------------
 # Declarations
 # ---------------------------------------------------------------------------
-def clean_declaration(system: rules.base.RuleSystem, data: dict[str, Any]) -> dict[str, Any]:
-    """Validate a declaration against the system's ``action_fields()``."""
-    from rules.base import validate_fields
+def clean_declaration(
+    system: rules.base.RuleSystem,
+    data: dict[str, Any],
+    *,
+    gm: bool = True,
+    previous: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Validate a declaration against the system's ``action_fields()``.
+
+    A non-GM may not set a GM-only input (``Field.audience == "gm"``): a value
+    other than the field's default, or than what the GM already set on this
+    declaration (``previous``, kept as it is), is refused with a field error.
+    """
+    from rules.base import gm_only_paths, validate_fields
 
     fields = system.action_fields()
     known = {f.path for f in fields}
     cleaned = {k: v for k, v in (data or {}).items() if k in known}
+    if not gm:
+        previous = previous or {}
+        defaults = {f.path: f.default for f in fields}
+        refused: dict[str, list[str]] = {}
+        for path in gm_only_paths(fields):
+            value = cleaned.pop(path, None)
+            if value not in (None, "", defaults.get(path), previous.get(path)):
+                refused[path] = [gettext("Only the GM can set this value.")]
+            elif path in previous:
+                cleaned[path] = previous[path]  # what the GM set stays as it is
+        if refused:
+            raise ValidationError(refused)
     errors = validate_fields(cleaned, fields)
     if errors:
         raise _rules_errors(RulesError(errors))
@@ -410,7 +433,12 @@ def declare_action(
         raise PermissionDenied(gettext("You do not control this participant."))
     if target is not None and target.encounter_id != encounter.pk:
         raise ValidationError({"target": [gettext("Choose a participant of this encounter.")]})
-    cleaned = clean_declaration(system_for(encounter), data)
+    previous = (
+        Declaration.objects.filter(participant=participant, round__number=encounter.round_number)
+        .values_list("data", flat=True)
+        .first()
+    )
+    cleaned = clean_declaration(system_for(encounter), data, gm=is_gm(user, campaign), previous=previous)
     with transaction.atomic():
         encounter = _lock(encounter)
         _require_active(encounter)

@@ -100,7 +100,11 @@ def _page_context(request: HttpRequest, encounter: Encounter, **extra: Any) -> d
                     initial = {k.replace(".", "__"): v for k, v in decl.data.items()}
                     initial["target"] = decl.target_id
                 form = DeclarationForm(
-                    initial=initial, encounter=encounter, action_fields=system.action_fields(), prefix=f"p{p.pk}"
+                    initial=initial,
+                    encounter=encounter,
+                    action_fields=system.action_fields(),
+                    gm=context["is_gm"],
+                    prefix=f"p{p.pk}",
                 )
             declare.append({"item": item, "form": form})
     context["declare"] = declare
@@ -320,7 +324,11 @@ def declare(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
         raise PermissionDenied
     system = services.system_for(encounter)
     form = DeclarationForm(
-        request.POST, encounter=encounter, action_fields=system.action_fields(), prefix=f"p{participant.pk}"
+        request.POST,
+        encounter=encounter,
+        action_fields=system.action_fields(),
+        gm=is_gm(request.user, encounter.campaign),
+        prefix=f"p{participant.pk}",
     )
     if form.is_valid():
         try:

@@ -12,12 +12,8 @@ from rules.base import SeededRandom
 
 
 def _declare(t, aldric, brigand):
-    services.declare_action(
-        t.player, aldric, data={"action": "attack", "skill": "epee", "damage_x": 3}, target=brigand
-    )
-    services.declare_action(
-        t.gm, brigand, data={"action": "attack", "skill": "epee", "damage_x": 2}, target=aldric
-    )
+    services.declare_action(t.player, aldric, data={"action": "attack", "skill": "epee", "damage_x": 3}, target=brigand)
+    services.declare_action(t.gm, brigand, data={"action": "attack", "skill": "epee", "damage_x": 2}, target=aldric)
 
 
 def test_every_combat_draw_grows_the_chain_and_an_undone_roll_stays(duel):  # noqa: F811
