@@ -32,7 +32,17 @@ from characters.models import Character
 from combat import dice as combat_dice
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from live.events import publish
-from rules.base import Combatant, CombatResult, RandomSource, RecordingRandom, RulesError, get_path
+from rules.base import (
+    Combatant,
+    CombatResult,
+    Msg,
+    RandomSource,
+    RecordingRandom,
+    RulesError,
+    fallen_sentence,
+    get_path,
+    join_sentences,
+)
 from rules.base import set_path as rules_set_path
 
 logger = logging.getLogger(__name__)
@@ -258,6 +268,8 @@ def add_participant(
             raise ValidationError({"character": [gettext("This character is not in the campaign.")]})
         if encounter.participants.filter(character=character, active=True).exists():
             raise ValidationError({"character": [gettext("This character already takes part.")]})
+        if character.status in (Character.Status.DEAD, Character.Status.RETIRED):
+            raise ValidationError({"character": [gettext("This character is no longer in play.")]})
         rows.append(
             {
                 "character": character,
@@ -450,6 +462,8 @@ def declare_action(
         participant.refresh_from_db()
         if not participant.active:
             raise ValidationError({"__all__": [gettext("This participant has left the fight.")]})
+        if system_for(encounter).combat_condition(participant.state or {}) != "active":
+            raise ValidationError({"__all__": [gettext("This participant is out of the fight.")]})
         declaration, created = Declaration.objects.update_or_create(
             round=current,
             participant=participant,
@@ -547,13 +561,29 @@ def _pending_ids(current: Round) -> set[str]:
 
 
 def _next_index(current: Round, start: int) -> int:
-    """Index of the next initiative row with a pending declaration (or the end)."""
+    """Index of the next initiative row with a pending declaration (or the end).
+
+    A participant who is dead, unconscious or removed meanwhile is passed over
+    (its declaration is marked skipped)."""
     pending = _pending_ids(current)
     order = current.initiative or []
+    system = rules.get_system(current.encounter.campaign.system)
+    out = {
+        str(p.pk)
+        for p in Participant.objects.filter(encounter_id=current.encounter_id)
+        if not p.active or system.combat_condition(p.state or {}) != "active"
+    }
     for index in range(start, len(order)):
         row = order[index]
-        if row.get("acts", True) is not False and str(row.get("id")) in pending:
-            return index
+        pid = str(row.get("id"))
+        if row.get("acts", True) is False or pid not in pending:
+            continue
+        if pid in out:
+            current.declarations.filter(participant_id=int(pid), status=Declaration.Status.PENDING).update(
+                status=Declaration.Status.SKIPPED
+            )
+            continue
+        return index
     return len(order)
 
 
@@ -595,23 +625,24 @@ def resolve_next_step(
         actor = declaration.participant
         target = declaration.target
         recorder = combat_dice.source(encounter.campaign, rng)
+        actor_c = combatant(actor)
+        target_c = combatant(target) if target is not None else None
         try:
             result: CombatResult = system.resolve_action(
-                combatant(actor),
-                combatant(target) if target is not None else None,
-                dict(declaration.data),
-                recorder,
-                _settings(encounter),
+                actor_c, target_c, dict(declaration.data), recorder, _settings(encounter)
             )
         except RulesError as exc:
             raise _rules_errors(exc) from exc
         changes = [c.to_dict() for c in result.state_changes]
+        before = _conditions(system, encounter, {int(c["participant_id"]) for c in changes})
         applied = _apply_changes(encounter, changes)
+        fallen = _fallen(system, encounter, before)
+        public_sentence = join_sentences(system.public_outcome(result, actor_c, target_c), *fallen)
         declaration.status = Declaration.Status.RESOLVED
         declaration.save(update_fields=["status"])
         current.step_index = _next_index(current, index + 1)
         current.save(update_fields=["step_index"])
-        record = _step_record(encounter, result, applied, recorder, actor, target, index, declaration)
+        record = _step_record(encounter, result, applied, recorder, actor, target, index, declaration, public_sentence)
         roll = combat_dice.record(
             encounter.campaign,
             recorder,
@@ -622,6 +653,7 @@ def resolve_next_step(
             character=actor.character,
         )
         entry = _append(encounter, LogEntry.Kind.STEP, actor=user, participant=actor, roll=roll, **record)
+        _carry(user, encounter, entry, {int(c["participant_id"]) for c in changes})
     return entry
 
 
@@ -636,6 +668,70 @@ def _roll_label(encounter: Encounter, what: str, **kwargs: Any) -> str:
         }
 
 
+def _carry(user: Any, encounter: Encounter, entry: LogEntry, ids: Iterable[int]) -> list[LogEntry]:
+    """Carry the lasting marks of ``entry`` (wounds, pools, fatigue, handicaps, death) to the sheets
+    of the characters involved, each as a recorded sheet version naming the log entry."""
+    from characters.outcomes import carry_result
+
+    system = system_for(encounter)
+    settings = _settings(encounter)
+    lang = encounter.campaign.language or "fr"
+    with override(lang):
+        reason = gettext("from combat #%(e)s “%(t)s”, entry %(s)s") % {
+            "e": encounter.pk,
+            "t": encounter.title[:80],
+            "s": entry.sequence,
+        }
+    carried = []
+    rows = Participant.objects.filter(encounter=encounter, pk__in=set(ids), character__isnull=False).select_related(
+        "character"
+    )
+    for participant in rows:
+        character = participant.character
+        assert character is not None
+        sheet = system.carry_combat_state(character.current_sheet(), participant.state or {}, settings)
+        dead = system.combat_condition(participant.state or {}) == "dead"
+        updated = carry_result(user, character, sheet=sheet, dead=dead, reason=reason)
+        if updated is None:
+            continue
+        message = (
+            gettext_noop("%(n)s is dead: the sheet says so (version %(v)s).")
+            if updated.status == Character.Status.DEAD and character.status != Character.Status.DEAD
+            else gettext_noop("%(n)s's sheet carries the fight's marks (version %(v)s).")
+        )
+        carried.append(
+            _append(
+                encounter,
+                LogEntry.Kind.CARRIED,
+                actor=user,
+                participant=participant,
+                text=both(message, n=participant.name, v=updated.version),
+                detail={"character": character.pk, "version": updated.version, "from_entry": entry.sequence},
+                public={"character": character.pk, "version": updated.version, "from_entry": entry.sequence},
+                corrects=None,
+            )
+        )
+    return carried
+
+
+def _conditions(system: rules.base.RuleSystem, encounter: Encounter, ids: set[int]) -> dict[int, tuple[str, str]]:
+    """``{participant id: (name, condition)}`` of the given participants, fresh from the database."""
+    rows = Participant.objects.filter(encounter=encounter, pk__in=ids)
+    return {p.pk: (p.name, system.combat_condition(p.state or {})) for p in rows}
+
+
+def _fallen(system: rules.base.RuleSystem, encounter: Encounter, before: dict[int, tuple[str, str]]) -> list[Msg]:
+    """The rules' sentences for whoever just died or fell unconscious."""
+    after = _conditions(system, encounter, set(before))
+    out = []
+    for pk, (name, condition) in after.items():
+        if condition != before.get(pk, ("", "active"))[1]:
+            msg = fallen_sentence(name, condition)
+            if msg is not None:
+                out.append(msg)
+    return out
+
+
 def _step_record(
     encounter: Encounter,
     result: CombatResult,
@@ -645,18 +741,17 @@ def _step_record(
     target: Participant | None,
     index: int,
     declaration: Declaration,
+    public_sentence: Msg,
 ) -> dict[str, Any]:
     """Split a step into what the GMs see and what every viewer sees.
 
-    When a participant whose stats are hidden (an NPC) is involved, players
-    get a neutral line, the tags, the dice and the changes of the visible
-    participants only: the rules' summary and outcome (which quote values
-    such as the NPC's characteristics) stay GM-only.
+    Every viewer reads the rules' public sentence (:meth:`RuleSystem.public_outcome`,
+    no hidden value), the dice and the changes of the participants whose state
+    they may see. The rules' full summary, inputs and outcome (which quote values
+    such as an NPC's characteristics) are the GMs'.
     """
     visible = _visible_ids(encounter)
-    involved = {str(actor.pk)} | ({str(target.pk)} if target else set()) | {str(c["participant_id"]) for c in applied}
-    open_step = involved <= visible
-    summary = result.summary.to_dict()
+    text = public_sentence.to_dict()
     detail = {
         "result": result.to_dict(),
         "changes": applied,
@@ -665,25 +760,28 @@ def _step_record(
         "step": index,
         "declaration_id": declaration.pk,
         "target": target.pk if target else None,
+        "public_text": text,
+        "text": result.summary.to_dict(),
     }
-    public_changes = [c for c in applied if str(c["participant_id"]) in visible]
-    if open_step:
-        public = {
-            "outcome": result.outcome,
-            "draws": recorder.draws,
-            "tags": result.tags,
-            "changes": public_changes,
-        }
-        text = summary
-    else:
-        public = {"draws": recorder.draws, "tags": result.tags, "changes": public_changes}
-        if target is not None:
-            text = both(gettext_noop("%(a)s acts against %(t)s."), a=actor.name, t=target.name)
-        else:
-            text = both(gettext_noop("%(a)s acts."), a=actor.name)
-    detail["public_text"] = text
-    detail["text"] = summary
+    public = {"draws": recorder.draws, "changes": public_changes(encounter, applied, visible)}
     return {"text": text, "public": public, "detail": detail}
+
+
+def public_changes(
+    encounter: Encounter, applied: list[dict[str, Any]], visible: set[str] | None = None
+) -> list[dict[str, Any]]:
+    """The state changes every viewer may read: of participants whose state is shown, and only
+    values the rules show to others (:meth:`RuleSystem.combat_state_for_others`)."""
+    system = system_for(encounter)
+    visible = _visible_ids(encounter) if visible is None else visible
+    out = []
+    for change in applied:
+        if str(change.get("participant_id")) not in visible:
+            continue
+        top = str(change.get("path", "")).split(".")[0]
+        if top in system.combat_state_for_others({top: change.get("after")}):
+            out.append(change)
+    return out
 
 
 def resolve_round(user: Any, encounter: Encounter, *, rng: RandomSource | None = None) -> list[LogEntry]:
@@ -802,23 +900,58 @@ def adjust_value(user: Any, participant: Participant, *, path: str, value: Any, 
             raise ValidationError({"__all__": [gettext("The encounter is over.")]})
         participant.refresh_from_db()
         before = get_path(participant.state, path)
+        system = system_for(encounter)
+        was = _conditions(system, encounter, {participant.pk})
         change = {"participant_id": str(participant.pk), "path": path, "before": before, "after": value}
         applied = _apply_changes(encounter, [change])
-        text = both(
-            gettext_noop("%(n)s: %(p)s %(b)s → %(a)s (%(r)s)."), n=participant.name, p=path, b=before, a=value, r=reason
-        )
+        labels = system.combat_value_labels()
+        text = {}
+        for lang in LANGS:
+            label = labels[path].get(lang) if path in labels else path
+            with override(lang):
+                text[lang] = gettext("%(n)s: %(p)s %(b)s → %(a)s (%(r)s).") % {
+                    "n": participant.name,
+                    "p": label,
+                    "b": _shown_value(before, lang),
+                    "a": _shown_value(value, lang),
+                    "r": reason,
+                }
+        fallen = _fallen(system, encounter, was)
+        shown = public_changes(encounter, applied)
+        # An NPC's values, karma/experience balances and what the rules keep from others are GM-only.
+        gm_only = not shown
+        if fallen and not gm_only:
+            text = {lang: " ".join([text[lang], *(m.get(lang) for m in fallen)]) for lang in LANGS}
         entry = _append(
             encounter,
             LogEntry.Kind.ADJUST,
             actor=user,
             participant=participant,
             text=text,
-            public={"changes": applied, "reason": reason},
+            public={"changes": shown, "reason": reason},
             detail={"changes": applied, "reason": reason},
-            # An NPC's values, and karma/experience balances (the owner's and GMs' business), are GM-only.
-            gm_only=not participant.stats_visible or path.split(".")[0] in system_for(encounter).currencies,
+            gm_only=gm_only,
         )
+        if fallen and gm_only:  # everyone sees who falls, not the hidden value
+            _append(
+                encounter,
+                LogEntry.Kind.ADJUST,
+                actor=user,
+                participant=participant,
+                text=join_sentences(*fallen).to_dict(),
+            )
+        _carry(user, encounter, entry, {participant.pk})
     return entry
+
+
+def _shown_value(value: Any, lang: str) -> str:
+    """A state value in words (yes/no, a dash for nothing), never a Python repr."""
+    with override(lang):
+        if isinstance(value, bool):
+            return gettext("yes") if value else gettext("no")
+        if value is None or value == "":
+            return "—"
+        return str(value)
 
 
 UNDOABLE = (LogEntry.Kind.STEP, LogEntry.Kind.SKIP, LogEntry.Kind.ADJUST)
@@ -863,6 +996,7 @@ def undo_last_step(user: Any, encounter: Encounter) -> LogEntry:
             gm_only=candidate.gm_only,
             corrects=candidate,
         )
+        _carry(user, encounter, entry, {int(c["participant_id"]) for c in changes})
     return entry
 
 

@@ -27,6 +27,7 @@ from rules.base import (
     error,
     validate_fields,
 )
+from rules.sms import outcome as combat_outcome
 from rules.sms import schema
 from rules.sms.combat import (
     armour_modifier,
@@ -673,6 +674,20 @@ class SMSSystem(RuleSystem):
         if target is not None and target.is_npc:
             secret = {"npc_die": outcome.get("die")}
         return CombatResult(SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret)
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        return combat_outcome.public_outcome(result, actor, target)
+
+    def combat_condition(self, state: dict[str, Any]) -> str:
+        return combat_outcome.combat_condition(state)
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return combat_outcome.carry_combat_state(sheet, state)
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        return combat_outcome.VALUE_LABELS
 
     @staticmethod
     def _predefined_rank(sheet: Mapping[str, Any], key: str) -> int:
