@@ -661,6 +661,7 @@ class ParticipantSerializer(serializers.Serializer):
     declaration = NullableObjectField(help_text="Its declaration, when you may see it.")
     declaration_target = serializers.IntegerField(allow_null=True)
     declaration_status = serializers.CharField(allow_null=True)
+    condition = serializers.CharField(help_text="active, unconscious, dead or removed (as the rules read the state).")
 
 
 class InitiativeRowSerializer(serializers.Serializer):
@@ -752,6 +753,13 @@ class LogEntrySerializer(serializers.Serializer):
     gm_only = serializers.BooleanField()
     corrects = serializers.IntegerField(allow_null=True)
     created = serializers.DateTimeField()
+    sentence = serializers.CharField(help_text="What happened, in the reader's language (as on the page).")
+    roll = serializers.IntegerField(allow_null=True, help_text="Sequence of the chained roll of its dice.")
+    undone = serializers.BooleanField(help_text="Corrected by a later undo (its roll stays in the chain).")
+    changes = serializers.ListField(child=serializers.DictField(), help_text="State changes, labelled.")
+    details = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), help_text="GMs: [label, value] rows."
+    )
 
     def to_representation(self, entry: Any) -> dict[str, Any]:
         gm = self.context.get("gm", False)
@@ -769,7 +777,17 @@ class LogEntrySerializer(serializers.Serializer):
             "gm_only": entry.gm_only,
             "corrects": entry.corrects_id,
             "created": serializers.DateTimeField().to_representation(entry.created),
+            **_log_read_model(entry, gm),
         }
+
+
+def _log_read_model(entry: Any, gm: bool) -> dict[str, Any]:
+    """What the combat page shows of the entry (its one read model): the sentence in the reader's
+    language, labelled changes, the chained roll, undone or not, the GMs' labelled details."""
+    from combat.presenters import log_rows
+
+    row = log_rows(entry.encounter, [entry], gm=gm)[0]
+    return {key: row[key] for key in ("roll", "undone", "details", "changes")} | {"sentence": row["text"]}
 
 
 # ---------------------------------------------------------------------------

@@ -774,12 +774,18 @@ def public_changes(
     values the rules show to others (:meth:`RuleSystem.combat_state_for_others`)."""
     system = system_for(encounter)
     visible = _visible_ids(encounter) if visible is None else visible
+    npcs = {str(pk) for pk in encounter.participants.filter(is_npc=True).values_list("pk", flat=True)}
     out = []
     for change in applied:
-        if str(change.get("participant_id")) not in visible:
+        pid = str(change.get("participant_id"))
+        if pid not in visible:
             continue
         top = str(change.get("path", "")).split(".")[0]
-        if top in system.combat_state_for_others({top: change.get("after")}):
+        if pid in npcs:
+            shown = top not in system.currencies
+        else:
+            shown = top in system.combat_state_for_others({top: change.get("after")})
+        if shown:
             out.append(change)
     return out
 

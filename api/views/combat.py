@@ -1,7 +1,7 @@
 """Encounters, participants, declarations, resolution steps and the combat log.
 
-Writes call :mod:`combat.services`. What a viewer sees mirrors
-``combat.presenters.encounter_context``: GMs see everything; others see a
+Writes call :mod:`combat.services`. What a viewer sees is the combat app's one
+read model, ``combat.presenters.encounter_view`` (the page renders it too): GMs see everything; others see a
 participant's state only when its stats are visible (PCs; NPCs when the GM
 shows them), their own declarations, the others' once revealed (without
 numeric fields), and the public part of the log (cursor-paginated by
@@ -42,7 +42,8 @@ from api.views.common import get_or_404, id_param
 from campaigns import access as campaign_access
 from characters.models import Character
 from combat import services
-from combat.models import Encounter, LogEntry, Participant, Round
+from combat.models import Encounter, LogEntry, Participant
+from combat.presenters import encounter_view
 
 ENCOUNTER = id_param("encounter_id")
 PARTICIPANT = id_param("participant_id")
@@ -56,75 +57,12 @@ def participant_for_user(user: Any, participant_id: int) -> Participant:
 
 
 def encounter_data(user: Any, encounter: Encounter) -> dict[str, Any]:
-    campaign = encounter.campaign
-    gm = campaign_access.is_gm(user, campaign)
-    system = services.system_for(encounter)
-    hidden_kinds = {f.path for f in system.action_fields() if f.kind in ("int", "list", "dict")}
-    current: Round | None = encounter.current_round()
-    declarations = {}
-    if current is not None:
-        declarations = {d.participant_id: d for d in current.declarations.all()}
-    participants = list(encounter.participants.all())
-    by_id = {p.pk: p for p in participants}
-    items = []
-    for p in participants:
-        controlled = services.can_control(user, p, campaign)
-        decl = declarations.get(p.pk)
-        shown = None
-        target = None
-        if decl is not None:
-            if gm or controlled:
-                shown, target = dict(decl.data), decl.target_id
-            elif current is not None and current.revealed:
-                shown = {k: v for k, v in decl.data.items() if k not in hidden_kinds and v not in (None, "", [], {})}
-                target = decl.target_id
-        items.append(
-            {
-                "id": p.pk,
-                "name": p.name,
-                "side": p.side,
-                "is_npc": p.is_npc,
-                "character": p.character_id,
-                "controller": p.controller_id,
-                "controlled_by_you": controlled,
-                "active": p.active,
-                "stats_visible": p.stats_visible,
-                "state": p.state if (gm or p.stats_visible) else None,
-                "declared": decl is not None,
-                "declaration": shown,
-                "declaration_target": target,
-                "declaration_status": decl.status if decl else None,
-            }
-        )
-    round_data = None
-    if current is not None:
-        rows = current.initiative or []
-        initiative = []
-        for row in rows:
-            p = by_id.get(int(row["id"]))
-            if p is None:
-                continue
-            decl = declarations.get(p.pk)
-            initiative.append(
-                {
-                    "participant": p.pk,
-                    "score": row.get("score") if (gm or p.stats_visible) else None,
-                    "draws": list(row.get("draws", [])) if (gm or p.stats_visible) else [],
-                    "status": decl.status if decl else None,
-                }
-            )
-        nxt = None
-        if current.phase == Round.Phase.RESOLUTION and current.step_index < len(rows):
-            nxt = int(rows[current.step_index]["id"])
-        round_data = {
-            "number": current.number,
-            "phase": current.phase,
-            "step_index": current.step_index,
-            "initiative": initiative,
-            "next_participant": nxt,
-        }
-    data = dict(EncounterSummarySerializer(encounter).data)
-    data.update({"participants": items, "round": round_data, "gm_notes": encounter.gm_notes if gm else None})
+    """The encounter as ``user`` may see it: the combat app's one read model
+    (:func:`combat.presenters.encounter_view`), the same the page renders; the log
+    has its own, paginated endpoint."""
+    data = encounter_view(user, encounter)
+    data.pop("log", None)
+    data.pop("is_gm", None)
     return data
 
 

@@ -50,7 +50,7 @@ def test_it_marks_a_players_own_participant_in_the_masculine(fight):
     assert "· le vôtre" in html and "la vôtre" not in html
 
 
-def test_it_keeps_the_engines_tags_for_the_gms_details(fight):
+def test_the_gms_details_are_labelled_values_not_engine_tags(fight):
     from combat import services
     from combat.models import LogEntry
 
@@ -74,7 +74,10 @@ def test_it_keeps_the_engines_tags_for_the_gms_details(fight):
     player.force_login(t.player)
     gm.force_login(t.gm)
     assert 'class="tag"' not in player.get(url).content.decode()
-    assert f'<code class="tag">{tags[0]}</code>' in gm.get(url).content.decode()
+    gm_html = gm.get(url).content.decode()
+    # The GMs' details are a table of labelled values: no engine tag, no dict dump.
+    assert f"<code class=\"tag\">{tags[0]}</code>" not in gm_html and "{&#x27;" not in gm_html
+    assert '<table class="details">' in gm_html and "Dégâts" not in gm_html or "Règles" in gm_html
 
 
 def test_it_links_the_campaign_in_the_breadcrumbs(fight):
