@@ -217,7 +217,8 @@ def _dice(detail: dict[str, Any]) -> str:
     dice = detail.get("dice") or []
     draws = detail.get("draws") or []
     if dice and len(dice) == len(draws):
-        return ", ".join(f"d{int(b)} → {v}" if int(a) == 1 else f"{a}–{b} → {v}" for (a, b), v in zip(dice, draws))
+        pairs = zip(dice, draws, strict=True)
+        return ", ".join(f"d{int(b)} → {v}" if int(a) == 1 else f"{a}–{b} → {v}" for (a, b), v in pairs)
     return ", ".join(str(d) for d in draws)
 
 
