@@ -694,7 +694,13 @@ class ParticipantCreateSerializer(serializers.Serializer):
         min_value=1, max_value=MAX_ID, required=False, help_text="A character of the campaign."
     )
     name = serializers.CharField(max_length=90, required=False, allow_blank=True, default="")
-    side = serializers.ChoiceField(choices=["allies", "opponents", "neutral"], default="allies")
+    side = serializers.ChoiceField(
+        choices=["allies", "opponents", "neutral"],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Default: a player character with the players (allies), an NPC facing them (opponents).",
+    )
     sheet = serializers.DictField(required=False, help_text="Quick NPC stats merged over the system's defaults.")
     template = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, required=False, help_text="An NPC of the campaign to copy."

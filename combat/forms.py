@@ -134,7 +134,11 @@ class ParticipantForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
     )
     count = forms.IntegerField(label=_("Copies"), min_value=1, max_value=20, initial=1)
-    side = forms.ChoiceField(label=_("Side"), choices=Participant.Side.choices, initial=Participant.Side.OPPONENTS)
+    side = forms.ChoiceField(
+        label=_("Side"),
+        choices=[("", _("Default: player characters with the players, NPCs facing them")), *Participant.Side.choices],
+        required=False,
+    )
     stats_visible = forms.BooleanField(label=_("Players see this NPC's state"), required=False)
 
     def __init__(self, *args: Any, encounter: Encounter, **kwargs: Any) -> None:

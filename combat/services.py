@@ -240,7 +240,7 @@ def add_participant(
     *,
     character: Character | None = None,
     name: str = "",
-    side: str = Participant.Side.ALLIES,
+    side: str | None = None,
     sheet: dict[str, Any] | None = None,
     template: Character | None = None,
     count: int = 1,
@@ -256,6 +256,9 @@ def add_participant(
     _require_gm(user, campaign)
     if encounter.status == Encounter.Status.ENDED:
         raise ValidationError({"__all__": [gettext("The encounter is over.")]})
+    if not side:  # a player character joins the players' side; NPCs face them
+        pc = character is not None and not character.is_npc
+        side = Participant.Side.ALLIES if pc else Participant.Side.OPPONENTS
     if side not in Participant.Side.values:
         raise ValidationError({"side": [gettext("Choose a valid side.")]})
     if not 1 <= count <= MAX_COPIES:
@@ -270,6 +273,9 @@ def add_participant(
             raise ValidationError({"character": [gettext("This character already takes part.")]})
         if character.status in (Character.Status.DEAD, Character.Status.RETIRED):
             raise ValidationError({"character": [gettext("This character is no longer in play.")]})
+        left = encounter.participants.filter(character=character, active=False).order_by("-pk").first()
+        if left is not None:
+            return [_rejoin(user, encounter, left, side)]
         rows.append(
             {
                 "character": character,
@@ -331,6 +337,86 @@ def add_participant(
                 text=both(gettext_noop("%(n)s joins the fight (%(s)s)."), n=participant.name, s=_side_label(side)),
             )
     return created
+
+
+def _rejoin(user: Any, encounter: Encounter, participant: Participant, side: str) -> Participant:
+    """A removed participant comes back with the state it left with (recorded)."""
+    with transaction.atomic():
+        encounter = _lock(encounter)
+        Participant.objects.filter(pk=participant.pk).update(active=True, side=side)
+        participant.active, participant.side = True, side
+        _append(
+            encounter,
+            LogEntry.Kind.PARTICIPANT,
+            actor=user,
+            participant=participant,
+            text=both(gettext_noop("%(n)s rejoins the fight (%(s)s)."), n=participant.name, s=_side_label(side)),
+        )
+    return participant
+
+
+def set_side(user: Any, participant: Participant, *, side: str) -> Participant:
+    """The GM moves a participant to another side (recorded)."""
+    encounter = participant.encounter
+    _require_gm(user, encounter.campaign)
+    if side not in Participant.Side.values:
+        raise ValidationError({"side": [gettext("Choose a valid side.")]})
+    with transaction.atomic():
+        encounter = _lock(encounter)
+        if encounter.status == Encounter.Status.ENDED:
+            raise ValidationError({"__all__": [gettext("The encounter is over.")]})
+        participant.refresh_from_db()
+        if participant.side == side:
+            return participant
+        Participant.objects.filter(pk=participant.pk).update(side=side)
+        participant.side = side
+        _append(
+            encounter,
+            LogEntry.Kind.SIDE,
+            actor=user,
+            participant=participant,
+            text=both(gettext_noop("%(n)s changes side: %(s)s."), n=participant.name, s=_side_label(side)),
+        )
+    return participant
+
+
+def remove_participant(user: Any, participant: Participant, *, reason: str = "") -> Participant:
+    """The GM takes a participant out of the fight (recorded; it can be added again).
+
+    Its pending action this round is skipped; its log lines stay."""
+    encounter = participant.encounter
+    _require_gm(user, encounter.campaign)
+    reason = (reason or "").strip()[:300]
+    with transaction.atomic():
+        encounter = _lock(encounter)
+        participant.refresh_from_db()
+        if not participant.active:
+            raise ValidationError({"__all__": [gettext("This participant has left the fight.")]})
+        Participant.objects.filter(pk=participant.pk).update(active=False)
+        participant.active = False
+        current = encounter.current_round()
+        if current is not None and current.phase != Round.Phase.ENDED:
+            current.declarations.filter(participant=participant, status=Declaration.Status.PENDING).update(
+                status=Declaration.Status.SKIPPED
+            )
+            if current.phase == Round.Phase.RESOLUTION:
+                current.step_index = _next_index(current, current.step_index)
+                current.save(update_fields=["step_index"])
+        text = (
+            both(gettext_noop("%(n)s leaves the fight (%(r)s)."), n=participant.name, r=reason)
+            if reason
+            else both(gettext_noop("%(n)s leaves the fight."), n=participant.name)
+        )
+        _append(
+            encounter,
+            LogEntry.Kind.REMOVED,
+            actor=user,
+            participant=participant,
+            text=text,
+            detail={"reason": reason},
+            public={"reason": reason},
+        )
+    return participant
 
 
 def _side_label(side: str) -> str:

@@ -241,6 +241,30 @@ def toggle_visibility(request: HttpRequest, pk: int, participant_id: int) -> Htt
 
 @login_required
 @require_POST
+def set_side(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
+    def action(encounter: Encounter) -> None:
+        participant = encounter.participants.filter(pk=participant_id).first()
+        if participant is None:
+            raise Http404
+        services.set_side(request.user, participant, side=request.POST.get("side", ""))
+
+    return _gm_action(request, pk, action)
+
+
+@login_required
+@require_POST
+def remove(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
+    def action(encounter: Encounter) -> None:
+        participant = encounter.participants.filter(pk=participant_id).first()
+        if participant is None:
+            raise Http404
+        services.remove_participant(request.user, participant, reason=request.POST.get("reason", ""))
+
+    return _gm_action(request, pk, action)
+
+
+@login_required
+@require_POST
 def notes(request: HttpRequest, pk: int) -> HttpResponse:
     return _gm_action(
         request, pk, lambda e: services.set_gm_notes(request.user, e, notes=request.POST.get("notes", ""))
@@ -265,7 +289,7 @@ def add_participant(request: HttpRequest, pk: int) -> HttpResponse:
                 template=data.get("template"),
                 sheet=data.get("stats") or None,
                 count=data.get("count") or 1,
-                side=data["side"],
+                side=data.get("side") or None,
                 stats_visible=data.get("stats_visible") if not data.get("character") else None,
             )
         except ValidationError as exc:
