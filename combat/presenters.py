@@ -290,7 +290,8 @@ def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
             p = by_id.get(int(row["id"]))
             if p is None:
                 continue
-            shown = gm or p.stats_visible
+            # A score may be a characteristic (Ambre, L18): the GMs', the controller's, or a shown NPC's.
+            shown = gm or can_control(user, p, campaign) or (p.is_npc and p.stats_visible)
             decl = declarations.get(p.pk)
             initiative.append(
                 {

@@ -605,12 +605,12 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
         current.step_index = _next_index(current, 0)
         current.save(update_fields=["initiative", "phase", "step_index"])
         names = {str(p.pk): p.name for p in participants}
-        visible = _visible_ids(encounter)
+        visible_npcs = _visible_ids(encounter) & {str(p.pk) for p in participants if p.is_npc}
         public_order = [
             {
                 "id": row["id"],
                 "name": names.get(str(row["id"]), "?"),
-                "score": row.get("score") if str(row["id"]) in visible else None,
+                "score": row.get("score") if str(row["id"]) in visible_npcs else None,
                 "draws": row.get("draws", []),
             }
             for row in order
