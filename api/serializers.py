@@ -714,12 +714,26 @@ class DeclarationSerializer(serializers.Serializer):
     target = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
 
 
+class DefenceSerializer(serializers.Serializer):
+    data = serializers.DictField(help_text="The defender's choices, as in the system's `defence_fields`.")
+
+
+class SideSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=["allies", "opponents", "neutral"])
+
+
+class RemoveSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
 class DeclarationResultSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     participant = serializers.IntegerField(source="participant_id")
     target = serializers.IntegerField(source="target_id", allow_null=True)
     data = serializers.DictField()
     status = serializers.CharField()
+    defence = serializers.DictField(help_text="The defender's choices (its controller and the GMs).")
+    defence_status = serializers.CharField(help_text="'', pending, answered or gm.")
 
 
 class StepSerializer(serializers.Serializer):

@@ -73,11 +73,15 @@ class DeclarationForm(forms.Form):
         encounter: Encounter,
         action_fields: tuple[Field, ...],
         gm: bool = True,
+        with_target: bool = True,
         **kwargs: Any,
     ) -> None:
         prefix = kwargs.pop("prefix", None)
         super().__init__(*args, prefix=prefix, **kwargs)
-        self.fields["target"].queryset = encounter.participants.filter(active=True)
+        if with_target:
+            self.fields["target"].queryset = encounter.participants.filter(active=True)
+        else:
+            del self.fields["target"]  # a defence answers a declared action: its target is set
         self.action_paths: list[str] = []
         #: Choice fields whose blank option means "not set" (not one of the system's choices).
         self.blank_is_unset: set[str] = set()

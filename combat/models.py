@@ -152,6 +152,12 @@ class Declaration(models.Model):
     data = models.JSONField(default=dict, blank=True)
     declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    #: The target's own choices (a parry or a dodge, a reaction: ``RuleSystem.defence_fields``), asked of
+    #: its controller when the declarations are revealed; merged over ``data`` at resolution.
+    defence = models.JSONField(default=dict, blank=True)
+    #: ``""`` (nothing to ask), ``"pending"``, ``"answered"`` (by the defender) or ``"gm"`` (decided by a GM).
+    defence_status = models.CharField(max_length=10, blank=True, default="")
+    defence_asked = models.DateTimeField(null=True, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

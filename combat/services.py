@@ -17,12 +17,14 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop, override
 
 import rules
@@ -486,6 +488,7 @@ def clean_declaration(
     *,
     gm: bool = True,
     previous: dict[str, Any] | None = None,
+    fields: tuple[rules.base.Field, ...] | None = None,
 ) -> dict[str, Any]:
     """Validate a declaration against the system's ``action_fields()``.
 
@@ -495,7 +498,7 @@ def clean_declaration(
     """
     from rules.base import gm_only_paths, validate_fields
 
-    fields = system.action_fields()
+    fields = system.action_fields() if fields is None else fields
     known = {f.path for f in fields}
     cleaned = {k: v for k, v in (data or {}).items() if k in known}
     if not gm:
@@ -600,6 +603,7 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
         changes = [c for row in order for c in row.get("state_changes", []) or []]
         if changes:
             _apply_changes(encounter, changes)
+        _ask_defences(user, encounter, system, current, participants)
         current.initiative = order
         current.phase = Round.Phase.RESOLUTION
         current.step_index = _next_index(current, 0)
@@ -635,6 +639,96 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
             round_changed=True,
         )
     return current
+
+
+def defence_delay() -> timedelta:
+    """How long a defender has to choose before a GM may decide for them (forum pace)."""
+    from django.conf import settings as django_settings
+
+    return timedelta(minutes=int(getattr(django_settings, "TABLEE_COMBAT_DEFENCE_MINUTES", 24 * 60)))
+
+
+def defence_fields_for(system: rules.base.RuleSystem, declaration: Declaration) -> tuple[rules.base.Field, ...]:
+    if declaration.target is None:
+        return ()
+    return system.defence_fields(
+        dict(declaration.data), combatant(declaration.participant), combatant(declaration.target)
+    )
+
+
+def _ask_defences(
+    user: Any, encounter: Encounter, system: rules.base.RuleSystem, current: Round, participants: list[Participant]
+) -> None:
+    """Ask each player-controlled target for the choices the rules give the defender."""
+    now = timezone.now()
+    for declaration in current.declarations.select_related("participant", "target"):
+        target = declaration.target
+        if target is None or target.controller_id is None or not target.active:
+            continue
+        if not defence_fields_for(system, declaration):
+            continue
+        declaration.defence_status = "pending"
+        declaration.defence_asked = now
+        declaration.save(update_fields=["defence_status", "defence_asked"])
+        _append(
+            encounter,
+            LogEntry.Kind.DECLARED,
+            actor=user,
+            participant=target,
+            text=both(
+                gettext_noop("%(a)s acts against %(t)s: %(t)s chooses how to defend."),
+                a=declaration.participant.name,
+                t=target.name,
+            ),
+        )
+
+
+def choose_defence(user: Any, declaration: Declaration, *, data: dict[str, Any]) -> Declaration:
+    """The target's controller chooses its defence against a declared action (a GM may decide
+    once :func:`defence_delay` has passed). GM-only inputs are refused from a player."""
+    encounter = declaration.round.encounter
+    campaign = encounter.campaign
+    if not can_read_forum(user, campaign):
+        raise Http404
+    target = declaration.target
+    gm = is_gm(user, campaign)
+    if target is None or not (gm or (target.controller_id is not None and target.controller_id == user.pk)):
+        raise PermissionDenied(gettext("This choice belongs to the defender."))
+    system = system_for(encounter)
+    with transaction.atomic():
+        encounter = _lock(encounter)
+        declaration.refresh_from_db()
+        if declaration.defence_status != "pending":
+            raise ValidationError({"__all__": [gettext("No defence is awaited here.")]})
+        own = target.controller_id == user.pk
+        if (
+            gm
+            and not own
+            and declaration.defence_asked
+            and timezone.now() < declaration.defence_asked + defence_delay()
+        ):
+            raise ValidationError(
+                {"__all__": [gettext("The defender still has time to choose: a GM may decide after the delay.")]}
+            )
+        fields = defence_fields_for(system, declaration)
+        cleaned = clean_declaration(system, data, gm=gm, fields=fields)
+        declaration.defence = cleaned
+        declaration.defence_status = "answered" if own else "gm"
+        declaration.save(update_fields=["defence", "defence_status"])
+        _append(
+            encounter,
+            LogEntry.Kind.DECLARED,
+            actor=user,
+            participant=target,
+            text=both(
+                gettext_noop("%(t)s has chosen how to defend.")
+                if own
+                else gettext_noop("The GM has chosen %(t)s's defence."),
+                t=target.name,
+            ),
+            detail={"defence": cleaned, "declaration_id": declaration.pk},
+        )
+    return declaration
 
 
 def _pending_ids(current: Round) -> set[str]:
@@ -710,12 +804,25 @@ def resolve_next_step(
         declaration = current.declarations.select_related("participant", "target").get(participant_id=int(row["id"]))
         actor = declaration.participant
         target = declaration.target
+        if declaration.defence_status == "pending":
+            until = (declaration.defence_asked or timezone.now()) + defence_delay()
+            raise ValidationError(
+                {
+                    "__all__": [
+                        gettext("Waiting for %(t)s to choose a defence (a GM may decide from %(d)s).")
+                        % {
+                            "t": target.name if target else "?",
+                            "d": date_format(timezone.localtime(until), "SHORT_DATETIME_FORMAT"),
+                        }
+                    ]
+                }
+            )
         recorder = combat_dice.source(encounter.campaign, rng)
         actor_c = combatant(actor)
         target_c = combatant(target) if target is not None else None
         try:
             result: CombatResult = system.resolve_action(
-                actor_c, target_c, dict(declaration.data), recorder, _settings(encounter)
+                actor_c, target_c, {**declaration.data, **(declaration.defence or {})}, recorder, _settings(encounter)
             )
         except RulesError as exc:
             raise _rules_errors(exc) from exc

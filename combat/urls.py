@@ -16,6 +16,7 @@ urlpatterns = [
     path("<id:pk>/participants/<id:participant_id>/visibility/", views.toggle_visibility, name="visibility"),
     path("<id:pk>/participants/<id:participant_id>/declare/", views.declare, name="declare"),
     path("<id:pk>/participants/<id:participant_id>/side/", views.set_side, name="side"),
+    path("<id:pk>/declarations/<id:declaration_id>/defend/", views.defend, name="defend"),
     path("<id:pk>/participants/<id:participant_id>/remove/", views.remove, name="remove"),
     path("<id:pk>/start/", views.start, name="start"),
     path("<id:pk>/reveal/", views.reveal, name="reveal"),

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -21,7 +22,7 @@ from campaigns.access import can_read_forum, is_gm
 from campaigns.models import Campaign
 from combat import services
 from combat.forms import AdjustForm, DeclarationForm, EncounterForm, ParticipantForm, StepForm, thread_for
-from combat.models import Encounter, Round
+from combat.models import Declaration, Encounter, Round
 from combat.presenters import encounter_context
 
 
@@ -108,12 +109,41 @@ def _page_context(request: HttpRequest, encounter: Encounter, **extra: Any) -> d
                 )
             declare.append({"item": item, "form": form})
     context["declare"] = declare
+    context["defend"] = _defence_prompts(request, encounter, current, context, extra.pop("defence_forms", {}))
     if context["is_gm"]:
         context["participant_form"] = extra.pop("participant_form", None) or ParticipantForm(encounter=encounter)
         context["adjust_form"] = extra.pop("adjust_form", None) or AdjustForm()
     context["thread_url"] = thread_url(encounter.thread)
     context.update(extra)
     return context
+
+
+def _defence_prompts(
+    request: HttpRequest, encounter: Encounter, current: Round | None, context: dict[str, Any], forms: dict[int, Any]
+) -> list[dict[str, Any]]:
+    """The defences awaited from this user (a GM: once the defender's delay has passed)."""
+    if current is None or current.phase != Round.Phase.RESOLUTION:
+        return []
+    system = services.system_for(encounter)
+    now = timezone.now()
+    prompts = []
+    pending = current.declarations.filter(defence_status="pending").select_related("participant", "target")
+    for declaration in pending:
+        target = declaration.target
+        own = target is not None and target.controller_id == request.user.pk
+        until = (declaration.defence_asked or now) + services.defence_delay()
+        if not own and not (context["is_gm"] and now >= until):
+            continue
+        fields = services.defence_fields_for(system, declaration)
+        form = forms.get(declaration.pk) or DeclarationForm(
+            encounter=encounter,
+            action_fields=fields,
+            gm=context["is_gm"],
+            with_target=False,
+            prefix=f"d{declaration.pk}",
+        )
+        prompts.append({"declaration": declaration, "form": form, "own": own})
+    return prompts
 
 
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -237,6 +267,45 @@ def toggle_visibility(request: HttpRequest, pk: int, participant_id: int) -> Htt
         services.set_stats_visible(request.user, participant, visible=not participant.stats_visible)
 
     return _gm_action(request, pk, action)
+
+
+@login_required
+@require_POST
+def defend(request: HttpRequest, pk: int, declaration_id: int) -> HttpResponse:
+    encounter = services.get_encounter_for_user(request.user, pk)
+    declaration = (
+        Declaration.objects.filter(pk=declaration_id, round__encounter=encounter)
+        .select_related("round__encounter__campaign", "participant", "target")
+        .first()
+    )
+    if declaration is None:
+        raise Http404
+    system = services.system_for(encounter)
+    form = DeclarationForm(
+        request.POST,
+        encounter=encounter,
+        action_fields=services.defence_fields_for(system, declaration),
+        gm=is_gm(request.user, encounter.campaign),
+        with_target=False,
+        prefix=f"d{declaration.pk}",
+    )
+    if form.is_valid():
+        try:
+            services.choose_defence(request.user, declaration, data=form.declaration())
+        except ValidationError as exc:
+            for field, msgs in exc.message_dict.items():
+                name = field.replace(".", "__")
+                for msg in msgs:
+                    form.add_error(name if name in form.fields else None, msg)
+        else:
+            messages.success(request, _("Defence chosen."))
+            return redirect("combat:detail", pk=encounter.pk)
+    return render(
+        request,
+        "combat/encounter.html",
+        _page_context(request, encounter, defence_forms={declaration.pk: form}),
+        status=400,
+    )
 
 
 @login_required

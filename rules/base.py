@@ -716,6 +716,14 @@ class RuleSystem(ABC):
         """Resolve one declared action into a result and state changes."""
         raise RulesError([error("kind", "unsupported", "Action non prise en charge.", "Unsupported action.")])
 
+    def defence_fields(
+        self, declaration: dict[str, Any], actor: Combatant, target: Combatant
+    ) -> tuple[Field, ...]:
+        """Inputs of ``actor``'s declared action that belong to its TARGET (a parry or a dodge, a
+        reaction's score): the combat app asks them of the target's controller, and the values
+        chosen replace the attacker's at resolution. Default: none."""
+        return ()
+
     def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
         """The sentence every viewer of the fight may read about a resolved step.
 

@@ -27,6 +27,7 @@ from api.serializers import (
     AdjustSerializer,
     DeclarationResultSerializer,
     DeclarationSerializer,
+    DefenceSerializer,
     EncounterCreateSerializer,
     EncounterSerializer,
     EncounterSummarySerializer,
@@ -35,6 +36,8 @@ from api.serializers import (
     LogEntrySerializer,
     ParticipantCreateSerializer,
     ParticipantSerializer,
+    RemoveSerializer,
+    SideSerializer,
     StepSerializer,
     VisibilitySerializer,
 )
@@ -42,8 +45,9 @@ from api.views.common import get_or_404, id_param
 from campaigns import access as campaign_access
 from characters.models import Character
 from combat import services
-from combat.models import Encounter, LogEntry, Participant
+from combat.models import Declaration, Encounter, LogEntry, Participant
 from combat.presenters import encounter_view
+from rules.base import gm_only_paths
 
 ENCOUNTER = id_param("encounter_id")
 PARTICIPANT = id_param("participant_id")
@@ -228,7 +232,11 @@ class DeclarationView(APIView):
         declaration = services.declare_action(
             request.user, participant, data=serializer.validated_data["data"], target=target
         )
-        return Response(DeclarationResultSerializer(declaration).data)
+        data = dict(DeclarationResultSerializer(declaration).data)
+        if not campaign_access.is_gm(request.user, participant.encounter.campaign):
+            hidden = set(gm_only_paths(services.system_for(participant.encounter).action_fields()))
+            data["data"] = {k: v for k, v in data["data"].items() if k not in hidden}  # the GM's inputs stay the GM's
+        return Response(data)
 
 
 class ParticipantAdjustView(APIView):
@@ -296,3 +304,70 @@ class CombatLogView(generics.ListAPIView):
         context = super().get_serializer_context()
         context["gm"] = getattr(self, "gm", False)
         return context
+
+
+class ParticipantSideView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[PARTICIPANT],
+        request=SideSerializer,
+        responses=ParticipantSerializer,
+        operation_id="participants_side",
+        tags=["combat"],
+        description="The GM moves a participant to another side (recorded in the log).",
+    )
+    def post(self, request: Request, participant_id: int) -> Response:
+        participant = participant_for_user(request.user, participant_id)
+        serializer = SideSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.set_side(request.user, participant, side=serializer.validated_data["side"])
+        return _participant_response(request, participant)
+
+
+class ParticipantRemoveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[PARTICIPANT],
+        request=RemoveSerializer,
+        responses=ParticipantSerializer,
+        operation_id="participants_remove",
+        tags=["combat"],
+        description="The GM takes a participant out of the fight (recorded; add the character again to bring it back).",
+    )
+    def post(self, request: Request, participant_id: int) -> Response:
+        participant = participant_for_user(request.user, participant_id)
+        serializer = RemoveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.remove_participant(request.user, participant, reason=serializer.validated_data["reason"])
+        return _participant_response(request, participant)
+
+
+def _participant_response(request: Request, participant: Participant) -> Response:
+    encounter = Encounter.objects.select_related("campaign", "thread").get(pk=participant.encounter_id)
+    view = {p["id"]: p for p in encounter_data(request.user, encounter)["participants"]}
+    return Response(view[participant.pk])
+
+
+class DefenceView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[id_param("declaration_id")],
+        request=DefenceSerializer,
+        responses=DeclarationResultSerializer,
+        operation_id="declarations_defence",
+        tags=["combat"],
+        description=(
+            "The target's controller chooses its defence against a declared action (the system's "
+            "`defence_fields`, e.g. parry or dodge); a GM may decide once the delay has passed."
+        ),
+    )
+    def post(self, request: Request, declaration_id: int) -> Response:
+        declaration = get_or_404(Declaration, declaration_id)
+        services.get_encounter_for_user(request.user, declaration.round.encounter_id)
+        serializer = DefenceSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        declaration = services.choose_defence(request.user, declaration, data=serializer.validated_data["data"])
+        return Response(DeclarationResultSerializer(declaration).data)

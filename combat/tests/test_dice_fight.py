@@ -53,6 +53,11 @@ def _run_round(t, encounter, aldric, brigand, seed):
     )
     rng = SeededRandom(seed)
     services.reveal_declarations(t.gm, encounter, rng=rng)
+    # The brigand attacks Aldric: his player chooses the parry (the defender's choice).
+    from combat.models import Declaration
+
+    for declaration in Declaration.objects.filter(defence_status="pending"):
+        services.choose_defence(t.player, declaration, data={"defence": "parry", "defender_skill": "epee"})
     return services.resolve_round(t.gm, encounter, rng=rng)
 
 

@@ -153,6 +153,12 @@ class AltarideSystem(RuleSystem):
                        rng: RandomSource, settings: dict[str, Any] | None = None) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
 
+    def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
+        """The defender chooses to parry or to dodge, and with what (L105–L109)."""
+        if declaration.get("action", "attack") != "attack":
+            return ()
+        return tuple(f for f in combat.action_fields() if f.path in outcome.DEFENCE_PATHS)
+
     def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
         return outcome.public_outcome(result, actor, target)
 

@@ -24,6 +24,9 @@ VALUE_LABELS: dict[str, Msg] = {
     "dodge": Msg("Esquive de l'assaut", "Dodge this round"),
 }
 
+#: Inputs of an attack that are the defender's (L105–L109): parry or dodge, the weapon or skill, a die lowering.
+DEFENCE_PATHS = ("defence", "defender_weapon", "defender_skill", "defender_xp_lowering")
+
 _DEFENCES = {"parry": Msg("pare", "parries"), "dodge": Msg("esquive", "dodges")}
 
 

@@ -15,6 +15,9 @@ from rules.base import Combatant, CombatResult, Msg, acts_sentence, sentence
 from rules.sms.health import severity_id
 from rules.sms.tables import SEVERITIES, STAKES, STATUSES
 
+#: An NPC's attack on a PC: the PC's defence (score or modules engaged, shield) is the player's (L103).
+DEFENCE_PATHS = ("score", "modules", "shield")
+
 VALUE_LABELS: dict[str, Msg] = {
     "initiative": Msg("Initiative", "Initiative"),
     "reactions": Msg("Réactions ce tour", "Reactions this turn"),

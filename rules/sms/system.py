@@ -675,6 +675,13 @@ class SMSSystem(RuleSystem):
             secret = {"npc_die": outcome.get("die")}
         return CombatResult(SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret)
 
+    def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
+        """An NPC attacks a PC: the PC's player defends, choosing the reaction's score or modules and the
+        shield (L103: the GM never rolls; the PC's defence is the PC's action, L565–L575)."""
+        if declaration.get("kind", "attack") != "attack" or not actor.is_npc or target.is_npc:
+            return ()
+        return tuple(f for f in self.action_fields() if f.path in combat_outcome.DEFENCE_PATHS)
+
     def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
         return combat_outcome.public_outcome(result, actor, target)
 
