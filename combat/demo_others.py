@@ -108,7 +108,9 @@ def _sms(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list[Any]
         mj, encounter, name="Loup des brumes", sheet={"npc": {"base_attack_die": 10, "base_defence_die": 6}}
     )
     services.start_encounter(mj, encounter)
-    services.declare_action(hero.controller, hero, data={"kind": "attack", "score": 3, "severity": "light"}, target=wolf)
+    services.declare_action(
+        hero.controller, hero, data={"kind": "attack", "score": 3, "severity": "light"}, target=wolf
+    )
     services.declare_action(mj, wolf, data={"kind": "attack", "severity": "serious"}, target=hero)
     rng = SeededRandom("sms-demo")
     services.reveal_declarations(mj, encounter, rng=rng)
@@ -123,7 +125,9 @@ def _altaride(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list
     (brigand,) = services.add_participant(mj, encounter, name="Brigand des Crocs", sheet=skill)
     services.start_encounter(mj, encounter)
     # An ambush: the brigand strikes first; Maëlis's player, caught unawares, does not defend.
-    services.declare_action(mj, brigand, data={"action": "attack", "skill": "epee", "damage_x": 3, "modifier": 8}, target=hero)
+    services.declare_action(
+        mj, brigand, data={"action": "attack", "skill": "epee", "damage_x": 3, "modifier": 8}, target=hero
+    )
     rng = SeededRandom("altaride-demo")
     services.reveal_declarations(mj, encounter, rng=rng)
     _answer_defences(users, encounter, {"defence": "none"})

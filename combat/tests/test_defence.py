@@ -40,7 +40,7 @@ def ambush(db, settings):
 
 
 def test_the_defender_is_asked_and_her_choice_is_used(ambush):
-    t, encounter, aldric, brigand, declaration = ambush
+    t, encounter, _aldric, _brigand, declaration = ambush
     assert declaration.defence_status == "pending"
     # The player sees the prompt on the page; the other player does not.
     client = Client()
@@ -73,7 +73,7 @@ def test_the_defender_is_asked_and_her_choice_is_used(ambush):
 
 
 def test_a_gm_decides_for_a_silent_defender_after_the_delay(ambush, settings):
-    t, encounter, aldric, brigand, declaration = ambush
+    t, _encounter, _aldric, _brigand, declaration = ambush
     settings.TABLEE_COMBAT_DEFENCE_MINUTES = 0
     services.choose_defence(t.gm, declaration, data={"defence": "dodge", "defender_skill": "epee"})
     declaration.refresh_from_db()
