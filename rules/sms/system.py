@@ -111,6 +111,20 @@ def _score(request: Mapping[str, Any], extra: int = 0) -> dict[str, Any]:
     return {"raw": raw, "score": action_score(raw), "modifier": modifier}
 
 
+#: Module domains that count for initiative (L558), compared without accents or case.
+INITIATIVE_DOMAINS = frozenset(
+    {"initiative", "anticipation", "anticiper", "prevoir", "prevision", "foresight", "calcul", "calculation",
+     "reflexe", "reflexes", "reflex", "intuition"}
+)
+
+
+def _initiative_domain(value: Any) -> bool:
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", str(value or "")).encode("ascii", "ignore").decode().lower().strip()
+    return text in INITIATIVE_DOMAINS
+
+
 def _outcome_msg(out: Mapping[str, Any]) -> Msg:
     die = out.get("die", 0)
     if out.get("success"):
@@ -564,19 +578,28 @@ class SMSSystem(RuleSystem):
         rng: RandomSource,
         settings: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
-        """Initiative = an action score of anticipation and reflex modules (L558). A declaration may give
-        ``score`` or ``modules`` (with scope for the tie-break); else the sheet's modules whose domain is
-        ``initiative`` are used. NPCs get the GM's ``score`` (spec Ambiguity 26)."""
+        """Initiative = an action score of the modules of anticipation, foresight or calculation and of
+        reflexes and intuition (L558 «On y intègre généralement tout module indiquant une capacité à
+        anticiper, prévoir ou calculer, et tout module décrivant les réflexes et l'intuition»).
+
+        Reading (issue #15): a PC's initiative is read from its SHEET, the modules whose domain names
+        initiative, anticipation, foresight, calculation, reflexes or intuition; the score or modules a
+        declaration carries for its action do not count (the declared action is not the reaction). The
+        GM's ``modifier`` applies. NPCs, which the text does not order, get the GM's ``score``
+        (spec Ambiguity 26)."""
         entries = []
         for c in combatants:
             d = declarations.get(c.id) or {}
-            modules = d.get("modules")
-            if modules is None and "score" not in d:
+            modules = None
+            if not c.is_npc:
                 modules = [m for m in (c.sheet.get("modules") or [])
-                           if isinstance(m, Mapping) and str(m.get("domain", "")).lower() == "initiative"]
+                           if isinstance(m, Mapping) and _initiative_domain(m.get("domain"))]
             if modules:
                 score = score_from_modules(modules, _i(d.get("modifier")))["score"]
                 tiebreak = initiative_tiebreak(modules)
+            elif not c.is_npc:  # no module of reflexes or anticipation: the lowest score (≤ 0 counts 1, L95)
+                score = action_score(_i(d.get("modifier")))
+                tiebreak = 0
             else:
                 score = action_score(_i(d.get("score"), 1) + _i(d.get("modifier")))
                 tiebreak = _i(d.get("tiebreak"))
