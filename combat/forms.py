@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.models import Thread
 from characters.models import Character
 from combat.models import Encounter, Participant
-from rules.base import Field
+from rules.base import Field, set_path
 
 NULL_BOOL_CHOICES = (("", "—"), ("true", _("Yes")), ("false", _("No")))
 
@@ -98,8 +98,8 @@ class DeclarationForm(forms.Form):
             self.fields[name] = field
             self.action_paths.append(f.path)
             if f.kind in ("choice", "str", "text") and "" not in {key for key, _label in f.choices}:
-                if not f.required and f.default in (None, ""):
-                    self.blank_is_unset.add(f.path)
+                if not f.required and (f.default in (None, "") or f.kind == "choice"):
+                    self.blank_is_unset.add(f.path)  # a choice left blank keeps the system's default
 
     def add_error(self, field: str | None, error: Any) -> None:
         """Errors on an input not shown to this user are shown above the form, with its label."""
@@ -112,12 +112,13 @@ class DeclarationForm(forms.Form):
         super().add_error(field, error)
 
     def declaration(self) -> dict[str, Any]:
+        """The declared values; a dotted path is nested (``spell.nature`` → ``{"spell": {"nature": ...}}``)."""
         data: dict[str, Any] = {}
         for path in self.action_paths:
             value = self.cleaned_data.get(path.replace(".", "__"))
             if value is None or (value == "" and path in self.blank_is_unset):
                 continue
-            data[path] = value
+            set_path(data, path, value)
         return data
 
 

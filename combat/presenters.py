@@ -16,8 +16,10 @@ from django.utils.translation import get_language, pgettext_lazy
 from campaigns.access import is_gm
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from combat.services import can_control, system_for
+from rules.base import get_path, set_path
 
 LOG_LIMIT = 200
+_MISSING = object()
 
 
 #: Names of the combat-state keys the systems do not label themselves (``keys``, ``wounds.light``...).
@@ -168,11 +170,11 @@ def declaration_rows(
     lang = _lang()
     rows = []
     for f in system_for(encounter).action_fields():
-        if f.path not in data:
+        value = get_path(data, f.path, _MISSING)
+        if value is _MISSING:
             continue
         if f.audience == "gm" and not gm:
             continue
-        value = data[f.path]
         if value in (None, "", [], {}) or (value == f.default and not f.required):
             continue
         if not full and f.kind in ("int", "list", "dict"):
@@ -193,14 +195,14 @@ def declaration_rows(
 
 def _declaration_data(encounter: Encounter, data: dict[str, Any], *, gm: bool, full: bool) -> dict[str, Any]:
     """The declaration's values this viewer may read (the API's form of :func:`declaration_rows`)."""
-    out = {}
+    out: dict[str, Any] = {}
     for f in system_for(encounter).action_fields():
-        if f.path not in data or (f.audience == "gm" and not gm):
+        value = get_path(data, f.path, _MISSING)
+        if value is _MISSING or (f.audience == "gm" and not gm):
             continue
-        value = data[f.path]
         if not full and (f.kind in ("int", "list", "dict") or value in (None, "", [], {})):
             continue
-        out[f.path] = value
+        set_path(out, f.path, value)
     return out
 
 

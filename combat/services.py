@@ -499,7 +499,7 @@ def clean_declaration(
     from rules.base import gm_only_paths, validate_fields
 
     fields = system.action_fields() if fields is None else fields
-    known = {f.path for f in fields}
+    known = {f.path.split(".")[0] for f in fields}  # dotted paths are nested (``spell.nature``)
     cleaned = {k: v for k, v in (data or {}).items() if k in known}
     if not gm:
         previous = previous or {}

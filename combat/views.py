@@ -24,6 +24,7 @@ from combat import services
 from combat.forms import AdjustForm, DeclarationForm, EncounterForm, ParticipantForm, StepForm, thread_for
 from combat.models import Declaration, Encounter, Round
 from combat.presenters import encounter_context
+from rules.base import get_path
 
 
 def _errors(exc: ValidationError) -> list[str]:
@@ -98,7 +99,11 @@ def _page_context(request: HttpRequest, encounter: Encounter, **extra: Any) -> d
                 initial = {}
                 decl = current.declarations.filter(participant=p).first()
                 if decl is not None:
-                    initial = {k.replace(".", "__"): v for k, v in decl.data.items()}
+                    initial = {
+                        f.path.replace(".", "__"): get_path(decl.data, f.path)
+                        for f in system.action_fields()
+                        if get_path(decl.data, f.path) is not None
+                    }
                     initial["target"] = decl.target_id
                 form = DeclarationForm(
                     initial=initial,

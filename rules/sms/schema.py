@@ -471,7 +471,13 @@ def _action_fields() -> tuple[Field, ...]:
         Field("apply_size", "bool", Msg("Appliquer la différence de taille", "Apply the size difference"),
               default=True),
         Field("special_power", "bool", Msg("Pouvoir particulier", "Special power"), default=False),
-        Field("spell", "dict", Msg("Composants du sort", "Spell components"), default={}),
+        # A "Sort" takes its spell from the spell builder's components (rules.sms.magic.build_spell, #19 item 7);
+        # the timing and the circumstances are the declaration's own fields.
+        *(
+            replace(f, path=f"spell.{f.path}")
+            for f in SPELL_COMPONENT_FIELDS
+            if f.path not in ("intervention", "circumstances")
+        ),
         Field("wound_nature", "str", Msg("Nature de la blessure", "Wound nature"), default="", max_length=120),
     )
 
