@@ -30,7 +30,7 @@ STATE_LABELS = {
     "wounds": pgettext_lazy("combat state", "Wounds"),
     "light": pgettext_lazy("combat state", "light"),
     "serious": pgettext_lazy("combat state", "serious"),
-    "grave": pgettext_lazy("combat state", "critical"),
+    "grave": pgettext_lazy("combat state", "grave"),  # Ambre L424–L429: légère, sérieuse, grave, mortelle
     "mortal": pgettext_lazy("combat state", "mortal"),
     "wound_points": pgettext_lazy("combat state", "Wound points"),
     "determined": pgettext_lazy("combat state", "determined"),
@@ -63,10 +63,14 @@ def _lang() -> str:
 
 
 def _labels(encounter: Encounter) -> dict[str, str]:
+    """Names of the state's values: the system's own words first (derived values, combat values)."""
     lang = _lang()
+    system = system_for(encounter)
     labels = {}
-    for spec in system_for(encounter).derived_specs():
+    for spec in system.derived_specs():
         labels[spec.key] = spec.label.get(lang)
+    for key, label in system.combat_value_labels().items():
+        labels[key] = label.get(lang)
     return labels
 
 

@@ -16,7 +16,7 @@ def test_it_names_the_ambre_state_in_french(fight):
     client = Client()
     client.force_login(fight.table.gm)
     html = client.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
-    assert ">Clés<" in html and ">keys<" not in html
+    assert ">Clés mineures<" in html and ">keys<" not in html  # the system's word (L440)
     assert "déterminé" in html and ">determined<" not in html
 
 
@@ -29,7 +29,7 @@ def test_it_writes_log_changes_readably():
     with translation.override("fr"):
         rows = _readable_changes({"life": "Vie"}, changes)
     assert [(r["path"], r["before"], r["after"]) for r in rows] == [
-        ("Blessures", "légères 0, graves 0", "légères 1, graves 0"),
+        ("Blessures", "légères 0, sérieuses 0", "légères 1, sérieuses 0"),
         ("Blessures · légères", "0", "1"),
         ("mort", "—", "✓"),
     ]

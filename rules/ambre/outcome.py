@@ -30,6 +30,8 @@ VALUE_LABELS: dict[str, Msg] = {
     "death_assured": Msg("Mort assurée", "Death assured"),
     "dead": Msg("Mort", "Dead"),
     "karma": Msg("Karma", "Karma"),
+    # The wound track in the text's words (L424–L429), as the parts of the ``wounds`` value.
+    **{w: Msg(f"{T.WOUND_LABELS[w].fr}s", T.WOUND_LABELS[w].en) for w in T.WOUND_ORDER},
     **{
         f"wounds.{w}": Msg(f"Blessures {T.WOUND_LABELS[w].fr}s", f"{T.WOUND_LABELS[w].en} wounds")
         for w in T.WOUND_ORDER
