@@ -74,6 +74,7 @@ class DeclarationForm(forms.Form):
         action_fields: tuple[Field, ...],
         gm: bool = True,
         with_target: bool = True,
+        options: dict[str, tuple[tuple[str, Any], ...]] | None = None,
         **kwargs: Any,
     ) -> None:
         prefix = kwargs.pop("prefix", None)
@@ -85,11 +86,23 @@ class DeclarationForm(forms.Form):
         self.action_paths: list[str] = []
         #: Choice fields whose blank option means "not set" (not one of the system's choices).
         self.blank_is_unset: set[str] = set()
+        options = options or {}
         for f in action_fields:
             field = form_field(f)
             if field is None:
                 continue
             name = f.path.replace(".", "__")
+            if f.path in options and not gm and f.kind in ("str", "int"):
+                # The sheet's choices (its skills, weapons): a player picks one of them.
+                choices = [("", "—"), *((value, label.get(_lang())) for value, label in options[f.path])]
+                field = forms.TypedChoiceField(
+                    label=field.label,
+                    help_text=field.help_text,
+                    required=f.required,
+                    choices=choices,
+                    coerce=int if f.kind == "int" else str,
+                    empty_value=None if f.kind == "int" else "",
+                )
             if f.audience == "gm" and not gm:
                 # Not offered to a player; a value sent anyway reaches the service, which refuses it.
                 field.widget = forms.HiddenInput()

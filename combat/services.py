@@ -519,6 +519,19 @@ def clean_declaration(
     return cleaned
 
 
+def _check_options(options: dict[str, tuple[tuple[str, Any], ...]], cleaned: dict[str, Any]) -> None:
+    """A player's value for an input the sheet gives choices for must be one of them."""
+    errors = {}
+    for path, choices in options.items():
+        value = get_path(cleaned, path)
+        if value in (None, ""):
+            continue
+        if str(value) not in {str(v) for v, _label in choices}:
+            errors[path] = [gettext("Choose one of your character's options.")]
+    if errors:
+        raise ValidationError(errors)
+
+
 def declare_action(
     user: Any, participant: Participant, *, data: dict[str, Any], target: Participant | None = None
 ) -> Declaration:
@@ -539,7 +552,13 @@ def declare_action(
         .values_list("data", flat=True)
         .first()
     )
-    cleaned = clean_declaration(system_for(encounter), data, gm=is_gm(user, campaign), previous=previous)
+    system = system_for(encounter)
+    gm = is_gm(user, campaign)
+    cleaned = clean_declaration(system, data, gm=gm, previous=previous)
+    if not gm:
+        _check_options(
+            system.action_options(participant.current_sheet(), participant.state or {}, _settings(encounter)), cleaned
+        )
     with transaction.atomic():
         encounter = _lock(encounter)
         _require_active(encounter)
@@ -712,6 +731,11 @@ def choose_defence(user: Any, declaration: Declaration, *, data: dict[str, Any])
             )
         fields = defence_fields_for(system, declaration)
         cleaned = clean_declaration(system, data, gm=gm, fields=fields)
+        if not gm:
+            _check_options(
+                system.action_options(target.current_sheet(), target.state or {}, _settings(encounter), defending=True),
+                cleaned,
+            )
         declaration.defence = cleaned
         declaration.defence_status = "answered" if own else "gm"
         declaration.save(update_fields=["defence", "defence_status"])

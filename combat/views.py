@@ -110,6 +110,7 @@ def _page_context(request: HttpRequest, encounter: Encounter, **extra: Any) -> d
                     encounter=encounter,
                     action_fields=system.action_fields(),
                     gm=context["is_gm"],
+                    options=system.action_options(p.current_sheet(), p.state or {}, encounter.campaign.system_settings),
                     prefix=f"p{p.pk}",
                 )
             declare.append({"item": item, "form": form})
@@ -121,6 +122,15 @@ def _page_context(request: HttpRequest, encounter: Encounter, **extra: Any) -> d
     context["thread_url"] = thread_url(encounter.thread)
     context.update(extra)
     return context
+
+
+def _defence_options(system: Any, encounter: Encounter, declaration: Declaration) -> dict[str, Any]:
+    target = declaration.target
+    if target is None:
+        return {}
+    return system.action_options(
+        target.current_sheet(), target.state or {}, encounter.campaign.system_settings, defending=True
+    )
 
 
 def _defence_prompts(
@@ -145,6 +155,7 @@ def _defence_prompts(
             action_fields=fields,
             gm=context["is_gm"],
             with_target=False,
+            options=_defence_options(system, encounter, declaration),
             prefix=f"d{declaration.pk}",
         )
         prompts.append({"declaration": declaration, "form": form, "own": own})
@@ -292,6 +303,7 @@ def defend(request: HttpRequest, pk: int, declaration_id: int) -> HttpResponse:
         action_fields=services.defence_fields_for(system, declaration),
         gm=is_gm(request.user, encounter.campaign),
         with_target=False,
+        options=_defence_options(system, encounter, declaration),
         prefix=f"d{declaration.pk}",
     )
     if form.is_valid():
@@ -426,6 +438,9 @@ def declare(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
         encounter=encounter,
         action_fields=system.action_fields(),
         gm=is_gm(request.user, encounter.campaign),
+        options=system.action_options(
+            participant.current_sheet(), participant.state or {}, encounter.campaign.system_settings
+        ),
         prefix=f"p{participant.pk}",
     )
     if form.is_valid():

@@ -716,6 +716,20 @@ class RuleSystem(ABC):
         """Resolve one declared action into a result and state changes."""
         raise RulesError([error("kind", "unsupported", "Action non prise en charge.", "Unsupported action.")])
 
+    def action_options(
+        self,
+        sheet: dict[str, Any],
+        state: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        *,
+        defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        """The choices a combatant's sheet gives for declaration inputs: ``{path: ((value, label), ...)}``
+        (its skills, weapons, spells). ``defending``: the inputs of :meth:`defence_fields`, from the
+        defender's sheet. A player's value outside these choices is refused; the GMs may enter any.
+        Default: none (free inputs)."""
+        return {}
+
     def defence_fields(
         self, declaration: dict[str, Any], actor: Combatant, target: Combatant
     ) -> tuple[Field, ...]:

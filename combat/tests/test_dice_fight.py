@@ -123,7 +123,11 @@ def test_it_reports_rules_errors_as_field_errors(duel):
 
     t, encounter, aldric, brigand = duel
     services.start_encounter(t.gm, encounter)
-    services.declare_action(t.player, aldric, data={"action": "attack", "skill": "hache"}, target=brigand)
+    # A player may only pick one of the sheet's skills; the GM may enter any (here one nobody has).
+    with pytest.raises(ValidationError) as refused:
+        services.declare_action(t.player, aldric, data={"action": "attack", "skill": "hache"}, target=brigand)
+    assert "skill" in refused.value.message_dict
+    services.declare_action(t.gm, aldric, data={"action": "attack", "skill": "hache"}, target=brigand)
     services.reveal_declarations(t.gm, encounter, rng=SeededRandom(1))
     count = LogEntry.objects.count()
     with pytest.raises(ValidationError) as exc:

@@ -153,6 +153,10 @@ class AltarideSystem(RuleSystem):
                        rng: RandomSource, settings: dict[str, Any] | None = None) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
 
+    def action_options(self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None,
+                       *, defending: bool = False) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        return outcome.action_options(sheet, self.settings(settings), defending=defending)
+
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
         """The defender chooses to parry or to dodge, and with what (L105–L109)."""
         if declaration.get("action", "attack") != "attack":

@@ -30,6 +30,29 @@ DEFENCE_PATHS = ("defence", "defender_weapon", "defender_skill", "defender_xp_lo
 _DEFENCES = {"parry": Msg("pare", "parries"), "dodge": Msg("esquive", "dodges")}
 
 
+def action_options(
+    sheet: dict[str, Any], settings: dict[str, Any], *, defending: bool = False
+) -> dict[str, tuple[tuple[str, Msg], ...]]:
+    """The sheet's skills (L71) and the campaign's weapon catalogue, for the attacker or the defender."""
+    skills = tuple(
+        (str(s["key"]), Msg(str(s.get("name") or s["key"]), str(s.get("name") or s["key"])))
+        for s in sheet.get("skills") or []
+        if isinstance(s, dict) and s.get("key")
+    )
+    weapons = tuple(
+        (str(w["key"]), Msg(str(w.get("name") or w["key"]), str(w.get("name") or w["key"])))
+        for w in settings.get("weapon_catalogue") or []
+        if isinstance(w, dict) and w.get("key")
+    )
+    out: dict[str, tuple[tuple[str, Msg], ...]] = {}
+    skill_path, weapon_path = ("defender_skill", "defender_weapon") if defending else ("skill", "weapon")
+    if skills:
+        out[skill_path] = skills
+    if weapons:
+        out[weapon_path] = weapons
+    return out
+
+
 def public_outcome(result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
     out, kind = result.outcome, result.kind
     a, t = actor.name, target.name if target else ""

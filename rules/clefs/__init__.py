@@ -455,6 +455,16 @@ class ClefsDeLAube(RuleSystem):
     ) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
 
+    def action_options(
+        self,
+        sheet: dict[str, Any],
+        state: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        *,
+        defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        return outcome.action_options(sheet, defending=defending)
+
     def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
         return outcome.public_outcome(result, actor, target)
 

@@ -698,6 +698,19 @@ class SMSSystem(RuleSystem):
             secret = {"npc_die": outcome.get("die")}
         return CombatResult(SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret)
 
+    def action_options(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None,
+        *, defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        """The sheet's weapons (L597: an unsuited weapon costs the size difference)."""
+        if defending:
+            return {}
+        weapons = [w for w in sheet.get("weapons") or [] if isinstance(w, Mapping)]
+        if not weapons:
+            return {}
+        return {"weapon": tuple((str(i), Msg(str(w.get("name") or i), str(w.get("name") or i)))
+                                for i, w in enumerate(weapons))}
+
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
         """An NPC attacks a PC: the PC's player defends, choosing the reaction's score or modules and the
         shield (L103: the GM never rolls; the PC's defence is the PC's action, L565–L575)."""
