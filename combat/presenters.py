@@ -440,7 +440,7 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
     view = encounter_view(user, encounter)
     gm = view["is_gm"]
     current: Round | None = encounter.current_round()
-    participants = {p.pk: p for p in encounter.participants.all()}
+    participants = {p.pk: p for p in encounter.participants.select_related("character")}
     items = []
     for row in view["participants"]:
         p = participants[row["id"]]
@@ -449,6 +449,7 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
             "p": p,
             "controlled": row["controlled_by_you"],
             "declaration_target": participants.get(row["declaration_target"]) if row["declaration_target"] else None,
+            "character_dead": bool(p.character_id and p.character and p.character.status == "dead"),
         }
         if gm:
             item["paths"] = [

@@ -18,6 +18,7 @@ urlpatterns = [
     path("<id:pk>/participants/<id:participant_id>/side/", views.set_side, name="side"),
     path("<id:pk>/declarations/<id:declaration_id>/defend/", views.defend, name="defend"),
     path("<id:pk>/participants/<id:participant_id>/remove/", views.remove, name="remove"),
+    path("<id:pk>/participants/<id:participant_id>/revive/", views.revive, name="revive"),
     path("<id:pk>/start/", views.start, name="start"),
     path("<id:pk>/reveal/", views.reveal, name="reveal"),
     path("<id:pk>/resolve/", views.resolve, name="resolve"),

@@ -327,6 +327,26 @@ def defend(request: HttpRequest, pk: int, declaration_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def revive(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
+    """A GM brings a dead character back (a mistake, a miracle), with a reason kept in its history."""
+    from characters.outcomes import revive_character
+
+    encounter = services.get_encounter_for_user(request.user, pk)
+    participant = encounter.participants.filter(pk=participant_id, character__isnull=False).first()
+    if participant is None or participant.character is None:
+        raise Http404
+    if not is_gm(request.user, encounter.campaign):
+        raise PermissionDenied
+    try:
+        revive_character(request.user, participant.character, reason=request.POST.get("reason", ""))
+    except ValidationError as exc:
+        return _done(request, encounter, exc)
+    messages.success(request, _("%(name)s is back in play.") % {"name": participant.name})
+    return _done(request, encounter)
+
+
+@login_required
+@require_POST
 def set_side(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
     def action(encounter: Encounter) -> None:
         participant = encounter.participants.filter(pk=participant_id).first()

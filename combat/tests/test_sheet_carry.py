@@ -66,3 +66,23 @@ def test_a_dead_pc_is_marked_dead_cannot_post_and_the_gm_brings_it_back(fight):
     assert ariane.status == Character.Status.APPROVED
     assert "Erreur de calcul du MJ" in SheetVersion.objects.filter(character=ariane).latest("version").reason
     create_post(t.player2, fight.thread, body="Je me relève !", character=ariane)
+
+
+def test_the_gm_brings_a_dead_pc_back_from_the_encounter_page(fight):
+    from django.test import Client
+    from django.urls import reverse
+
+    t = fight.table
+    services.adjust_value(t.gm, fight.ariane, path="dead", value=True, reason="Coup de grâce")
+    url = reverse("combat:revive", args=[fight.encounter.pk, fight.ariane.pk])
+    player = Client()
+    player.force_login(t.player2)
+    assert player.post(url, {"reason": "Je triche"}).status_code == 403
+    gm = Client()
+    gm.force_login(t.gm)
+    page = gm.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
+    assert url in page
+    gm.post(url, {"reason": ""})
+    assert Character.objects.get(pk=fight.ariane.character_id).status == Character.Status.DEAD
+    gm.post(url, {"reason": "Erreur du MJ"})
+    assert Character.objects.get(pk=fight.ariane.character_id).status == Character.Status.APPROVED
