@@ -96,3 +96,15 @@ def test_the_page_and_the_api_give_a_player_the_same_log(fight):
         assert entry["sentence"] in views["page"]
         assert not entry["details"]  # the GMs' table
     assert views["page"].count("data-sequence=") - 1 == len(log)  # one line per entry (+ the panel)
+
+
+def test_an_english_reader_reads_the_outcomes_in_english(fight):
+    from accounts.models import Profile
+
+    t = _fight(fight)
+    Profile.objects.update_or_create(user=t.player, defaults={"language": "en"})
+    views = _transports(t.player, fight)
+    page = views["page"]
+    assert "Cendre hits Borel:" in page or "Borel hits Cendre:" in page or "stalemate" in page
+    for french in ("touche", "Règles", "blessure", "se neutralisent", "Déclarations révélées"):
+        assert french not in page, french
