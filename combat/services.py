@@ -662,9 +662,17 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
 
 def defence_delay() -> timedelta:
     """How long a defender has to choose before a GM may decide for them (forum pace)."""
+    import os
+
     from django.conf import settings as django_settings
 
-    return timedelta(minutes=int(getattr(django_settings, "TABLEE_COMBAT_DEFENCE_MINUTES", 24 * 60)))
+    minutes = getattr(django_settings, "TABLEE_COMBAT_DEFENCE_MINUTES", None)
+    if minutes is None:
+        minutes = os.environ.get("TABLEE_COMBAT_DEFENCE_MINUTES", "") or 24 * 60
+    try:
+        return timedelta(minutes=max(0, int(minutes)))
+    except (TypeError, ValueError):
+        return timedelta(minutes=24 * 60)
 
 
 def defence_fields_for(system: rules.base.RuleSystem, declaration: Declaration) -> tuple[rules.base.Field, ...]:
