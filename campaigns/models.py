@@ -219,6 +219,29 @@ class ImmutableRecordError(Exception):
     """Raised when code tries to change or delete an immutable record."""
 
 
+class RollSeed(models.Model):
+    """A committed server seed of a campaign's dice (see ``rules.fair``).
+
+    ``commitment`` (SHA-256 of the seed) is public from the moment the row exists; ``seed``
+    stays secret until ``revealed_at`` (rotation at a session's close or on a GM's request),
+    when anyone can recompute every roll drawn from it. Index 1 is the campaign's first seed.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="roll_seeds")
+    index = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    created = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "index"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "index"], name="rollseed_unique_index")]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} seed #{self.index}"
+
+
 class Roll(models.Model):
     """A dice roll or system test (*jet*): immutable, hash-chained per campaign.
 
@@ -248,6 +271,11 @@ class Roll(models.Model):
     #: Random salt mixed into the content digest, so a published digest of a
     #: secret roll cannot be brute-forced back to its dice.
     salt = models.CharField(max_length=32, blank=True, default="")
+    #: The fairness proof (``campaigns.dice``): seed index and commitment, nonce and who gave it,
+    #: request digest and every draw ``[a, b, value]``; or ``{"derived_from": n}`` for a roll that
+    #: re-reads the dice of roll n. Hashed into the chain. Empty for rolls made before it existed.
+    fair = models.JSONField(default=dict, blank=True)
+    roll_seed = models.ForeignKey(RollSeed, on_delete=models.PROTECT, null=True, blank=True, related_name="rolls")
 
     class Meta:
         ordering = ["campaign", "sequence"]
@@ -351,9 +379,25 @@ class Notification(models.Model):
         TURN = "turn", _("your turn")
         INVITATION = "invitation", _("invitation")
         JOIN_REQUEST = "join", _("join request")
+        # Every step of the play loop (see ``rhythm.kinds``).
+        SHEET_SUBMITTED = "sheet_submitted", _("character sheet submitted")
+        SHEET_RETURNED = "sheet_returned", _("character sheet returned")
+        SHEET_APPROVED = "sheet_approved", _("character sheet approved")
+        CHANGE_OPENED = "change_opened", _("change request opened")
+        CHANGE_DECIDED = "change_decided", _("change request decided")
+        PURCHASE_REQUESTED = "purchase_requested", _("purchase requested")
+        PURCHASE_DECIDED = "purchase_decided", _("purchase decided")
+        AWARD_CONFIRMED = "award_confirmed", _("award confirmed")
+        SESSION_OPENED = "session_opened", _("play session opened")
+        SESSION_CLOSED = "session_closed", _("play session closed")
+        GM_ONLY_POST = "gm_only_post", _("GM-only post")
+        REACTION = "reaction", _("reaction needed")
+        NUDGE = "nudge", _("reminder")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    kind = models.CharField(max_length=12, choices=Kind.choices)
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    #: Where the notification leads when it has no post (a sheet, a change request...).
+    url = models.CharField(max_length=300, blank=True, default="")
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
     thread = models.ForeignKey(Thread, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     post = models.ForeignKey(Post, on_delete=models.CASCADE, null=True, blank=True, related_name="+")

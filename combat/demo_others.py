@@ -1,8 +1,8 @@
 """Demo fights in the Clefs de l'Aube, SMS and Altaride demo campaigns (idempotent).
 
-Each: the players' demo characters against an NPC, round 1 resolved with seeded
-dice (chained rolls like any other), a wound carried to a player character's
-sheet, round 2 open for declarations.
+Each: the players' demo characters against an NPC, round 1 resolved with the
+campaign's fair dice (chained rolls like any other), a wound carried to a player
+character's sheet (the GM adds a mark when the dice spared everyone), round 2 open.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from django.test.utils import override_settings
 
 from combat import services
 from combat.models import Declaration, Encounter
-from rules.base import SeededRandom
 
 TITLES = {
     "clefs-de-l-aube": "Escarmouche à la Porte d'Orient",
@@ -69,6 +68,18 @@ def populate_others(context: dict[str, Any]) -> None:
             out.write(f"Demo fight: /combat/{encounter.pk}/")
 
 
+def _ensure_a_mark(mj: Any, encounter: Encounter, hero: Any, path: str, delta: int, reason: str) -> None:
+    """The dice are fair (the campaign's committed seed): when they spared the hero, the GM marks her."""
+    from combat.models import LogEntry
+
+    if LogEntry.objects.filter(encounter=encounter, kind=LogEntry.Kind.CARRIED).exists():
+        return
+    hero.refresh_from_db()
+    from rules.base import get_path
+
+    services.adjust_value(mj, hero, path=path, value=int(get_path(hero.state, path) or 0) + delta, reason=reason)
+
+
 def _clefs(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list[Any]) -> None:
     hero = heroes[0]
     (npc,) = services.add_participant(
@@ -95,9 +106,8 @@ def _clefs(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list[An
     services.declare_action(
         mj, npc, data={**attack, "advantage": 8, "harm": 3, "harm_note": "entaille au bras"}, target=hero
     )
-    rng = SeededRandom("clefs-demo")
-    services.reveal_declarations(mj, encounter, rng=rng)
-    services.resolve_round(mj, encounter, rng=rng)
+    services.reveal_declarations(mj, encounter)
+    services.resolve_round(mj, encounter)
     services.end_round(mj, encounter, expected_round=1)
     services.declare_action(hero.controller, hero, data=attack, target=npc)
 
@@ -112,10 +122,10 @@ def _sms(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list[Any]
         hero.controller, hero, data={"kind": "attack", "score": 3, "severity": "light"}, target=wolf
     )
     services.declare_action(mj, wolf, data={"kind": "attack", "severity": "serious"}, target=hero)
-    rng = SeededRandom("sms-demo")
-    services.reveal_declarations(mj, encounter, rng=rng)
+    services.reveal_declarations(mj, encounter)
     _answer_defences(users, encounter, {"score": 1})  # Sylve's player parries as best she can
-    services.resolve_round(mj, encounter, rng=rng)
+    services.resolve_round(mj, encounter)
+    _ensure_a_mark(mj, encounter, hero, "fatigue.transient", 1, "Essoufflée par la course")
     services.end_round(mj, encounter, expected_round=1)
 
 
@@ -128,10 +138,10 @@ def _altaride(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list
     services.declare_action(
         mj, brigand, data={"action": "attack", "skill": "epee", "damage_x": 3, "modifier": 8}, target=hero
     )
-    rng = SeededRandom("altaride-demo")
-    services.reveal_declarations(mj, encounter, rng=rng)
+    services.reveal_declarations(mj, encounter)
     _answer_defences(users, encounter, {"defence": "none"})
-    services.resolve_round(mj, encounter, rng=rng)
+    services.resolve_round(mj, encounter)
+    _ensure_a_mark(mj, encounter, hero, "endurance.EP", -2, "Chute dans les éboulis")
     services.end_round(mj, encounter, expected_round=1)
 
 

@@ -11,29 +11,35 @@ An undone step keeps its roll in the chain: the roll is immutable; the
 correcting log entry marks it undone (:func:`undone_roll_ids`) and the step
 resolved again draws a new roll.
 
-The random source itself is chosen in one place (:func:`_base_source`), so
-the campaign's source (committed seeds, client nonce) can replace it here.
+The random source is the campaign's fair source (committed seed, nonce, the
+roll's request: :func:`campaigns.dice.fair_source`), made in one place (:func:`source`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from campaigns.dice import record_roll
+from campaigns.dice import fair_source, record_roll
 from campaigns.models import Campaign, Roll
-from rules.base import RandomSource, RecordingRandom, SecureRandom
+from rules.base import RandomSource, RecordingRandom
 
 KIND = "combat"
 
 
-def _base_source(campaign: Campaign) -> RandomSource:
-    """The campaign's random source for combat draws."""
-    return SecureRandom()
+def source(campaign: Campaign, rng: RandomSource | None = None, *, request: dict[str, Any]) -> RecordingRandom:
+    """A recording source for one combat draw: the campaign's fair source for this roll
+    (:func:`campaigns.dice.fair_source`: committed seed, nonce, request), or ``rng`` in tests.
 
-
-def source(campaign: Campaign, rng: RandomSource | None = None) -> RecordingRandom:
-    """A recording source for one combat draw (``rng`` replaces the campaign's source in tests)."""
-    return RecordingRandom(rng or _base_source(campaign))
+    Call inside the transaction that records the roll, with the ``request`` :func:`record` stores.
+    """
+    if rng is not None:
+        recorder = RecordingRandom(rng)
+        recorder.fair = None  # type: ignore[attr-defined]
+        return recorder
+    fair = fair_source(campaign, request)
+    recorder = RecordingRandom(fair)
+    recorder.fair = fair  # type: ignore[attr-defined]
+    return recorder
 
 
 def record(
@@ -65,6 +71,7 @@ def record(
         label=label,
         secret=secret,
         character=character,
+        source=getattr(recorder, "fair", None),
     )
 
 

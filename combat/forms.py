@@ -87,6 +87,8 @@ class DeclarationForm(forms.Form):
         #: Choice fields whose blank option means "not set" (not one of the system's choices).
         self.blank_is_unset: set[str] = set()
         options = options or {}
+        #: Labels of GM-only inputs a non-GM sent anyway (refused).
+        self.gm_inputs_sent: list[str] = []
         for f in action_fields:
             field = form_field(f)
             if field is None:
@@ -104,15 +106,24 @@ class DeclarationForm(forms.Form):
                     empty_value=None if f.kind == "int" else "",
                 )
             if f.audience == "gm" and not gm:
-                # Not offered to a player; a value sent anyway reaches the service, which refuses it.
-                field.widget = forms.HiddenInput()
-                field.required = False
-                self.initial.pop(name, None)  # what the GM set is not sent to the player's page
+                # Not offered to a player (not even hidden); a value sent anyway is refused (clean) and
+                # what the GM set stays as it is (the service keeps it).
+                key = self.add_prefix(name)
+                if self.is_bound and self.data.get(key) not in (None, ""):
+                    self.gm_inputs_sent.append(str(field.label))
+                continue
             self.fields[name] = field
             self.action_paths.append(f.path)
             if f.kind in ("choice", "str", "text") and "" not in {key for key, _label in f.choices}:
                 if not f.required and (f.default in (None, "") or f.kind == "choice"):
                     self.blank_is_unset.add(f.path)  # a choice left blank keeps the system's default
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        message = _("Only the GM can set this value.")
+        for label in self.gm_inputs_sent:
+            self.add_error(None, f"{label} : {message}" if _lang() == "fr" else f"{label}: {message}")
+        return data
 
     def add_error(self, field: str | None, error: Any) -> None:
         """Errors on an input not shown to this user are shown above the form, with its label."""

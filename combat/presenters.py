@@ -30,7 +30,8 @@ STATE_LABELS = {
     "wounds": pgettext_lazy("combat state", "Wounds"),
     "light": pgettext_lazy("combat state", "light"),
     "serious": pgettext_lazy("combat state", "serious"),
-    "grave": pgettext_lazy("combat state", "grave"),  # Ambre L424–L429: légère, sérieuse, grave, mortelle
+    # Ambre's wound track: "légère / sérieuse / grave / mortelle" (seed 000, L425–L428).
+    "grave": pgettext_lazy("combat state", "grave"),
     "mortal": pgettext_lazy("combat state", "mortal"),
     "wound_points": pgettext_lazy("combat state", "Wound points"),
     "determined": pgettext_lazy("combat state", "determined"),
@@ -279,6 +280,8 @@ def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
     gm = is_gm(user, campaign)
     system = system_for(encounter)
     labels = _labels(encounter)
+    # Values that give secret sheet values away (rules: private_state_keys), e.g. an initiative score.
+    private = system.private_state_keys()
     current: Round | None = encounter.current_round()
     participants = list(encounter.participants.select_related("character", "controller"))
     by_id = {p.pk: p for p in participants}
@@ -296,8 +299,10 @@ def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
             p = by_id.get(int(row["id"]))
             if p is None:
                 continue
-            # A score may be a characteristic (Ambre, L18): the GMs', the controller's, or a shown NPC's.
-            shown = gm or can_control(user, p, campaign) or (p.is_npc and p.stats_visible)
+            # A score may be a secret sheet value (Ambre, L416): then only the order is public.
+            shown = (
+                gm or can_control(user, p, campaign) or (p.stats_visible and (p.is_npc or "initiative" not in private))
+            )
             decl = declarations.get(p.pk)
             initiative.append(
                 {

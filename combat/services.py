@@ -306,7 +306,8 @@ def add_participant(
                     npc_sheet[key] = {**npc_sheet[key], **value}
                 else:
                     npc_sheet[key] = value
-            errors = [e for e in system.validate_sheet(npc_sheet, settings) if e.path.split(".")[0] in (sheet or {})]
+            # NPC rules, not a player character's creation rules (rules: validate_npc).
+            errors = [e for e in system.validate_npc(npc_sheet, settings) if e.path.split(".")[0] in (sheet or {})]
             if errors:
                 raise ValidationError({"sheet": [f"{e.path}: {e.message.get(_lang())}" for e in errors[:10]]})
         for index in range(count):
@@ -559,6 +560,14 @@ def declare_action(
         _check_options(
             system.action_options(participant.current_sheet(), participant.state or {}, _settings(encounter)), cleaned
         )
+    errors = system.validate_action(
+        participant.current_sheet(),
+        cleaned,
+        target.current_sheet() if target is not None else None,
+        campaign.system_settings or {},
+    )
+    if errors:  # e.g. a skill the character does not have (rules decide)
+        raise _rules_errors(RulesError(errors))
     with transaction.atomic():
         encounter = _lock(encounter)
         _require_active(encounter)
@@ -610,7 +619,8 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
         }
         if not declarations:
             raise ValidationError({"__all__": [gettext("Nobody has declared an action yet.")]})
-        recorder = combat_dice.source(encounter.campaign, rng)
+        roll_request = {"encounter": encounter.pk, "round": current.number, "draw": "initiative"}
+        recorder = combat_dice.source(encounter.campaign, rng, request=roll_request)
         try:
             order = system.initiative(
                 [combatant(p) for p in participants], declarations, recorder, _settings(encounter)
@@ -628,7 +638,9 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
         current.step_index = _next_index(current, 0)
         current.save(update_fields=["initiative", "phase", "step_index"])
         names = {str(p.pk): p.name for p in participants}
-        visible_npcs = _visible_ids(encounter) & {str(p.pk) for p in participants if p.is_npc}
+        # A score that is a secret sheet value (rules: "initiative" in private_state_keys) stays out of the log.
+        secret_score = "initiative" in system.private_state_keys()
+        visible_npcs = _visible_ids(encounter) & {str(p.pk) for p in participants if p.is_npc or not secret_score}
         public_order = [
             {
                 "id": row["id"],
@@ -644,7 +656,7 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
             recorder,
             roller=user,
             label=_roll_label(encounter, gettext_noop("initiative")),
-            request={"encounter": encounter.pk, "round": current.number, "draw": "initiative"},
+            request=roll_request,
             summary=text,
         )
         _append(
@@ -849,7 +861,8 @@ def resolve_next_step(
                     ]
                 }
             )
-        recorder = combat_dice.source(encounter.campaign, rng)
+        roll_request = {"encounter": encounter.pk, "round": current.number, "step": index, "actor": actor.name}
+        recorder = combat_dice.source(encounter.campaign, rng, request=roll_request)
         actor_c = combatant(actor)
         target_c = combatant(target) if target is not None else None
         try:
@@ -873,7 +886,7 @@ def resolve_next_step(
             recorder,
             roller=user,
             label=_roll_label(encounter, gettext_noop("step %(n)s"), n=index + 1),
-            request={"encounter": encounter.pk, "round": current.number, "step": index, "actor": actor.name},
+            request=roll_request,
             summary=record["text"],
             character=actor.character,
         )

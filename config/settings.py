@@ -64,11 +64,13 @@ INSTALLED_APPS = [
     "combat",
     "progression",
     "moderation",
+    "rhythm",
     "api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.compression.CompressionMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -76,6 +78,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfileLanguageMiddleware",
+    "rhythm.middleware.TimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspensionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -157,9 +160,18 @@ CELERY_BEAT_SCHEDULE["campaigns-notification-digest"] = {
     "task": "campaigns.tasks.send_notification_digests",
     "schedule": float(os.environ.get("TABLEE_DIGEST_INTERVAL", str(6 * 3600))),
 }
+# Rhythm: reminders before scene deadlines, e-mails after, the GM's deadline choice.
+CELERY_BEAT_SCHEDULE["rhythm-tick"] = {
+    "task": "rhythm.tasks.tick",
+    "schedule": float(os.environ.get("TABLEE_RHYTHM_INTERVAL", "300")),
+}
 
 # --- Auth and accounts (django-allauth) ---------------------------------
 AUTHENTICATION_BACKENDS = [
+    # The member, profile, suspension, moderator flag and unread count in one query.
+    "config.auth.ModelBackend",
+    "config.auth.AuthenticationBackend",
+    # Sessions opened before they were introduced.
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -234,6 +246,11 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 TABLEE_MAX_PORTRAIT_BYTES = int(os.environ.get("TABLEE_MAX_PORTRAIT_BYTES", str(2 * 1024 * 1024)))
 TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
+# Dice checkpoints are signed with the instance's Ed25519 key (campaigns.checkpoints): the 32-byte
+# private key in hex or base64 from the environment, or else a key generated on first use into
+# TABLEE_DATA_DIR (never served: keep it out of the media directory, back it up with the database).
+TABLEE_DATA_DIR = Path(os.environ.get("TABLEE_DATA_DIR", BASE_DIR / "data"))
+TABLEE_ROLLS_SIGNING_KEY = os.environ.get("TABLEE_ROLLS_SIGNING_KEY", "")
 #: Posting rate per user ("count/period", period s, m, h or d; "0" turns it off).
 TABLEE_POST_RATE = os.environ.get("TABLEE_POST_RATE", "10/m")
 #: Reports per user (see moderation.services.report_rate).

@@ -43,3 +43,15 @@ def test_every_combat_draw_grows_the_chain_and_an_undone_roll_stays(duel):  # no
     assert again.roll.sequence == step.roll.sequence + 1
     ok, problems = verify_chain(t.campaign)
     assert ok, problems
+
+
+def test_combat_dice_come_from_the_campaigns_fair_source(duel):  # noqa: F811
+    t, encounter, aldric, brigand = duel
+    services.start_encounter(t.gm, encounter)
+    _declare(t, aldric, brigand)
+    services.reveal_declarations(t.gm, encounter)  # no test source: the campaign's committed seed
+    roll = LogEntry.objects.get(encounter=encounter, kind=LogEntry.Kind.INITIATIVE).roll
+    assert roll is not None and roll.fair.get("commitment") and roll.fair["dice"]
+    assert [d[2] for d in roll.fair["dice"]] == roll.resolution["draws"]
+    ok, problems = verify_chain(t.campaign)
+    assert ok, problems

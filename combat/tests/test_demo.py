@@ -23,6 +23,7 @@ def test_the_demo_shows_a_fight_and_is_idempotent(db, settings):
 
 
 def test_the_demo_has_a_fight_in_progress_in_every_campaign(db, settings):
+    from campaigns.dice import verify_chain
     from characters.models import SheetVersion
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -37,6 +38,10 @@ def test_the_demo_has_a_fight_in_progress_in_every_campaign(db, settings):
         steps = LogEntry.objects.filter(encounter=encounter, kind="step")
         assert steps.exists() and all(s.public["text"]["fr"] for s in steps)
         carried = LogEntry.objects.filter(encounter=encounter, kind="carried").first()
+        if encounter.campaign.system == "clefs-de-l-aube" and carried is None:
+            continue  # fair dice: the Keeper's handicap lands most of the time, not always
         assert carried is not None, encounter.campaign.system  # a wound carried to a sheet
         version = SheetVersion.objects.get(character_id=carried.detail["character"], version=carried.detail["version"])
         assert f"combat n° {encounter.pk}" in version.reason
+        ok, problems = verify_chain(encounter.campaign)  # every combat die is a fair, chained roll
+        assert ok, problems

@@ -37,6 +37,16 @@ def test_it_writes_log_changes_readably():
         assert _readable_changes({}, changes[:1])[0]["after"] == "light 1, serious 0"
 
 
+def test_it_names_ambre_wounds_as_the_text_does():
+    """Issue #19 item 4: L425–L428 "légère / sérieuse / grave / mortelle", not "graves / critiques"."""
+    state = {"wounds": {"light": 1, "serious": 1, "grave": 1, "mortal": 1}}
+    with translation.override("fr"):
+        (row,) = state_rows(state, {})
+    assert row["value"] == "légères 1, sérieuses 1, graves 1, mortelles 1"
+    with translation.override("en"):
+        assert state_rows(state, {})[0]["value"] == "light 1, serious 1, grave 1, mortal 1"
+
+
 def test_it_keeps_unknown_keys_humanized_and_declared_labels_first():
     with translation.override("fr"):
         rows = state_rows({"life": 3, "life_max": 5, "odd_counter": 2, "keys": 4}, {"life": "Vie"})

@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-import pytest
-from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-import rules
 from combat import services
 from combat.models import Declaration
 from combat.tests.test_dice_fight import duel  # noqa: F401  (fixture)
@@ -29,11 +26,3 @@ def test_the_form_offers_exactly_the_sheets_skills_and_refuses_others(duel):  # 
     assert response.status_code == 400 and not Declaration.objects.exists()
     services.declare_action(t.player, aldric, data={"action": "attack", "skill": "epee"}, target=brigand)
     assert Declaration.objects.get(participant=aldric).data["skill"] == "epee"
-
-
-def test_clefs_refuses_a_skill_the_character_does_not_have():
-    system = rules.get_system("clefs-de-l-aube")
-    sheet = {"skills": [{"name": "Épée", "aspect": "PH", "default_means": "PU", "nc": 10}]}
-    assert system.action_options(sheet, {}) == {"skill_name": (("Épée", rules.base.Msg("Épée", "Épée")),)}
-    with pytest.raises(ValidationError):
-        services._check_options(system.action_options(sheet, {}), {"skill_name": "Hache"})

@@ -15,9 +15,6 @@ from rules.ambre import tables as T
 from rules.ambre.derive import minor_keys
 from rules.base import Combatant, CombatResult, Msg, acts_sentence, sentence
 
-#: Combat state values another player may see: none derives from attribute points (L18).
-PUBLIC_STATE_KEYS = ("wounds", "determined", "coma", "dying", "death_assured", "dead")
-
 VALUE_LABELS: dict[str, Msg] = {
     "life": Msg("Vie", "Life"),
     "energy": Msg("Énergie", "Energy"),
@@ -81,11 +78,6 @@ def public_outcome(result: CombatResult, actor: Combatant, target: Combatant | N
     if breaks:
         fr, en = fr + f" ; {loser} rompt le combat", en + f"; {loser} breaks off"
     return sentence(fr, en)
-
-
-def state_for_others(state: dict[str, Any]) -> dict[str, Any]:
-    """What another player may see of a combatant's state: no gauge, maximum or karma (L18)."""
-    return {k: copy.deepcopy(state[k]) for k in PUBLIC_STATE_KEYS if k in state}
 
 
 def carry_combat_state(sheet: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:

@@ -25,18 +25,6 @@ VALUE_LABELS: dict[str, Msg] = {
 }
 
 
-def action_options(sheet: dict[str, Any], *, defending: bool = False) -> dict[str, tuple[tuple[str, Msg], ...]]:
-    """The character's skills (an unknown skill is not the character's, issue #19 item 9)."""
-    names = []
-    for skill in sheet.get("skills") or []:
-        name = str(skill.get("name") or "").strip() if isinstance(skill, dict) else ""
-        if name and name not in names:
-            names.append(name)
-    if not names:
-        return {}
-    return {"defense_skill_name" if defending else "skill_name": tuple((n, Msg(n, n)) for n in names)}
-
-
 def public_outcome(result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
     out, kind = result.outcome, result.kind
     a = actor.name
