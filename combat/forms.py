@@ -3,7 +3,6 @@ system's ``action_fields()``: nothing here knows a particular system."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -13,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.models import Thread
 from characters.models import Character
 from combat.models import Encounter, Participant
+from config import jsonlimits
 from rules.base import Field, set_path
 
 NULL_BOOL_CHOICES = (("", "—"), ("true", _("Yes")), ("false", _("No")))
@@ -183,7 +183,7 @@ class ParticipantForm(forms.Form):
         if not raw:
             return {}
         try:
-            value = json.loads(raw)
+            value = jsonlimits.loads(raw)
         except ValueError as exc:
             raise forms.ValidationError(_("Enter a valid JSON object.")) from exc
         if not isinstance(value, dict):

@@ -1091,7 +1091,7 @@ def skip_step(user: Any, encounter: Encounter, *, expected_step: int | None = No
 # ---------------------------------------------------------------------------
 def parse_value(raw: str) -> Any:
     """A typed value from a form: integer, true/false, null, or text."""
-    import json
+    from config import jsonlimits
 
     raw = (raw or "").strip()
     if raw.lower() in ("true", "vrai", "oui", "yes"):
@@ -1099,7 +1099,7 @@ def parse_value(raw: str) -> Any:
     if raw.lower() in ("false", "faux", "non", "no"):
         return False
     try:
-        value = json.loads(raw)
+        value = jsonlimits.loads(raw)
     except ValueError:
         return raw
     return value

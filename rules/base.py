@@ -22,6 +22,7 @@ Conventions
 from __future__ import annotations
 
 import random as _random
+import re
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -43,13 +44,68 @@ class Msg:
     en: str
 
     def get(self, lang: str = "fr") -> str:
+        """The text for a reader: seed line references ("(L406)") removed.
+
+        References belong to docstrings and to the GM's optional "rules
+        reference" (``refs()``), never to player text."""
+        return strip_line_refs(self.raw(lang))
+
+    def raw(self, lang: str = "fr") -> str:
+        """The text as written, line references included."""
         return self.en if (lang or "fr").startswith("en") else self.fr
+
+    def refs(self) -> list[str]:
+        """The seed line references cited by this message ("L406", "L599-L602")."""
+        return line_refs(self.fr) or line_refs(self.en)
 
     def format(self, **kwargs: Any) -> Msg:
         return Msg(self.fr.format(**kwargs), self.en.format(**kwargs))
 
     def to_dict(self) -> dict[str, str]:
-        return {"fr": self.fr, "en": self.en}
+        return {"fr": self.get("fr"), "en": self.get("en")}
+
+
+_REF = r"L\d{2,5}(?:\s?[-–/]\s?L?\d{2,5})*"
+_REF_RE = re.compile(_REF)
+_PAREN_RE = re.compile(r"\s*\(([^()]*)\)")
+_BARE_RE = re.compile(
+    r"(?:\b(?:at|see|cf\.|note|footnote|example|exemple|voir|en)\s+)?\b" + _REF + r"\b(?:\s+literal|\s+littéral)?"
+)
+
+
+def line_refs(text: str) -> list[str]:
+    """Seed line references ("L406", "L599-L602") cited in ``text``."""
+    return _REF_RE.findall(text or "")
+
+
+def strip_line_refs(text: str) -> str:
+    """``text`` without its seed line references.
+
+    "(L406)" disappears; "(GM, L456)" keeps "(GM)"; a parenthesis made only
+    of references and their glue words ("footnote L655-L665", "L434
+    literal") disappears; a bare "L173." or "at L583" is removed and the
+    punctuation around it tidied."""
+    if not text or not _REF_RE.search(text):
+        return text
+
+    def paren(match: re.Match[str]) -> str:
+        parts = [p for p in re.split(r"\s*[,;]\s*", match.group(1)) if p.strip()]
+        kept = [p for p in parts if not _REF_RE.search(p)]
+        if len(kept) == len(parts):
+            return match.group(0)
+        return f" ({', '.join(kept)})" if kept else ""
+
+    out = _PAREN_RE.sub(paren, text)
+    out = _BARE_RE.sub("", out)
+    out = re.sub(r"^\s*[:.,;/]+\s*", "", out)
+    out = re.sub(r"\s+([.,])", r"\1", out)
+    out = re.sub(r"([.,;:])[.,;:/]+", r"\1", out)
+    out = re.sub(r"\s{2,}", " ", out).strip()
+    if out in {".", ":", ";", ","}:
+        return ""
+    if out and out[0].islower() and _REF_RE.match(text.lstrip()):
+        out = out[0].upper() + out[1:]  # "L456: rarely allowed." → "Rarely allowed."
+    return out
 
 
 @dataclass(frozen=True)
@@ -125,6 +181,10 @@ class Field:
     #: Who may set this value (see :data:`Audience`). On a sheet, ``"gm"``
     #: means a player's write of this path is refused or kept at its old value.
     audience: Audience = "player"
+    #: For an ``int`` input that is the index of an item of a sheet list
+    #: (the SMS module raised by a purchase): that list's path. Forms offer
+    #: the items by name, never the bare index.
+    item_of: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -144,6 +204,7 @@ class Field:
             "help": self.help.to_dict() if self.help else None,
             "secret": self.secret,
             "audience": self.audience,
+            "item_of": self.item_of,
         }
 
 
@@ -188,6 +249,28 @@ class DerivedSpec:
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label.to_dict(), "group": self.group, "secret": self.secret}
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """How a player of the game reads a sheet: what comes first, what is for
+    creation only and what is the character's current state.
+
+    Every name is a sheet field path, a derived key or a field/derived
+    ``group``; the web layer lays the page out from it and computes nothing.
+    """
+
+    #: The numbers looked at every post (sheet paths or derived keys), in order.
+    headline: tuple[str, ...] = ()
+    #: Sheet path of the one-line concept or background shown under the name.
+    concept: str = ""
+    #: Field and derived groups used only while creating the character (and by the GM).
+    creation_groups: tuple[str, ...] = ()
+    #: Field and derived groups holding the current state (wounds, pools, fatigue).
+    state_groups: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 _MISSING = object()
@@ -629,12 +712,27 @@ class RuleSystem(ABC):
         """Labels of the derived values, for display."""
         return ()
 
+    def sheet_layout(self) -> SheetLayout:
+        """How the sheet page is read (default: fields in declaration order,
+        no headline, nothing reserved to creation)."""
+        return SheetLayout()
+
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         """Options a GM may set for this system in a campaign."""
         return ()
 
     def default_campaign_settings(self) -> dict[str, Any]:
         return default_from_fields(self.campaign_settings_fields())
+
+    def starter_settings(self) -> dict[str, Any]:
+        """Starter content copied into a new campaign's settings, for the GM to
+        edit (a catalogue built from what the text gives); default: none."""
+        return {}
+
+    def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
+        """Checks of campaign settings beyond their field declarations (an
+        Altaride skill formula made of talent codes); default: none."""
+        return []
 
     def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
         """Campaign settings merged over the defaults."""

@@ -37,6 +37,7 @@ from rules.base import (
     RandomSource,
     Resolution,
     RuleSystem,
+    SheetLayout,
     Step,
 )
 
@@ -92,6 +93,16 @@ class AltarideSystem(RuleSystem):
     def creation_steps(self) -> tuple[Step, ...]:
         return schema.creation_steps()
 
+    def sheet_layout(self) -> SheetLayout:
+        """The four domains and the four endurances come first; the
+        creation flags are creation matters."""
+        return SheetLayout(
+            headline=("domains.PHYSIQUE", "domains.MENTAL", "domains.SOCIAL", "domains.OCCULTE",
+                      "endurance.EP.max", "endurance.EM.max", "endurance.EL.max", "endurance.EO.max"),
+            creation_groups=("identity", "magic_effects"),
+            state_groups=("state", "endurance"),
+        )
+
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         specs = [DerivedSpec(f"domains.{d}", T.DOMAIN_LABELS[d], "domains") for d in T.DOMAINS]
         specs += [DerivedSpec(f"endurance.{p}.max", T.POOL_LABELS[p], "endurance") for p in T.POOLS]
@@ -104,6 +115,10 @@ class AltarideSystem(RuleSystem):
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         super().migrate_sheet(sheet, from_version)
         return schema.migrate(sheet, from_version)
+
+    def starter_settings(self) -> dict[str, Any]:
+        """A new campaign starts with the skills the text names (editable)."""
+        return {"skill_catalogue": schema.starter_skill_catalogue()}
 
     def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
         """Checks of the campaign settings and catalogues (formulas, duplicate keys)."""

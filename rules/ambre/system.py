@@ -22,6 +22,7 @@ from rules.base import (
     RandomSource,
     Resolution,
     RuleSystem,
+    SheetLayout,
     Step,
 )
 
@@ -75,6 +76,17 @@ class AmbreSystem(RuleSystem):
 
     def creation_steps(self) -> tuple[Step, ...]:
         return self._steps
+
+    def sheet_layout(self) -> SheetLayout:
+        """The four attributes, then life and energy (L402-L404); the
+        creation points, the auction ladders and the GM's modifiers are
+        creation and GM matters."""
+        return SheetLayout(
+            headline=("attributes.psy", "attributes.phy", "attributes.end", "attributes.cbt", "life", "energy"),
+            concept="background",
+            creation_groups=("karma", "ladder", "modifiers"),
+            state_groups=("condition",),
+        )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         return tuple(DerivedSpec(key, label, group) for key, label, group in _DERIVED)

@@ -57,6 +57,7 @@ from rules.base import (
     Resolution,
     RulesError,
     RuleSystem,
+    SheetLayout,
     Step,
     error,
     validate_fields,
@@ -132,6 +133,17 @@ class ClefsDeLAube(RuleSystem):
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return schema.campaign_settings_fields()
+
+    def sheet_layout(self) -> SheetLayout:
+        """Aspects and means are what a test is made of; the creation roll and
+        placements are creation matters."""
+        return SheetLayout(
+            headline=("aspects.PH", "aspects.ME", "aspects.MY", "means.PU", "means.RE", "means.MA", "means.PR",
+                      "means.EX", "means.PE"),
+            concept="notes",
+            creation_groups=("creation",),
+            state_groups=("conditions",),
+        )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         specs = [DerivedSpec(f"aspects.{c}", t.ASPECT_LABELS[c], "aspects") for c in t.ASPECTS]

@@ -489,7 +489,7 @@ def purchase_fields() -> dict[str, tuple[Field, ...]]:
                                "Experience is spent at the end of a scenario (L77)."))
     return {
         "raise_module": (
-            Field("module", "int", Msg("Module (index)", "Module (index)"), required=True, minimum=0, maximum=199),
+            Field("module", "int", Msg("Module", "Module"), required=True, minimum=0, maximum=199, item_of="modules"),
             scenario, completed,
         ),
         "new_module": (

@@ -22,6 +22,7 @@ from rules.base import (
     Resolution,
     RulesError,
     RuleSystem,
+    SheetLayout,
     StateChange,
     Step,
     error,
@@ -165,6 +166,16 @@ class SMSSystem(RuleSystem):
 
     def creation_steps(self) -> tuple[Step, ...]:
         return schema.creation_steps()
+
+    def sheet_layout(self) -> SheetLayout:
+        """Penalties and interventions per turn are read every post; the
+        creation XP is a creation matter; the NPC block is the GM's."""
+        return SheetLayout(
+            headline=("wound_penalty", "fatigue_penalty", "interventions_allowed", "size_factor"),
+            concept="concept",
+            creation_groups=("xp", "npc"),
+            state_groups=("health",),
+        )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         return schema.derived_specs()
