@@ -563,6 +563,8 @@ def _check_character(user: Any, campaign: Campaign, character: Any) -> Any:
     own = character.owner_id == user.pk and not character.is_npc
     if not (own or access.is_gm(user, campaign)):
         raise ValidationError({"character": [_("Choose one of your characters in this campaign.")]})
+    if character.status == Character.Status.DEAD:
+        raise ValidationError({"character": [_("%(name)s is dead and cannot speak.") % {"name": character.name}]})
     return character
 
 
