@@ -563,6 +563,8 @@ def _check_character(user: Any, campaign: Campaign, character: Any) -> Any:
     own = character.owner_id == user.pk and not character.is_npc
     if not (own or access.is_gm(user, campaign)):
         raise ValidationError({"character": [_("Choose one of your characters in this campaign.")]})
+    if character.status == Character.Status.DEAD:
+        raise ValidationError({"character": [_("%(name)s is dead and cannot speak.") % {"name": character.name}]})
     return character
 
 
@@ -736,6 +738,8 @@ def create_post(
                 rolled = dice.resolve_request(campaign, prepared["source_request"], rng=source)
             except RulesError as exc:  # validated above: only a draw-dependent rules error lands here
                 raise ValidationError({"rolls": _rules_errors(exc) or [_("invalid test.")]}) from exc
+            if isinstance(rolled.get("request"), dict):
+                rolled["request"].pop("sheet", None)  # read from the character, not stored with the roll
             dice.record_roll(
                 campaign,
                 roller=user,

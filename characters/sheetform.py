@@ -22,6 +22,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
+from config import jsonlimits
 from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, set_path
 
 MAX_LIST_ITEMS = 300
@@ -238,7 +239,7 @@ def _parse_field(
         if not allow_dict:
             return old
         try:
-            value = json.loads(raw or "{}")
+            value = jsonlimits.loads(raw or "{}")
         except ValueError:
             errors.append(_json_error(full))
             return old

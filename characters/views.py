@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +33,7 @@ from characters.forms import (
 )
 from characters.ledger import balances
 from characters.models import Auction, ChangeRequest, Character, LedgerEntry, SheetVersion
+from config import jsonlimits
 from rules.base import FieldError, LedgerDraft, Msg
 
 RANK_LABELS = {
@@ -147,7 +147,9 @@ def character_import(request: HttpRequest, campaign_id: str) -> HttpResponse:
         try:
             if upload.size > 2 * 1024 * 1024:
                 raise ValidationError({"file": [_("This file is too large.")]})
-            data = json.loads(upload.read().decode("utf-8"))
+            data = jsonlimits.loads(upload.read().decode("utf-8"))
+        except jsonlimits.JSONTooDeep as exc:
+            form.add_error("file", exc.message())
         except (ValueError, UnicodeDecodeError):
             form.add_error("file", _("This file is not valid JSON."))
         except ValidationError as exc:

@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from config import jsonlimits
 from progression.services import GM_PURCHASE_FIELDS
 from rules.base import Field, set_path
 
@@ -52,7 +53,7 @@ class JSONField(forms.CharField):
         if value in ("", None):
             return {} if self.expect == "dict" else []
         try:
-            data = json.loads(value)
+            data = jsonlimits.loads(value)
         except ValueError as exc:
             raise forms.ValidationError(_("Enter valid JSON.")) from exc
         if not isinstance(data, dict if self.expect == "dict" else list):

@@ -723,6 +723,37 @@ class CombatResult:
         }
 
 
+#: What :meth:`RuleSystem.combat_condition` answers.
+COMBAT_CONDITIONS = ("active", "unconscious", "dead")
+
+
+def acts_sentence(actor: str, target: str | None = None) -> Msg:
+    """A neutral public sentence: "X agit contre Y." / "X acts against Y."."""
+    if target:
+        return Msg(f"{actor} agit contre {target}.", f"{actor} acts against {target}.")
+    return Msg(f"{actor} agit.", f"{actor} acts.")
+
+
+def fallen_sentence(name: str, condition: str) -> Msg | None:
+    """The public sentence for a participant a step put out of the fight (or ``None``)."""
+    if condition == "dead":
+        return Msg(f"{name} meurt.", f"{name} dies.")
+    if condition == "unconscious":
+        return Msg(f"{name} perd connaissance.", f"{name} falls unconscious.")
+    return None
+
+
+def join_sentences(*parts: Msg | None) -> Msg:
+    """Sentences one after the other (``None`` parts are left out)."""
+    kept = [p for p in parts if p is not None and (p.fr or p.en)]
+    return Msg(" ".join(p.fr for p in kept), " ".join(p.en for p in kept))
+
+
+def sentence(fr: str, en: str) -> Msg:
+    """A sentence with its final full stop (added when missing)."""
+    return Msg(fr if fr.endswith((".", "!", "?")) else fr + ".", en if en.endswith((".", "!", "?")) else en + ".")
+
+
 @dataclass
 class LedgerDraft:
     """A ledger entry the rules propose; the app stores it append-only.
@@ -966,6 +997,69 @@ class RuleSystem(ABC):
     ) -> CombatResult:
         """Resolve one declared action into a result and state changes."""
         raise RulesError([error("kind", "unsupported", "Action non prise en charge.", "Unsupported action.")])
+
+    def action_options(
+        self,
+        sheet: dict[str, Any],
+        state: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        *,
+        defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        """The choices a combatant's sheet gives for declaration inputs: ``{path: ((value, label), ...)}``
+        (its skills, weapons, spells). ``defending``: the inputs of :meth:`defence_fields`, from the
+        defender's sheet. A player's value outside these choices is refused; the GMs may enter any.
+        Default: none (free inputs)."""
+        return {}
+
+    def defence_fields(
+        self, declaration: dict[str, Any], actor: Combatant, target: Combatant
+    ) -> tuple[Field, ...]:
+        """Inputs of ``actor``'s declared action that belong to its TARGET (a parry or a dodge, a
+        reaction's score): the combat app asks them of the target's controller, and the values
+        chosen replace the attacker's at resolution. Default: none."""
+        return ()
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        """The sentence every viewer of the fight may read about a resolved step.
+
+        It names what happened in the game's words ("Brand touche le garde :
+        blessure grave") and never quotes a hidden value: no NPC
+        characteristic, no GM input, no threshold or margin. The combat app
+        appends :func:`fallen_sentence` for whoever the step put out of the
+        fight. Default: a neutral "X acts (against Y)".
+        """
+        return acts_sentence(actor.name, target.name if target else None)
+
+    def combat_condition(self, state: dict[str, Any]) -> str:
+        """``"dead"``, ``"unconscious"`` or ``"active"``: what the combat app reads to skip a
+        participant and to mark a character dead. Default: the ``dead``, ``unconscious`` and
+        ``coma`` flags of the combat state."""
+        if state.get("dead"):
+            return "dead"
+        if state.get("unconscious") or state.get("coma"):
+            return "unconscious"
+        return "active"
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The sheet with a participant's combat state carried into it (wounds, pools,
+        fatigue, handicaps, conditions), as the system keeps them between fights.
+        Returns a new dict; the default carries nothing (returns the sheet unchanged)."""
+        return sheet
+
+    def combat_state_for_others(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What a viewer other than the combatant's controller and the GMs may see of its
+        combat state. Default: everything but :meth:`private_state_keys` (the balances, and
+        the values that give secret sheet values away)."""
+        private = self.private_state_keys()
+        return {k: v for k, v in state.items() if k not in private}
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        """Names of the combat state's values (dotted paths or keys) in the system's words,
+        for the GM's "adjust a value" menu and the log. Default: none."""
+        return {}
 
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:

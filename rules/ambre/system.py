@@ -6,7 +6,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from rules.ambre import combat, creation, derive, progression, resolution, schema
+from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
 from rules.ambre.schema import safe_validate
 from rules.base import (
     Budget,
@@ -187,6 +187,17 @@ class AmbreSystem(RuleSystem):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        return outcome.public_outcome(result, actor, target)
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return outcome.carry_combat_state(sheet, state)
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        return outcome.VALUE_LABELS
 
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:

@@ -62,7 +62,7 @@ from rules.base import (
     error,
     validate_fields,
 )
-from rules.clefs import combat, progression, schema
+from rules.clefs import combat, outcome, progression, schema
 from rules.clefs import tables as t
 from rules.clefs.combat import request_from_sheet
 from rules.clefs.creation import (
@@ -490,6 +490,17 @@ class ClefsDeLAube(RuleSystem):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        return outcome.public_outcome(result, actor, target)
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return outcome.carry_combat_state(sheet, state)
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        return outcome.VALUE_LABELS
 
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
