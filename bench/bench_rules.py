@@ -15,8 +15,8 @@ Each is timed beside a *bare-function limit* measured in the same process and
 run: the same arithmetic written plainly (the same die draws, the same
 numbers out), without validation, messages or result objects. Rounds are
 interleaved (call, limit, call, limit...), timed in CPU time of this process,
-and the median round is printed, so a busy machine moves both sides
-together. The ratio is the figure to read.
+and the best round of each side is printed (the round least disturbed by the
+other processes sharing the cores). The ratio is the figure to read.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from __future__ import annotations
 import gc
 import os
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -380,7 +379,7 @@ def _time(fn: Callable[[int], None], seconds: float) -> float:
 
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 0.3
-    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 7
     gc.collect()
     for _, call, bare in MEASURES:  # warm-up, and a crash here names the broken call
         call(20)
@@ -391,7 +390,7 @@ def main() -> None:
         for _ in range(rounds):
             calls.append(_time(call, seconds))
             bares.append(_time(bare, seconds))
-        c, b = statistics.median(calls), statistics.median(bares)
+        c, b = min(calls), min(bares)
         rows.append((name, c, b))
     print(f"{'measure':34} {'µs/call':>9} {'calls/s':>10} {'bare µs':>9} {'bare/s':>11} {'ratio':>7}")
     for name, c, b in rows:
