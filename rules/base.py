@@ -364,14 +364,21 @@ class _Compiled:
     declaration of 24 fields that sets 2 of them costs 2 checks, plus one
     lookup per required field."""
 
-    __slots__ = ("by_path", "checks", "required")
+    __slots__ = ("by_path", "checks", "nested", "required")
 
     def __init__(self, checks: tuple[tuple[Any, ...], ...]) -> None:
         self.checks = checks
-        paths = [c[0] for c in checks]
-        flat = all(not c[1] for c in checks) and len(set(paths)) == len(paths)
-        self.by_path = {c[0]: c for c in checks} if flat else None
-        self.required = tuple(c[0] for c in checks if c[3])
+        flat = [c for c in checks if not c[1]]
+        paths = [c[0] for c in flat]
+        keyed = len(set(paths)) == len(paths) and all(c[0] for c in checks)
+        self.by_path = {c[0]: c for c in flat} if keyed else None
+        self.required = tuple(c[0] for c in flat if c[3])
+        # Dotted paths grouped by their first key: a group whose key is absent is skipped at once.
+        nested: dict[str, list[tuple[Any, ...]]] = {}
+        for c in checks:
+            if c[1]:
+                nested.setdefault(c[0].split(".", 1)[0], []).append(c)
+        self.nested = tuple((head, tuple(group), any(c[3] for c in group)) for head, group in nested.items())
 
 
 _CHECKERS: dict[int, tuple[Sequence[Field], _Compiled]] = {}
@@ -431,6 +438,18 @@ def _valid(data: dict[str, Any], compiled: _Compiled) -> bool:
             check = by_path.get(key)
             if check is not None and value is not None and not _value_ok(value, check):
                 return False
+        for head, group, any_required in compiled.nested:
+            if get(head) is None:
+                if any_required:
+                    return False
+                continue
+            for check in group:
+                value = get_path(data, check[0], None)
+                if value is None:
+                    if check[3]:
+                        return False
+                elif not _value_ok(value, check):
+                    return False
         return True
     for check in compiled.checks:
         value = get_path(data, check[0], None) if check[1] else data.get(check[0])

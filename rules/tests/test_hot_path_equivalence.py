@@ -155,6 +155,15 @@ def data_for(draw: st.DrawFn, fields: tuple[Field, ...]) -> dict[str, Any]:
         for _ in range(draw(st.integers(0, 2))):
             f = draw(st.sampled_from(flat))
             data[f.path] = _wild(draw, f)
+    nested = [f for f in fields if "." in f.path]
+    if nested and draw(st.booleans()):  # a nested group ("spell.power"): set, partly wrong, or not an object
+        for f in nested:
+            head, rest = f.path.split(".", 1)
+            group = data.setdefault(head, {})
+            if isinstance(group, dict) and "." not in rest and (f.required or draw(st.booleans())):
+                group[rest] = _wild(draw, f) if draw(st.integers(0, 5)) == 0 else _plausible(draw, f)
+        if draw(st.integers(0, 5)) == 0:
+            data[nested[0].path.split(".", 1)[0]] = draw(st.sampled_from([None, [], "x", 3]))
     return data
 
 
