@@ -137,7 +137,10 @@ def apply_damage_quality(wound: str | None, quality: str | None) -> str | None:
 
 def accumulate_wounds(wounds: dict[str, int], new: Sequence[str]) -> dict[str, int]:
     """Add wounds then pair-merge (L429). Order-independent by construction."""
-    total = wound_points(wounds) + sum(T.WOUND_WEIGHTS[w] for w in new)
+    total = wound_points(wounds)
+    weights = T.WOUND_WEIGHTS
+    for w in new:
+        total += weights[w]
     return normalise_wounds(total)
 
 
