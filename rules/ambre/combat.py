@@ -509,13 +509,21 @@ _STATE_KEYS = frozenset(
 )
 
 
-def _full_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any]:
-    """The participant's state, completed from its sheet where keys are missing."""
+def _full_state(c: Combatant, settings: dict[str, Any] | None, wounds: bool = True) -> dict[str, Any]:
+    """The participant's state, completed from its sheet where keys are missing.
+
+    ``wounds=False`` leaves the wounds as given: an exchange normalises them
+    (:func:`_normalise_state_wounds`) on the loser's state only, the one it reads."""
     given = c.state or {}
     state = dict(given) if _STATE_KEYS <= given.keys() else {**combat_state(c.sheet, settings), **given}
+    if wounds:
+        _normalise_state_wounds(state)
+    return state
+
+
+def _normalise_state_wounds(state: dict[str, Any]) -> None:
     wounds = state.get("wounds")
     state["wounds"] = normalise_wounds(wound_points(wounds) if wounds else 0)
-    return state
 
 
 class _Changes:
@@ -574,7 +582,7 @@ def resolve_action(
         raise RulesError(
             [error("target", "invalid_target", "On ne s'attaque pas soi-même.", "One cannot attack oneself.")]
         )
-    a_state, t_state = _full_state(actor, settings), _full_state(target, settings)
+    a_state, t_state = _full_state(actor, settings, wounds=False), _full_state(target, settings, wounds=False)
     for who, st, path in ((actor, a_state, ""), (target, t_state, "target")):
         if st.get("dead") or st.get("coma"):
             raise RulesError(
@@ -646,6 +654,7 @@ def resolve_action(
     w, lo = (actor, target) if winner == "actor" else (target, actor)
     w_stats, l_stats = (a_stats, t_stats) if winner == "actor" else (t_stats, a_stats)
     l_state = t_state if winner == "actor" else a_state
+    _normalise_state_wounds(l_state)  # the only state an exchange reads the wounds of
     w_mode = mode if winner == "actor" else target_mode
     if winner == "target" and mode in ("ranged", "thrown") and not decl.get("within_reach"):
         tags.append("miss")
