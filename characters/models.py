@@ -41,6 +41,11 @@ class Character(models.Model):
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT)
     version = models.PositiveIntegerField(default=1)  # optimistic concurrency
     gm_comment = models.TextField(blank=True)
+    #: The server's creation roll (a chained roll of kind ``"creation"``), when the system rolls
+    #: one: the rules check the sheet against it, never against draws the sheet carries.
+    creation_roll = models.ForeignKey(
+        "campaigns.Roll", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -55,6 +60,12 @@ class Character(models.Model):
     @property
     def rule_system(self) -> rules.base.RuleSystem:
         return rules.get_system(self.system)
+
+    def server_rolls(self) -> dict[str, Any]:
+        """The server's stored rolls for this character by kind, as the rules read them."""
+        if self.creation_roll_id is None:
+            return {}
+        return {"creation": self.creation_roll.resolution}
 
     def current_sheet(self) -> dict[str, Any]:
         """The sheet migrated to the system's current schema version."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,8 +23,6 @@ from django.utils.translation import gettext as _
 from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, set_path
 
 MAX_LIST_ITEMS = 300
-#: Labels of fields only a GM sets (e.g. "Creation points (GM)", "GM modifier: Life").
-GM_LABEL = re.compile(r"\bGM\b")
 #: Validation codes meaning "the stored value would not have the declared type".
 TYPE_ERROR_CODES = frozenset(
     {"invalid_int", "invalid_str", "invalid_bool", "invalid_list", "invalid_dict", "invalid_item", "invalid_json"}
@@ -155,18 +152,6 @@ def parse_sheet(
 def is_locked(schema_path: str, locked: tuple[str, ...]) -> bool:
     """Whether a field (path without list indexes) is read-only for this user."""
     return any(schema_path == p or schema_path.startswith(p + ".") for p in locked)
-
-
-def gm_only_paths(fields: Iterable[Field], prefix: str = "") -> list[str]:
-    """Fields the systems label as the GM's to set ("(GM)", "GM modifier"...), as schema paths."""
-    out = []
-    for f in fields:
-        path = prefix + f.path
-        if GM_LABEL.search(f.label.en):
-            out.append(path)
-        elif f.item_fields:
-            out += gm_only_paths(f.item_fields, path + ".")
-    return out
 
 
 def _parse_field(

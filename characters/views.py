@@ -403,7 +403,7 @@ def _system_extras(request: HttpRequest, character: Character, step: str, sheet:
             "means_methods": [(m, sf.msg(means_names.get(m)) or m) for m in CLEFS_METHODS["means"]],
             "aspect_method": creation.get("aspect_method", "FIXED_10"),
             "means_method": creation.get("means_method", "ZERO"),
-            "can_roll": not creation.get("roll") or is_gm(request.user, character.campaign),
+            "can_roll": character.creation_roll_id is None or is_gm(request.user, character.campaign),
         }
     if character.system == "sms" and step in ("race", "archetype"):
         from rules.sms import tables as sms_tables

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random as _random
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -157,6 +157,21 @@ def gm_only_paths(fields: Iterable[Field], prefix: str = "") -> list[str]:
         elif f.item_fields:
             out += gm_only_paths(f.item_fields, path + ".")
     return out
+
+
+@dataclass(frozen=True)
+class SheetContext:
+    """What the app knows about a sheet beyond its stored data (for :meth:`RuleSystem.locked_paths`).
+
+    ``gm``: the writer is a GM or co-GM of the campaign. ``rolls``: the server's
+    stored rolls for this character by kind (``{"creation": record}``), read from
+    the campaign's dice chain, never from the sheet. ``in_auction``: the character
+    takes part in an attribute auction (Ambre).
+    """
+
+    gm: bool = False
+    rolls: Mapping[str, Any] = field(default_factory=dict)
+    in_auction: bool = False
 
 
 @dataclass(frozen=True)
@@ -620,6 +635,26 @@ class RuleSystem(ABC):
         if from_version > self.schema_version:
             raise ValueError(f"sheet version {from_version} is newer than {self.schema_version}")
         return sheet
+
+    def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
+        """Schema paths (no list indexes) this writer may not set on this sheet.
+
+        A write keeps the stored value at these paths whatever the client sent
+        (edit, API, import). Default: nothing for a GM, the GM-only fields
+        (:func:`gm_only_paths` of :meth:`sheet_fields`) for anyone else.
+        Systems add dynamic locks (a choice made with a server roll, a value an
+        auction decided) and paths only the server writes (locked for GMs too).
+        """
+        return [] if context.gm else gm_only_paths(self.sheet_fields())
+
+    def verify_server_rolls(self, sheet: dict[str, Any], rolls: Mapping[str, Any]) -> list[FieldError]:
+        """Errors if the sheet disagrees with the server's stored rolls (``rolls`` by kind).
+
+        The app passes the records it stored in the dice chain (see
+        :class:`SheetContext`); a sheet is checked against them, not against
+        draws it carries itself. Default: no server roll, nothing to check.
+        """
+        return []
 
     # ---- validation and derived values ------------------------------------
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
