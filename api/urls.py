@@ -147,5 +147,5 @@ urlpatterns = [
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("tokens/", pages.tokens, name="token-page"),
     path("tokens/<id:token_id>/revoke/", pages.revoke, name="token-revoke"),
-    re_path(r"^(?P<rest>.*)$", pages.not_found),
+    re_path(r"^(?P<rest>[\s\S]*)\Z", pages.not_found),  # any character, newlines (%0A) too
 ]

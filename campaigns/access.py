@@ -11,6 +11,7 @@ from typing import Any
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership, Role
+from rules.base import is_digits
 
 GM_ROLES = frozenset({Role.GM, Role.COGM})
 MEMBER_ROLES = frozenset({Role.GM, Role.COGM, Role.PLAYER, Role.SPECTATOR})
@@ -61,7 +62,7 @@ def get_campaign_for_user(user: Any, campaign_id: int | str, *, write: bool = Fa
 
     ``campaign_id`` may be the primary key or the slug.
     """
-    lookup = {"pk": campaign_id} if str(campaign_id).isdigit() else {"slug": campaign_id}
+    lookup = {"pk": campaign_id} if is_digits(str(campaign_id)) else {"slug": campaign_id}
     campaign = Campaign.objects.filter(**lookup).first()
     if campaign is None or not can_view_campaign(user, campaign):
         raise Http404

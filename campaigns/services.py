@@ -43,9 +43,9 @@ from campaigns.models import (
     ThreadRead,
 )
 from campaigns.signals import session_closed
-from config.ratelimit import hit, parse_rate
+from config.ratelimit import RateLimited, hit, parse_rate
 from live.events import publish
-from rules.base import Msg, RulesError, validate_fields
+from rules.base import Msg, RulesError, is_digits, validate_fields
 
 User = get_user_model()
 
@@ -93,7 +93,7 @@ def _require_main_gm(user: Any, campaign: Campaign) -> None:
 
 def _unique_slug(title: str) -> str:
     base = slugify(title)[:120] or "table"
-    if base.isdigit() or base in RESERVED_SLUGS:
+    if is_digits(base) or base in RESERVED_SLUGS:
         base = f"table-{base}"
     slug = base
     while Campaign.objects.filter(slug=slug).exists():
@@ -496,7 +496,7 @@ def check_post_rate(user: Any) -> None:
         return
     used, wait = hit(f"post:{user.pk}", period)
     if used > count:
-        raise ValidationError(
+        raise RateLimited(
             {
                 "__all__": [
                     _(
@@ -506,6 +506,7 @@ def check_post_rate(user: Any) -> None:
                     % {"count": count, "period": period, "wait": wait}
                 ]
             },
+            retry_after=wait,
             code="rate_limited",
         )
 

@@ -55,6 +55,7 @@ from campaigns.models import (
     Thread,
     ThreadRead,
 )
+from config.ratelimit import RateLimited
 from rules.base import RulesError
 
 User = get_user_model()
@@ -775,6 +776,11 @@ def thread_reply(request: HttpRequest, thread_id: int) -> HttpResponse:
             )
         except ValidationError as exc:
             apply_errors(form, exc)
+            if isinstance(exc, RateLimited):
+                ctx = _campaign_context(request, campaign, thread=thread, form=form)
+                response = render(request, "campaigns/post_form_page.html", ctx, status=429)
+                response["Retry-After"] = str(max(1, exc.retry_after))
+                return response
         else:
             url = reverse("campaigns:thread", kwargs={"thread_id": thread.pk})
             return redirect(f"{url}?page={page_of(post.number)}#post-{post.number}")

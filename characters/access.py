@@ -19,7 +19,7 @@ from django.http import Http404
 
 from campaigns.access import can_view_campaign, is_gm, is_member
 from characters.models import Auction, ChangeRequest, Character
-from rules.base import SheetContext
+from rules.base import SheetContext, is_digits
 
 
 def can_see_public(user: Any, character: Character) -> bool:
@@ -60,7 +60,7 @@ def get_character_for_user(user: Any, character_id: int | str, write: bool = Fal
     edits, change requests, export); whether the particular write is allowed
     (draft vs approved, GM vs owner) is the service's job.
     """
-    if not str(character_id).isdigit():
+    if not is_digits(str(character_id)):
         raise Http404
     character = Character.objects.select_related("campaign", "owner").filter(pk=character_id).first()
     if character is None:
@@ -75,7 +75,7 @@ def get_character_for_user(user: Any, character_id: int | str, write: bool = Fal
 
 def get_change_request_for_user(user: Any, request_id: int | str) -> ChangeRequest:
     """A change request is seen by whoever sees the full sheet."""
-    if not str(request_id).isdigit():
+    if not is_digits(str(request_id)):
         raise Http404
     change = ChangeRequest.objects.select_related("character__campaign", "author").filter(pk=request_id).first()
     if change is None or not can_see_full_sheet(user, change.character):
@@ -85,7 +85,7 @@ def get_change_request_for_user(user: Any, request_id: int | str) -> ChangeReque
 
 def get_auction_for_user(user: Any, auction_id: int | str) -> Auction:
     """Auctions are seen by campaign members (spectator and up)."""
-    if not str(auction_id).isdigit():
+    if not is_digits(str(auction_id)):
         raise Http404
     auction = Auction.objects.select_related("campaign").filter(pk=auction_id).first()
     if auction is None or not is_member(user, auction.campaign):

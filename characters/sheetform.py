@@ -20,7 +20,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, set_path
+from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, is_digits, set_path
 
 MAX_LIST_ITEMS = 300
 #: Validation codes meaning "the stored value would not have the declared type".
@@ -372,7 +372,7 @@ def leftover_errors(errors: dict[str, list[str]], fields: Iterable[Field]) -> li
 def _closest_label(path: str, by_path: dict[str, Field]) -> str:
     parts = path.split(".") if path else []
     while parts:
-        candidate = ".".join(p for p in parts if not p.isdigit())
+        candidate = ".".join(p for p in parts if not is_digits(p))
         f = by_path.get(candidate)
         if f is not None:
             return msg(f.label)
@@ -574,7 +574,7 @@ def field_at(fields: Iterable[Field], path: str) -> tuple[Field, str] | None:
     current = tuple(fields)
     labels: list[str] = []
     while parts:
-        if parts[0].isdigit():
+        if is_digits(parts[0]):
             parts.pop(0)
             continue
         match = None

@@ -33,7 +33,7 @@ from characters.forms import (
 )
 from characters.ledger import balances
 from characters.models import Auction, ChangeRequest, Character, LedgerEntry, SheetVersion
-from rules.base import FieldError, LedgerDraft, Msg
+from rules.base import FieldError, LedgerDraft, Msg, is_digits
 
 RANK_LABELS = {
     "dominant": gettext_lazy("dominant"),
@@ -61,7 +61,7 @@ def _error_messages(exc: ValidationError) -> list[str]:
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if is_digits(raw) else None
 
 
 def _locked_paths(user: Any, character: Character) -> list[str]:
@@ -360,7 +360,7 @@ def wizard(request: HttpRequest, pk: int, step: str | None = None) -> HttpRespon
                 "key": s.key,
                 "label": sf.msg(s.label),
                 "current": s.key == step,
-                "numbered": sf.msg(s.label)[:1].isdigit(),
+                "numbered": is_digits(sf.msg(s.label)[:1]),
             }
             for s in steps
         ],
@@ -910,7 +910,7 @@ def _int_or_none(raw: str | None) -> int | str | None:
 def auction_act(request: HttpRequest, pk: int) -> HttpResponse:
     auction = access.get_auction_for_user(request.user, pk)
     raw_id = request.POST.get("character", "")
-    character = Character.objects.filter(pk=int(raw_id)).first() if raw_id.isdigit() else None
+    character = Character.objects.filter(pk=int(raw_id)).first() if is_digits(raw_id) else None
     error = None
     if character is None:
         error = _("Choose your character.")
@@ -994,7 +994,7 @@ def sheet_notice(request: HttpRequest, pk: int) -> HttpResponse:
     """htmx fragment: a banner when the sheet moved past the version on screen."""
     character = access.get_character_for_user(request.user, pk, write=True)
     raw = request.GET.get("v", "")
-    shown = int(raw) if raw.isdigit() else character.version
+    shown = int(raw) if is_digits(raw) else character.version
     pending = character.change_requests.filter(status=ChangeRequest.Status.PENDING).count()
     return render(
         request,

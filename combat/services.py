@@ -31,7 +31,16 @@ from campaigns.models import Campaign, Thread
 from characters.models import Character
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from live.events import publish
-from rules.base import Combatant, CombatResult, RandomSource, RecordingRandom, RulesError, SecureRandom, get_path
+from rules.base import (
+    Combatant,
+    CombatResult,
+    RandomSource,
+    RecordingRandom,
+    RulesError,
+    SecureRandom,
+    get_path,
+    is_digits,
+)
 from rules.base import set_path as rules_set_path
 
 logger = logging.getLogger(__name__)
@@ -181,12 +190,12 @@ def _apply_changes(
     applied, with the participant's name.
     """
     changes = list(changes)
-    ids = {int(c["participant_id"]) for c in changes if str(c.get("participant_id", "")).isdigit()}
+    ids = {int(c["participant_id"]) for c in changes if is_digits(str(c.get("participant_id", "")))}
     participants = {p.pk: p for p in Participant.objects.filter(encounter=encounter, pk__in=ids)}
     applied = []
     for change in changes:
         pid = str(change.get("participant_id", ""))
-        participant = participants.get(int(pid)) if pid.isdigit() else None
+        participant = participants.get(int(pid)) if is_digits(pid) else None
         if participant is None:
             raise ValidationError({"__all__": [gettext("A state change names an unknown participant.")]})
         value = change["before"] if reverse else change["after"]

@@ -268,7 +268,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "PAGE_SIZE": 20,
     # Behind N trusted proxies, the per-IP throttle reads X-Forwarded-For.
     "NUM_PROXIES": int(os.environ["TABLEE_NUM_PROXIES"]) if os.environ.get("TABLEE_NUM_PROXIES") else None,

@@ -28,5 +28,10 @@ urlpatterns = [
     path("healthz", campaign_views.healthz, name="healthz"),
 ]
 
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"
+
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -208,13 +208,22 @@ class DerivedSpec:
 _MISSING = object()
 
 
+def is_digits(text: object) -> bool:
+    """Whether ``text`` is a non-empty string of ASCII digits ``0-9``.
+
+    ``str.isdigit()`` also accepts "²" (which ``int()`` rejects) and "١" (which
+    ``int()`` reads as 1): ids, indexes and counts from the outside use this.
+    """
+    return isinstance(text, str) and text.isascii() and text.isdigit()
+
+
 def get_path(data: JSON, path: str, default: JSON = None) -> JSON:
     """Read a dotted path (``a.b.0.c``) from nested dicts/lists."""
     current = data
     for part in path.split(".") if path else []:
         if isinstance(current, dict):
             current = current.get(part, _MISSING)
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+        elif isinstance(current, list) and is_digits(part) and int(part) < len(current):
             current = current[int(part)]
         else:
             return default
