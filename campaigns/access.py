@@ -179,6 +179,13 @@ def can_hide_post(user: Any, post: Any) -> bool:
     return is_gm(user, post.campaign) or is_moderator(user)
 
 
+def can_change_hidden_state(user: Any, post: Any) -> bool:
+    """A post a moderator hid is the moderators' to show again: GMs and co-GMs may not."""
+    if not post.hidden or post.hidden_by_id is None or is_moderator(user):
+        return True
+    return not is_moderator(post.hidden_by)
+
+
 def get_thread_for_user(user: Any, thread_id: int) -> Any:
     """The thread if the user may read its campaign, else 404."""
     from campaigns.models import Thread

@@ -955,11 +955,18 @@ def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
 
 
 def hide_post(user: Any, post: Post, *, hidden: bool = True, reason: str = "") -> Post:
-    """GM, co-GM or moderator hides (or shows again) a post. Its rolls stay in the chain."""
+    """GM, co-GM or moderator hides (or shows again) a post. Its rolls stay in the chain.
+
+    The write only: callers go through :func:`moderation.services.hide_post` and
+    ``restore_post`` (audit entry, reports closed, live event). A post a
+    moderator hid is the moderators' to show again (or to hide anew).
+    """
     if not access.can_see_post(user, post):
         raise Http404
     if not access.can_hide_post(user, post):
         raise PermissionDenied(_("Only the GM, co-GMs and moderators can hide a post."))
+    if not access.can_change_hidden_state(user, post):
+        raise PermissionDenied(_("A moderator hid this post: only a moderator can change that."))
     with transaction.atomic():
         post.hidden = hidden
         post.hidden_by = user if hidden else None

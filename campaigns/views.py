@@ -579,6 +579,8 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             (mine and not post.is_system) or (role == Role.GM and post.visibility == Post.Visibility.GM_ONLY)
         )
         post.can_hide = is_gm or getattr(user, "_is_moderator", False)
+        # A moderator's hide is the moderators' to lift (GMs still read the post).
+        post.hide_locked = post.can_hide and not access.can_change_hidden_state(user, post)
         # Moderated posts keep their place and rolls; their text is withheld.
         post.content_withheld = post.hidden and not post.can_hide
         if post.content_withheld:

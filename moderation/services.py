@@ -294,6 +294,8 @@ def hide_post(actor: Any, post: Post, *, reason: str, report: Report | None = No
         raise Http404
     if not access.can_hide_post(actor, post):
         raise PermissionDenied(_("Only the GM, co-GMs and moderators can hide a post."))
+    if not access.can_change_hidden_state(actor, post):
+        raise PermissionDenied(_("A moderator hid this post: only a moderator can change that."))
     reason = _clean_reason(reason)
     with transaction.atomic():
         campaign_services.hide_post(actor, post, hidden=True, reason=reason)
@@ -312,6 +314,8 @@ def restore_post(actor: Any, post: Post, *, reason: str = "") -> Post:
         raise Http404
     if not access.can_hide_post(actor, post):
         raise PermissionDenied(_("Only the GM, co-GMs and moderators can hide a post."))
+    if not access.can_change_hidden_state(actor, post):
+        raise PermissionDenied(_("A moderator hid this post: only a moderator can change that."))
     reason = _clean_reason(reason, required=False)
     with transaction.atomic():
         campaign_services.hide_post(actor, post, hidden=False)
