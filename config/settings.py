@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
+    "config.security.ApiCacheHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -208,6 +210,9 @@ LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "tablee_language"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True  # no script reads it: the language switch is a form
+LANGUAGE_COOKIE_SECURE = not DEBUG
 TIME_ZONE = os.environ.get("TABLEE_TIME_ZONE", "Europe/Paris")
 USE_I18N = True
 USE_TZ = True
@@ -232,6 +237,9 @@ STORAGES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 TABLEE_MAX_PORTRAIT_BYTES = int(os.environ.get("TABLEE_MAX_PORTRAIT_BYTES", str(2 * 1024 * 1024)))
+#: Largest image (width x height) decoded: bounds the memory of a decode (12 Mpx RGB: 36 MB),
+#: checked from the header before any pixel is decoded.
+TABLEE_MAX_IMAGE_PIXELS = int(os.environ.get("TABLEE_MAX_IMAGE_PIXELS", str(12_000_000)))
 TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
 #: Posting rate per user ("count/period", period s, m, h or d; "0" turns it off).
@@ -264,10 +272,9 @@ REST_FRAMEWORK = {
         "posting": os.environ.get("TABLEE_RATE_API_POSTING", "30/min"),
     },
     "EXCEPTION_HANDLER": "api.exceptions.api_exception_handler",
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
+    # The browsable API is a development aid: production answers JSON only.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "PAGE_SIZE": 20,
     # Behind N trusted proxies, the per-IP throttle reads X-Forwarded-For.
@@ -300,8 +307,13 @@ CSRF_COOKIE_HTTPONLY = False  # htmx reads it from the cookie-less header on <bo
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if not DEBUG:
+#: The Content-Security-Policy of every response (``config.security``); empty: the strict default.
+TABLEE_CSP = os.environ.get("TABLEE_CSP", "")
+#: Trust ``X-Forwarded-Proto`` only behind a proxy that sets it (``TABLEE_NUM_PROXIES`` > 0, or
+#: ``DJANGO_SECURE_PROXY_SSL_HEADER=1``): without one, a client could claim HTTPS itself.
+if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", int(os.environ.get("TABLEE_NUM_PROXIES") or 0) > 0):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
