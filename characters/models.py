@@ -6,14 +6,28 @@ and derived by :mod:`rules`; derived values are never stored as truth.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.files.storage import FileSystemStorage, Storage
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 import rules
 from campaigns.models import ImmutableRecordError
+
+
+def portrait_storage() -> Storage:
+    """Portraits live in ``MEDIA_ROOT`` but their URLs point to
+    :func:`characters.views.portrait_file`, which checks who may see the character
+    (a private campaign's portraits are never public files)."""
+    return FileSystemStorage(base_url="/characters/media/")
+
+
+def portrait_name(instance: Any, filename: str) -> str:
+    """An unguessable name: ``portraits/<random token>.jpg``."""
+    return f"portraits/{secrets.token_urlsafe(24)}.jpg"
 
 
 class Character(models.Model):
@@ -32,7 +46,7 @@ class Character(models.Model):
     )
     is_npc = models.BooleanField(_("NPC"), default=False)
     name = models.CharField(_("name"), max_length=100)
-    portrait = models.ImageField(_("portrait"), upload_to="portraits/%Y/%m/", blank=True)
+    portrait = models.ImageField(_("portrait"), upload_to=portrait_name, storage=portrait_storage, blank=True)
     public_description = models.TextField(_("public description"), blank=True, max_length=10000)
     private_background = models.TextField(_("private background"), blank=True, max_length=20000)
     system = models.CharField(max_length=40)

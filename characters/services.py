@@ -829,11 +829,17 @@ def set_portrait(actor: Any, character: Character, *, upload: Any) -> Character:
         )
     try:
         data = upload.read(limit + 1)
+        max_pixels = django_settings.TABLEE_MAX_IMAGE_PIXELS
+        Image.MAX_IMAGE_PIXELS = max_pixels  # Pillow's own bomb check (an error beyond twice this)
         with Image.open(io.BytesIO(data)) as probe:
+            # The header gives the size: refuse before a single pixel is decoded.
+            if probe.width * probe.height > max_pixels:
+                raise ValidationError({"portrait": [_("This image has too many pixels.")]})
             probe.verify()
         with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > 40_000_000:
+            if image.width * image.height > max_pixels:
                 raise ValidationError({"portrait": [_("This image has too many pixels.")]})
+            image.draft("RGB", (1024, 1024))  # JPEG: decode at a reduced scale
             image = image.convert("RGB")
             image.thumbnail((512, 512))
             out = io.BytesIO()
@@ -847,7 +853,7 @@ def set_portrait(actor: Any, character: Character, *, upload: Any) -> Character:
     with transaction.atomic():
         locked = _lock(character)
         old = locked.portrait.name if locked.portrait else ""
-        locked.portrait.save(f"character-{locked.pk}.jpg", ContentFile(out.getvalue()), save=False)
+        locked.portrait.save("portrait.jpg", ContentFile(out.getvalue()), save=False)  # random name
         locked.save(update_fields=["portrait", "updated"])
         if old:
             transaction.on_commit(lambda: locked.portrait.storage.delete(old))

@@ -612,6 +612,39 @@ def portrait(request: HttpRequest, pk: int) -> HttpResponse:
                    upload=form.cleaned_data["portrait"])
 
 
+def portrait_file(request: HttpRequest, name: str) -> HttpResponse:
+    """A portrait, for whoever may see the character's public part (else 404).
+
+    The file name is a random token; behind a proxy, ``TABLEE_MEDIA_ACCEL_REDIRECT``
+    (nginx ``X-Accel-Redirect`` to an internal location) or ``TABLEE_MEDIA_SENDFILE``
+    (``X-Sendfile``) hands the sending to it, otherwise Django streams the file.
+    """
+    from django.conf import settings
+    from django.http import FileResponse
+
+    if request.method not in ("GET", "HEAD") or ".." in name.split("/"):
+        raise Http404
+    character = Character.objects.select_related("campaign").filter(portrait=name).first()
+    if character is None or not access.can_see_public(request.user, character):
+        raise Http404
+    storage = character.portrait.storage
+    if not storage.exists(name):
+        raise Http404
+    accel = getattr(settings, "TABLEE_MEDIA_ACCEL_REDIRECT", "")
+    if accel:
+        response = HttpResponse(content_type="image/jpeg")
+        response["X-Accel-Redirect"] = accel.rstrip("/") + "/" + name
+    elif getattr(settings, "TABLEE_MEDIA_SENDFILE", False):
+        response = HttpResponse(content_type="image/jpeg")
+        response["X-Sendfile"] = storage.path(name)
+    else:
+        response = FileResponse(storage.open(name, "rb"), content_type="image/jpeg")
+    # Never in a shared cache: who may see it depends on the visitor.
+    response["Cache-Control"] = "private, max-age=3600"
+    response["Vary"] = "Cookie"
+    return response
+
+
 @login_required
 @require_POST
 def clefs_roll(request: HttpRequest, pk: int) -> HttpResponse:

@@ -237,6 +237,10 @@ STORAGES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 TABLEE_MAX_PORTRAIT_BYTES = int(os.environ.get("TABLEE_MAX_PORTRAIT_BYTES", str(2 * 1024 * 1024)))
+#: Portraits go through an authorization check (characters.views.portrait_file); behind a proxy,
+#: let it send the file: nginx's X-Accel-Redirect to this internal location, or X-Sendfile.
+TABLEE_MEDIA_ACCEL_REDIRECT = os.environ.get("TABLEE_MEDIA_ACCEL_REDIRECT", "")
+TABLEE_MEDIA_SENDFILE = env_bool("TABLEE_MEDIA_SENDFILE", False)
 #: Largest image (width x height) decoded: bounds the memory of a decode (12 Mpx RGB: 36 MB),
 #: checked from the header before any pixel is decoded.
 TABLEE_MAX_IMAGE_PIXELS = int(os.environ.get("TABLEE_MAX_IMAGE_PIXELS", str(12_000_000)))
