@@ -114,8 +114,12 @@ def _victim() -> dict[str, Any]:
         "step": "identity",
         "name": "portraits/none.jpg",
     }
-    pk_by_prefix = {"characters/changes/": change.pk, "characters/auctions/": auction.pk, "characters/": hero.pk,
-                    "combat/": encounter.pk}
+    pk_by_prefix = {
+        "characters/changes/": change.pk,
+        "characters/auctions/": auction.pk,
+        "characters/": hero.pk,
+        "combat/": encounter.pk,
+    }
     return {"ids": ids, "pk": pk_by_prefix, "table": b}
 
 
@@ -158,8 +162,12 @@ def test_no_role_of_another_table_reads_or_writes_anything(table: Any, settings:
     # The ids are right: B's own GM reads B's things through the same URLs (the test can fail).
     owner = Client()
     owner.force_login(victim["table"].gm)
-    controls = [u for r, u in urls if r in ("campaigns/threads/<id:thread_id>/", "api/v1/posts/<id:post_id>/",
-                                             "characters/<id:pk>/", "combat/<id:pk>/")]
+    controls = [
+        u
+        for r, u in urls
+        if r
+        in ("campaigns/threads/<id:thread_id>/", "api/v1/posts/<id:post_id>/", "characters/<id:pk>/", "combat/<id:pk>/")
+    ]
     assert len(controls) == 4 and all(owner.get(u).status_code == 200 for u in controls), controls
     roles = {"anonymous": None, "outsider": table.outsider, "player": table.player, "gm": table.gm}
     clients = {}
@@ -173,7 +181,7 @@ def test_no_role_of_another_table_reads_or_writes_anything(table: Any, settings:
     errors: list[str] = []
     requests = 0
     for role, client in clients.items():
-        for route, url in urls:
+        for _route, url in urls:
             for method in ("get", "post"):
                 if method == "post":
                     response = client.post(url, data=json.dumps({}), content_type="application/json")
