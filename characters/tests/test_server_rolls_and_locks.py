@@ -232,3 +232,26 @@ def test_an_import_with_a_badly_typed_field_creates_nothing(table: Any) -> None:
     )
     assert response.status_code == 400
     assert Character.objects.count() == before
+
+
+def test_the_migration_adopts_a_legacy_sheet_roll_into_the_chain(clefs: Any) -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("characters.migrations.0005_i18_creation_roll")
+    record = creation_roll(ScriptedRandom([1, 2, 3, 4, 1, 2, 3, 4, 5, 6]), "ROLL_STANDARD", "ROLL")
+    sheet = rules.get_system("clefs-de-l-aube").default_sheet()
+    sheet["creation"].update(roll=record, aspect_method="ROLL_STANDARD", means_method="ROLL")
+    legacy = make_character(clefs, sheet=sheet)
+    migration.adopt_creation_rolls(apps, None)
+    legacy.refresh_from_db()
+    assert legacy.creation_roll is not None and legacy.creation_roll.kind == "creation"
+    assert legacy.creation_roll.resolution == record and legacy.creation_roll.secret
+    assert verify_chain(clefs.campaign) == (True, [])
+    assert system_errors(legacy) == []
+
+
+def system_errors(character: Character) -> list[str]:
+    system = character.rule_system
+    return [e.code for e in system.verify_server_rolls(character.sheet, character.server_rolls())]
