@@ -638,7 +638,7 @@ def _page_posts(request: HttpRequest, thread: Thread, first: int, last: int) -> 
 
 def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
     """A page of a thread: posts numbered ``(page-1)*20+1 .. page*20`` (a range, no OFFSET)."""
-    thread = access.get_thread_for_user(request.user, thread_id)
+    thread = access.get_thread_for_user(request.user, thread_id, reader=True)
     campaign = thread.campaign
     role = access.role_of(request.user, campaign)
     if role is None and request.user.is_authenticated:
@@ -660,12 +660,7 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
     posts = _page_posts(request, thread, first, last)
     last_read = None
     if request.user.is_authenticated:
-        last_read = (
-            ThreadRead.objects.filter(user=request.user, thread=thread)
-            .values_list("last_read_number", flat=True)
-            .first()
-            or 0
-        )
+        last_read = getattr(thread, "reader_last_read", None) or 0
         if posts and posts[-1].number > last_read:
             services.mark_read(request.user, thread, posts[-1].number)
     _decorate(posts, request.user, campaign, role, last_read)
@@ -1104,6 +1099,8 @@ def notification_open(request: HttpRequest, notification_id: int) -> HttpRespons
     services.mark_notifications_read(request.user, [item.pk])
     if item.post_id:
         return redirect("campaigns:post", post_id=item.post_id)
+    if item.url.startswith("/") and not item.url.startswith("//"):
+        return redirect(item.url)
     if item.kind == Notification.Kind.JOIN_REQUEST:
         return redirect("campaigns:members", slug=item.campaign.slug)
     if item.kind == Notification.Kind.INVITATION:

@@ -36,6 +36,7 @@ from characters.ledger import append_entry, balances
 from characters.models import Auction, ChangeComment, ChangeRequest, Character, LedgerEntry, SheetVersion
 from characters.sheetform import msg, note_i18n, type_errors
 from live.events import publish
+from rhythm import loop
 from rules.base import Budget, FieldError, LedgerDraft, Msg, RandomSource, RulesError, SecureRandom, get_path, set_path
 
 EXPORT_FORMAT = "tablee-character"
@@ -371,6 +372,7 @@ def submit_character(actor: Any, character: Character, *, expected_version: int 
         locked.save()
         _record_version(locked, actor, _("submitted for approval"))
         _publish_sheet(locked, "sheet-status")
+        loop.sheet_submitted(actor, locked)
     return locked
 
 
@@ -396,6 +398,7 @@ def approve_character(actor: Any, character: Character, *, comment: str = "") ->
         locked.save()
         _record_version(locked, actor, _("approved"))
         _publish_sheet(locked, "sheet-status")
+        loop.sheet_approved(actor, locked)
     return locked
 
 
@@ -452,6 +455,7 @@ def return_character(actor: Any, character: Character, *, comment: str) -> Chara
         locked.save()
         _record_version(locked, actor, _("returned: %(comment)s") % {"comment": comment.strip()[:200]})
         _publish_sheet(locked, "sheet-status")
+        loop.sheet_returned(actor, locked)
     return locked
 
 
@@ -644,6 +648,7 @@ def request_change(
         publish(
             f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk}
         )
+        loop.change_opened(actor, change)
     return change
 
 
@@ -746,6 +751,7 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
         if change.purchase is not None:
             _sync_purchase_request(change, actor, comment)
         _publish_sheet(locked)
+        loop.change_decided(actor, change)
     return locked
 
 
@@ -775,6 +781,7 @@ def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeR
         if change.purchase is not None:
             _sync_purchase_request(change, actor, comment)
         publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
+        loop.change_decided(actor, change)
     return change
 
 

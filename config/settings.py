@@ -64,11 +64,13 @@ INSTALLED_APPS = [
     "combat",
     "progression",
     "moderation",
+    "rhythm",
     "api",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.compression.CompressionMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
     "config.security.ApiCacheHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -78,6 +80,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfileLanguageMiddleware",
+    "rhythm.middleware.TimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspensionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -159,9 +162,18 @@ CELERY_BEAT_SCHEDULE["campaigns-notification-digest"] = {
     "task": "campaigns.tasks.send_notification_digests",
     "schedule": float(os.environ.get("TABLEE_DIGEST_INTERVAL", str(6 * 3600))),
 }
+# Rhythm: reminders before scene deadlines, e-mails after, the GM's deadline choice.
+CELERY_BEAT_SCHEDULE["rhythm-tick"] = {
+    "task": "rhythm.tasks.tick",
+    "schedule": float(os.environ.get("TABLEE_RHYTHM_INTERVAL", "300")),
+}
 
 # --- Auth and accounts (django-allauth) ---------------------------------
 AUTHENTICATION_BACKENDS = [
+    # The member, profile, suspension, moderator flag and unread count in one query.
+    "config.auth.ModelBackend",
+    "config.auth.AuthenticationBackend",
+    # Sessions opened before they were introduced.
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
