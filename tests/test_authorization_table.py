@@ -11,6 +11,7 @@ ids come from table B, a private Ambre table with one object of every kind.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import re
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.django_db
 #: responses; their access check is in live/tests), the join-by-token page (the token is the grant),
 #: the API's catch-all and rule system descriptions (public, no campaign id).
 SKIP = re.compile(r"^(admin/|accounts/|live/|api/\^|api/v1/systems/|campaigns/<slug:slug>/join/<str:token>/)")
-APPS = ("campaigns", "characters", "combat", "progression", "moderation", "api", "accounts")
+APPS = ("campaigns", "characters", "combat", "progression", "moderation", "api", "accounts", "rhythm")
 #: Models a refused request may legitimately touch (none expected; kept empty on purpose).
 VOLATILE: set[str] = set()
 
@@ -61,6 +62,7 @@ def _victim() -> dict[str, Any]:
     from combat import services as combat_services
     from moderation import services as moderation
     from moderation.models import TableBan
+    from rhythm.models import Absence
 
     b = make_table("ambre", prefix="b-")
     board = b.campaign.boards.first()
@@ -85,6 +87,9 @@ def _victim() -> dict[str, Any]:
     ban = TableBan.objects.create(campaign=b.campaign, user=b.outsider, banned_by=b.gm, reason="x")
     token, _key = api_services.create_token(b.gm, name="b")
     notification = Notification.objects.filter(user=b.gm).first()
+    absence = Absence.objects.create(
+        user=b.player, campaign=b.campaign, starts=datetime.date.today(), ends=datetime.date.today(), message="x"
+    )
     ids = {
         "slug": b.campaign.slug,
         "campaign": str(b.campaign.pk),
@@ -106,6 +111,7 @@ def _victim() -> dict[str, Any]:
         "report_id": report.pk,
         "ban_id": ban.pk,
         "token_id": token.pk,
+        "absence_id": absence.pk,
         "notification_id": notification.pk if notification else 10**9,
         "purchase_id": 10**9,
         "target_id": post.pk,
