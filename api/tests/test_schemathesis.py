@@ -105,7 +105,8 @@ def test_it_finds_no_server_error_and_no_schema_violation(
     rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "user": "100000/min", "ip": "100000/min"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
-    headers = {"Authorization": f"Token {populated['keys'][role]}"}
+    # identity: schemathesis' WSGI transport does not decode the gzip of config.compression.
+    headers = {"Authorization": f"Token {populated['keys'][role]}", "Accept-Encoding": "identity"}
     known = populated["known"]
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 30
