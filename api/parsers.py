@@ -12,7 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions
-from rest_framework.parsers import JSONParser
+
+from config.jsonlimits import BoundedJSONParser
 
 #: How deep a document may nest before it is refused (a 1,000-deep list is no sheet).
 MAX_DEPTH = 64
@@ -40,8 +41,9 @@ def nul_path(value: Any, prefix: str = "", depth: int = 0) -> str | None:
     return None
 
 
-class StrictJSONParser(JSONParser):
-    """``JSONParser`` that answers 400 (field ``path``, code ``null_characters_not_allowed``)
+class StrictJSONParser(BoundedJSONParser):
+    """The depth-bounded parser (:class:`config.jsonlimits.BoundedJSONParser`) that also answers
+    400 (field ``path``, code ``null_characters_not_allowed``)
     for a NUL character anywhere in the document."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:

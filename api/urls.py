@@ -82,6 +82,9 @@ v1 = [
     # Rolls
     path(C + "rolls/chain/", forum.RollChainView.as_view(), name="roll-chain"),
     path(C + "rolls/verify/", forum.RollVerifyView.as_view(), name="roll-verify"),
+    path(C + "rolls/export/", forum.RollExportView.as_view(), name="roll-export"),
+    path(C + "rolls/checkpoint/", forum.RollCheckpointView.as_view(), name="roll-checkpoint"),
+    path(C + "rolls/rotate/", forum.RollSeedRotateView.as_view(), name="roll-rotate"),
     path("rolls/<id:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
     path("rolls/<id:roll_id>/lower-die/", forum.RollLowerView.as_view(), name="roll-lower-die"),
     path("rolls/<id:roll_id>/difficulty/", forum.RollDifficultyView.as_view(), name="roll-difficulty"),
@@ -128,6 +131,9 @@ v1 = [
     ],
     path("participants/<id:participant_id>/declaration/", combat.DeclarationView.as_view(), name="declaration"),
     path("participants/<id:participant_id>/adjust/", combat.ParticipantAdjustView.as_view(), name="adjust"),
+    path("participants/<id:participant_id>/side/", combat.ParticipantSideView.as_view(), name="participant-side"),
+    path("participants/<id:participant_id>/remove/", combat.ParticipantRemoveView.as_view(), name="participant-remove"),
+    path("declarations/<id:declaration_id>/defence/", combat.DefenceView.as_view(), name="declaration-defence"),
     path(
         "participants/<id:participant_id>/visibility/",
         combat.ParticipantVisibilityView.as_view(),

@@ -201,8 +201,8 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
     """The thread if the user may read its campaign, else 404.
 
     ``reader``: also fetch, in the same query, the user's role in the campaign
-    (cached for :func:`role_of`) and their last read post
-    (``thread.reader_last_read``), as the thread page needs both.
+    (cached for :func:`role_of`), their last read post (``thread.reader_last_read``)
+    and the dice chain head the page shows (``campaigns.dice.chain_head``).
     """
     from django.db.models import OuterRef, Subquery
 
@@ -219,9 +219,17 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
                 ThreadRead.objects.filter(thread_id=OuterRef("pk"), user_id=user.pk).values("last_read_number")[:1]
             ),
         )
+    if reader:
+        from campaigns.dice import head_annotations
+
+        qs = qs.annotate(**head_annotations("campaign_id"))
     thread = qs.first()
     if thread is None:
         raise Http404
+    if reader:
+        from campaigns.dice import cache_head
+
+        cache_head(thread.campaign, thread)
     if reader and authenticated:
         thread.campaign.__dict__.setdefault("_role_cache", {})[user.pk] = thread.reader_role
     if not can_read_forum(user, thread.campaign):

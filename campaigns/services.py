@@ -133,8 +133,13 @@ def validate_system_settings(system_slug: str, values: dict[str, Any]) -> dict[s
     system = rules.get_system(system_slug)
     fields = system.campaign_settings_fields()
     errors = validate_fields(values, fields)
+    if not errors:
+        errors = system.validate_settings(system.settings(values))
     if errors:
-        raise ValidationError({f"system__{e.path}".replace(".", "__"): [e.message.get(_lang())] for e in errors})
+        out: dict[str, list[str]] = {}
+        for e in errors:
+            out.setdefault(f"system__{e.path}".replace(".", "__"), []).append(e.message.get(_lang()))
+        raise ValidationError(out)
     known = {f.path.split(".")[0] for f in fields}
     return {key: value for key, value in values.items() if key in known}
 
@@ -158,7 +163,9 @@ def create_campaign(
     )
     if system not in rules.SYSTEM_MODULES:
         raise ValidationError({"system": [_("Choose a rule system from the list.")]})
-    options = validate_system_settings(system, system_settings or {})
+    # Starter content (a catalogue from what the text gives) the GM then edits.
+    starter = rules.get_system(system).starter_settings()
+    options = validate_system_settings(system, {**starter, **(system_settings or {})})
     with transaction.atomic():
         campaign = Campaign.objects.create(
             slug=_unique_slug(data["title"]),
@@ -169,6 +176,7 @@ def create_campaign(
             **data,
         )
         Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
+        dice.current_seed(campaign)  # the first dice commitment is public before any roll
         with override(campaign.language):  # board names in the table's language
             for position, (name, kind) in enumerate(DEFAULT_BOARDS):
                 Board.objects.create(campaign=campaign, name=_(name), kind=kind, position=position)
@@ -428,6 +436,7 @@ def create_thread(
     visibility: str = Post.Visibility.PUBLIC,
     recipients: Iterable[Any] = (),
     roll_requests: Sequence[dict[str, Any]] = (),
+    client_nonce: str | None = None,
 ) -> Thread:
     """Open a thread (a scene) with its first post. Sticky/locked: GMs only."""
     campaign = board.campaign
@@ -447,6 +456,7 @@ def create_thread(
             visibility=visibility,
             recipients=recipients,
             roll_requests=roll_requests,
+            client_nonce=client_nonce,
         )
         if locked:
             Thread.objects.filter(pk=thread.pk).update(locked=True)
@@ -554,6 +564,8 @@ def _check_character(user: Any, campaign: Campaign, character: Any) -> Any:
     own = character.owner_id == user.pk and not character.is_npc
     if not (own or access.is_gm(user, campaign)):
         raise ValidationError({"character": [_("Choose one of your characters in this campaign.")]})
+    if character.status == Character.Status.DEAD:
+        raise ValidationError({"character": [_("%(name)s is dead and cannot speak.") % {"name": character.name}]})
     return character
 
 
@@ -594,17 +606,35 @@ def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[s
         try:
             if request.get("system_test") is not None and not isinstance(request["system_test"], dict):
                 raise RulesError([])
+            request = _with_character_sheet(campaign, request, character)
             rolled = dice.resolve_request(campaign, request)
+            if isinstance(rolled.get("request"), dict):
+                rolled["request"].pop("sheet", None)  # read from the character, not stored with the roll
         except RulesError as exc:
             messages = _rules_errors(exc) or [_("invalid test.")]
             errors.extend(_("Roll %(n)d: %(error)s") % {"n": index, "error": m} for m in messages)
             continue
         rolled["secret"] = bool(request.get("secret"))
         rolled["character"] = character
+        rolled["source_request"] = request
         prepared.append(rolled)
     if errors:
         raise ValidationError({"rolls": errors})
     return prepared
+
+
+def _with_character_sheet(campaign: Campaign, request: dict[str, Any], character: Any) -> dict[str, Any]:
+    """A system test whose kind reads a ``sheet`` (an Altaride skill test) gets
+    the chosen character's current sheet from the server; a posted one is
+    never trusted."""
+    test = request.get("system_test")
+    if not isinstance(test, dict):
+        return request
+    test = {k: v for k, v in test.items() if k != "sheet"}
+    fields = rules.get_system(campaign.system).test_kinds().get(str(test.get("kind", "")), ())
+    if character is not None and any(f.path == "sheet" for f in fields):
+        test["sheet"] = character.current_sheet()
+    return {**request, "system_test": test}
 
 
 def post_audience(post: Post) -> dict[str, Any]:
@@ -639,13 +669,15 @@ def create_post(
     reply_to: Post | None = None,
     system_message: bool = False,
     turn_for: Iterable[Any] = (),
+    client_nonce: str | None = None,
 ) -> Post:
     """Write a post in a thread, with its rolls.
 
     ``roll_requests``: ``{"expression": "2d6+3", "label": "...", "secret": False}``
     or ``{"system_test": {...}, "character_id": ..., "secret": bool}``. Every
-    request is validated and rolled (CSPRNG) before anything is saved; the
-    rolls are chained in the campaign and linked to the post and the open
+    request is validated before anything is saved, then rolled from the campaign's
+    committed seed mixed with ``client_nonce`` (the browser's; see ``campaigns.dice``);
+    the rolls are chained in the campaign and linked to the post and the open
     session. ``system_message``: a GM posts on behalf of the system (e.g. a
     combat round summary), without the locked-thread and rate checks.
     ``turn_for``: members told "your turn" (GMs only).
@@ -675,6 +707,7 @@ def create_post(
             raise PermissionDenied(_("Only the GM and co-GMs can do this."))
         turn_ids = _check_recipients(user, campaign, turn_for)
     rolls = _prepare_rolls(user, campaign, list(roll_requests))
+    client_nonce = dice.clean_nonce(client_nonce)
     if not system_message:
         check_post_rate(user)
     html, mentioned = _render(body, campaign)
@@ -700,7 +733,12 @@ def create_post(
         Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now)
         thread.post_count = locked_thread.post_count + 1
         thread.last_post_at = now
-        for rolled in rolls:
+        for prepared in rolls:
+            source = dice.fair_source(campaign, prepared["request"], client_nonce=client_nonce)
+            try:
+                rolled = dice.resolve_request(campaign, prepared["source_request"], rng=source)
+            except RulesError as exc:  # validated above: only a draw-dependent rules error lands here
+                raise ValidationError({"rolls": _rules_errors(exc) or [_("invalid test.")]}) from exc
             dice.record_roll(
                 campaign,
                 roller=user,
@@ -708,11 +746,12 @@ def create_post(
                 system=rolled["system"],
                 request=rolled["request"],
                 resolution=rolled["resolution"],
+                source=source,
                 label=rolled["label"],
-                secret=rolled["secret"],
+                secret=prepared["secret"],
                 post=post,
                 session=session,
-                character=rolled["character"],
+                character=prepared["character"],
             )
         _update_search(post)
         ThreadRead.objects.update_or_create(user=user, thread=thread, defaults={"last_read_number": post.number})
@@ -868,6 +907,7 @@ def lower_roll_die(user: Any, roll: Roll, *, points: Any) -> Roll:
             system=roll.system,
             request={"lower_die": {"sequence": roll.sequence, "points": points}},
             resolution=resolution,
+            derived_from=roll.sequence,
             label=roll.label,
             secret=roll.secret,
             post=roll.post,
@@ -939,6 +979,7 @@ def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
             system=roll.system,
             request={"reevaluate": {"sequence": roll.sequence, "difficulty": difficulty}},
             resolution=resolution,
+            derived_from=roll.sequence,
             label=roll.label,
             secret=roll.secret,
             post=roll.post,
@@ -1028,12 +1069,24 @@ def close_session(user: Any, session: PlaySession) -> PlaySession:
         if not updated:
             raise ValidationError({"__all__": [_("This session is already closed.")]})
         session.refresh_from_db()
+        dice.rotate_seed(campaign)  # reveal the session's seed, publish the next commitment
         publish(f"campaign:{campaign.pk}", "session-closed", {"session": session.pk})
         from rhythm import loop
 
         loop.session_changed(user, session, opened=False)
         transaction.on_commit(lambda: session_closed.send(sender=PlaySession, session=session))
     return session
+
+
+def rotate_roll_seed(user: Any, campaign: Campaign) -> tuple[Any, Any]:
+    """A GM reveals the campaign's current dice seed now; the next commitment is published with it."""
+    _require_gm(user, campaign)
+    with transaction.atomic():
+        revealed, current = dice.rotate_seed(campaign)
+        if revealed is None:
+            raise ValidationError({"__all__": [_("No roll was drawn from the current seed yet: nothing to reveal.")]})
+        publish(f"campaign:{campaign.pk}", "seed-revealed", {"seed": revealed.index, "next": current.index})
+    return revealed, current
 
 
 # ---------------------------------------------------------------------------
@@ -1077,6 +1130,7 @@ __all__ = [
     "rename_board",
     "request_to_join",
     "reset_invite_link",
+    "rotate_roll_seed",
     "set_email_digest",
     "set_member_role",
     "update_campaign",

@@ -28,6 +28,7 @@ urlpatterns = [
     path("sessions/<id:session_id>/close/", views.session_close, name="session_close"),
     path("<slug:slug>/", views.campaign_detail, name="detail"),
     path("<slug:slug>/settings/", views.campaign_settings, name="settings"),
+    path("<slug:slug>/settings/list/<str:path>/", views.settings_list, name="settings_list"),
     path("<slug:slug>/members/", views.members, name="members"),
     path("<slug:slug>/members/invite/", views.invite, name="invite"),
     path("<slug:slug>/members/invite-link/", views.invite_link_reset, name="invite_link_reset"),
@@ -52,5 +53,7 @@ urlpatterns = [
     path("<slug:slug>/search/", views.search, name="search"),
     path("<slug:slug>/rolls/verify/", views.rolls_verify, name="rolls_verify"),
     path("<slug:slug>/rolls/export.json", views.rolls_export, name="rolls_export"),
+    path("<slug:slug>/rolls/checkpoint.json", views.rolls_checkpoint, name="rolls_checkpoint"),
+    path("<slug:slug>/rolls/rotate/", views.rolls_rotate, name="rolls_rotate"),
     path("<slug:slug>/sessions/", views.sessions, name="sessions"),
 ]

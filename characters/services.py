@@ -37,7 +37,7 @@ from characters.models import Auction, ChangeComment, ChangeRequest, Character, 
 from characters.sheetform import msg, note_i18n, type_errors
 from live.events import publish
 from rhythm import loop
-from rules.base import Budget, FieldError, LedgerDraft, Msg, RandomSource, RulesError, SecureRandom, get_path, set_path
+from rules.base import Budget, FieldError, LedgerDraft, Msg, RandomSource, RulesError, get_path, set_path
 
 EXPORT_FORMAT = "tablee-character"
 EXPORT_VERSION = 1
@@ -112,12 +112,17 @@ def evaluate(
     sheet: dict[str, Any],
     settings: dict[str, Any] | None,
     rolls: dict[str, Any] | None = None,
+    *,
+    npc: bool = False,
 ) -> Evaluation:
     """Validate (against the server's stored ``rolls`` too), budget and derive;
-    a sheet with type errors is only validated."""
+    a sheet with type errors is only validated.
+
+    An NPC follows the system's NPC rules (``validate_npc``) and has no creation budget.
+    """
     result = Evaluation()
     try:
-        result.errors = list(system.validate_sheet(sheet, settings))
+        result.errors = list(system.validate_npc(sheet, settings) if npc else system.validate_sheet(sheet, settings))
         if not type_errors(result.errors):
             result.errors += system.verify_server_rolls(sheet, rolls or {})
     except Exception:
@@ -126,7 +131,7 @@ def evaluate(
     if type_errors(result.errors):
         return result
     try:
-        result.budget = system.creation_budget(sheet, settings)
+        result.budget = None if npc else system.creation_budget(sheet, settings)
     except Exception:
         result.budget = None
     try:
@@ -136,12 +141,41 @@ def evaluate(
     return result
 
 
+def approval_sheet(character: Character) -> dict[str, Any] | None:
+    """The sheet as the GM approved it (the first approved version), migrated to the current schema."""
+    version = character.versions.filter(status=Character.Status.APPROVED).order_by("version").first()
+    if version is None:
+        return None
+    try:
+        return character.rule_system.migrate_sheet(copy.deepcopy(version.sheet), version.schema_version)
+    except Exception:
+        return None
+
+
+def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | None, bool]:
+    """The budget a sheet page shows, and whether it is frozen.
+
+    Before approval: the creation budget of the current sheet. Once approved,
+    creation is over: the creation budget is the one of the approved sheet
+    (frozen), and what was spent later comes from the ledger (purchases), not
+    from the creation budget of today's sheet, which would count raises paid
+    with experience as creation spending (Altaride "Talents : 4160 / 4000").
+    """
+    if character.status != Character.Status.APPROVED:
+        return result.budget, False
+    approved = approval_sheet(character)
+    if approved is None:
+        return result.budget, False
+    return evaluate_character(character, approved).budget, True
+
+
 def evaluate_character(character: Character, sheet: dict[str, Any] | None = None) -> Evaluation:
     return evaluate(
         character.rule_system,
         character.current_sheet() if sheet is None else sheet,
         system_settings(character.campaign),
         character.server_rolls(),
+        npc=character.is_npc,
     )
 
 
@@ -288,7 +322,8 @@ def save_sheet(
     _check_size(sheet)
     sheet = _keep_locked(actor, character, sheet)
     system = character.rule_system
-    result = evaluate(system, sheet, system_settings(character.campaign), character.server_rolls())
+    settings = system_settings(character.campaign)
+    result = evaluate(system, sheet, settings, character.server_rolls(), npc=character.is_npc)
     errors = list(parse_errors or []) + type_errors(result.errors)
     if errors:
         raise SheetInvalid(errors)
@@ -389,8 +424,7 @@ def approve_character(actor: Any, character: Character, *, comment: str = "") ->
     system = character.rule_system
     with transaction.atomic():
         locked = _lock(character)
-        maker = getattr(system, "creation_ledger", None)
-        drafts = list(maker(locked.current_sheet(), system_settings(locked.campaign))) if maker else []
+        drafts = list(system.creation_ledger(locked.current_sheet(), system_settings(locked.campaign)))
         _write_creation_ledger(locked, drafts, actor)
         locked.status = Character.Status.APPROVED
         locked.gm_comment = comment[:5000]
@@ -497,7 +531,7 @@ def clefs_creation_roll(
     ``creation.roll``, which nobody may write; the rules check the sheet
     against the stored roll. Only a GM may roll again.
     """
-    from campaigns.dice import record_roll
+    from campaigns.dice import fair_source, record_roll
     from rules import clefs
 
     _require_visible(actor, character)
@@ -509,30 +543,33 @@ def clefs_creation_roll(
     creation = sheet.setdefault("creation", {})
     if character.creation_roll_id is not None and not is_gm(actor, character.campaign):
         raise PermissionDenied(_("The creation dice were already rolled; only the GM may roll again."))
-    try:
-        record = clefs.creation_roll(rng or SecureRandom(), aspect_method, means_method)
-    except RulesError as exc:
-        remap = {"aspect_method": "creation.aspect_method", "means_method": "creation.means_method"}
-        raise SheetInvalid([FieldError(remap.get(e.path, e.path), e.code, e.message) for e in exc.errors]) from exc
-    creation.update(aspect_method=aspect_method, means_method=means_method, roll=record)
-    aspects = dict(zip(("PH", "ME", "MY"), record["aspect_results"], strict=False))
-    creation["aspects_assigned"] = dict(aspects)
-    sheet["aspects"] = dict(aspects)
-    means_keys = list((sheet.get("means") or {}).keys()) or ["PU", "RE", "MA", "PR", "EX", "PE"]
-    means = dict(zip(means_keys, record["means_values"], strict=False))
-    creation["means_assigned"] = dict(means)
-    sheet["means"] = dict(means)
+    request = {"aspect_method": aspect_method, "means_method": means_method}
     with transaction.atomic():
         locked = _lock(character)
         _check_version(locked, expected_version)
         if locked.creation_roll_id is not None and not is_gm(actor, locked.campaign):
             raise PermissionDenied(_("The creation dice were already rolled; only the GM may roll again."))
+        try:
+            # The campaign's fair source (campaigns.dice): the draws get the chain's fairness proof.
+            record = clefs.creation_roll(rng or fair_source(locked.campaign, request), aspect_method, means_method)
+        except RulesError as exc:
+            remap = {"aspect_method": "creation.aspect_method", "means_method": "creation.means_method"}
+            errors = [FieldError(remap.get(e.path, e.path), e.code, e.message) for e in exc.errors]
+            raise SheetInvalid(errors) from exc
+        creation.update(aspect_method=aspect_method, means_method=means_method, roll=record)
+        aspects = dict(zip(("PH", "ME", "MY"), record["aspect_results"], strict=False))
+        creation["aspects_assigned"] = dict(aspects)
+        sheet["aspects"] = dict(aspects)
+        means_keys = list((sheet.get("means") or {}).keys()) or ["PU", "RE", "MA", "PR", "EX", "PE"]
+        means = dict(zip(means_keys, record["means_values"], strict=False))
+        creation["means_assigned"] = dict(means)
+        sheet["means"] = dict(means)
         roll = record_roll(
             locked.campaign,
             roller=actor,
             kind="creation",
             system=locked.system,
-            request={"aspect_method": aspect_method, "means_method": means_method},
+            request=request,
             resolution=record,
             label=f"creation: {locked.name}",
             secret=True,
@@ -577,15 +614,9 @@ def apply_template(
 
 
 def on_step_saved(character: Character, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """Templates a system applies when a wizard field changes (SMS race, L689)."""
-    if character.system == "sms" and after.get("race") != before.get("race"):
-        from rules.sms import creation as sms_creation
-
-        try:
-            return sms_creation.apply_race(after, after.get("race"), system_settings(character.campaign))
-        except (RulesError, KeyError, TypeError):
-            return after
-    return after
+    """What the rules carry through when a wizard step changes (``RuleSystem.follow_edit``: SMS race, L689;
+    Clefs: a new placement of the rolled results)."""
+    return character.rule_system.follow_edit(before, after, system_settings(character.campaign))
 
 
 # ---------------------------------------------------------------------------
@@ -1144,10 +1175,12 @@ def _sync_auction_results(auction: Auction) -> None:
         sheet = copy.deepcopy(character.sheet)
         for attr in closed:
             sheet.setdefault("attributes", {})[attr] = info["points"][attr]
-            rank = info["ranks"][attr]
+            # What the owner may know (L18): the public position and his points when last compared. The true
+            # ladder stays in the auction (GMs): another's buy-up never changes this sheet or its history.
+            known = info["known_ranks"][attr]
             sheet.setdefault("ladder", {})[attr] = {
-                "true_position": rank.get("true_position"),
-                "public_position": rank.get("public_position"),
+                "public_position": known["public_position"],
+                "public_points": (state.get("public_points", {}).get(attr) or {}).get(pid),
             }
         if sheet != character.sheet:
             character.sheet = sheet

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaigns.access import get_campaign_for_user, is_gm, role_of
@@ -33,6 +33,7 @@ from characters.forms import (
 )
 from characters.ledger import balances
 from characters.models import Auction, ChangeRequest, Character, LedgerEntry, SheetVersion
+from config import jsonlimits
 from rules.base import FieldError, LedgerDraft, Msg, is_digits
 
 RANK_LABELS = {
@@ -146,7 +147,9 @@ def character_import(request: HttpRequest, campaign_id: str) -> HttpResponse:
         try:
             if upload.size > 2 * 1024 * 1024:
                 raise ValidationError({"file": [_("This file is too large.")]})
-            data = json.loads(upload.read().decode("utf-8"))
+            data = jsonlimits.loads(upload.read().decode("utf-8"))
+        except jsonlimits.JSONTooDeep as exc:
+            form.add_error("file", exc.message())
         except (ValueError, UnicodeDecodeError):
             form.add_error("file", _("This file is not valid JSON."))
         except ValidationError as exc:
@@ -176,14 +179,22 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
     system = character.rule_system
     sheet = character.current_sheet()
     result = services.evaluate_character(character, sheet)
+    budget, frozen = services.shown_budget(character, result)
+    view = sf.budget_view(budget) if budget else None
+    if view and frozen:
+        # Creation is over: the headline figure is what the ledger holds now, in the budget's currency.
+        view["frozen"] = True
+        view["balance"] = balances(character).get(view["currency"], 0)
     return {
         "system": system,
         "system_name": sf.msg(system.name),
         "groups": sf.sheet_groups(system.sheet_fields(), sheet),
         "derived_groups": sf.derived_groups(system, result.derived or {}),
-        "budget": sf.budget_view(result.budget) if result.budget else None,
+        "budget": view,
         "sheet_errors": sf.leftover_errors(sf.error_map(result.all_errors()), system.sheet_fields()),
         "valid": result.valid,
+        "sheet": sheet,
+        "derived_raw": result.derived or {},
     }
 
 
@@ -200,9 +211,19 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if full:
         context.update(_sheet_context(request, character))
+        show_creation = context["is_gm"] or character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
+        money = balances(character)
+        labels = dict(LedgerEntry.Currency.choices)
         context.update(
             {
-                "balances": balances(character),
+                "page": sf.sheet_page(
+                    character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation
+                ),
+                "show_budget": show_creation and context.get("budget"),
+                "balance_rows": [
+                    {"label": labels.get(c, c), "amount": a} for c, a in money.items() if a or c == "xp"
+                ],
+                "balances": money,
                 "ledger": list(LedgerEntry.objects.filter(character=character).order_by("-id")[:50]),
                 "changes": list(character.change_requests.select_related("author")[:20]),
                 "can_edit": access.can_edit_directly(request.user, character),
@@ -228,18 +249,18 @@ def _public_ranks(character: Character) -> list[dict[str, Any]]:
     from rules.ambre import auction as rules_auction
     from rules.ambre import tables as T
 
-    out = []
-    for attr, data in rules_auction.ladders(auction.state).items():
-        if data.get("closed") and str(character.pk) in data["public"]:
-            out.append({"label": sf.msg(T.ATTRIBUTE_LABELS[attr]), "position": data["public"].index(str(character.pk))
-                        + 1})
-    return out
+    positions = rules_auction.public_positions(auction.state, str(character.pk))
+    return [{"label": sf.msg(T.ATTRIBUTE_LABELS[attr]), "position": n} for attr, n in positions.items()]
 
 
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     character = access.get_character_for_user(request.user, pk, write=True)
     context = {"character": character, "full": True, "balances": balances(character)}
     context.update(_sheet_context(request, character))
+    show_creation = character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
+    context["page"] = sf.sheet_page(
+        character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation
+    )
     return render(request, "characters/print.html", context)
 
 
@@ -411,6 +432,9 @@ def _system_extras(request: HttpRequest, character: Character, step: str, sheet:
         if step == "archetype":
             archetypes = getattr(sms_tables, "ARCHETYPES", {})
             extras["sms_archetypes"] = [(key, _label_of(value, key)) for key, value in archetypes.items()]
+            from rules.sms.creation import ARCHETYPE_DEFAULT_NOTE
+
+            extras["sms_archetype_note"] = sf.msg(ARCHETYPE_DEFAULT_NOTE)
     if character.system == "ambre" and step == "attributes":
         extras["ambre_auction"] = next(
             (a for a in Auction.objects.filter(campaign=character.campaign) if character.pk in a.character_ids()), None
@@ -448,6 +472,8 @@ def validate(request: HttpRequest, pk: int) -> HttpResponse:
         locked=_locked_paths(request.user, character),
         allow_dict=is_gm(request.user, character.campaign),
     )
+    if paths is not None:  # a wizard step: preview what saving it would carry through
+        parsed = services.on_step_saved(character, character.current_sheet(), parsed)
     context = {"character": character}
     context.update(_form_context(request, character, parsed, paths=paths, extra_errors=parse_errors))
     return render(request, "characters/_validate.html", context)
@@ -788,9 +814,40 @@ def change_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 # ---------------------------------------------------------------------------
 # History
 # ---------------------------------------------------------------------------
+#: Reasons the services write in their writer's language ("brouillon enregistré"),
+#: shown again in the reader's (the ones with a placeholder keep the writer's).
+_VERSION_REASONS = (
+    gettext_noop("created"),
+    gettext_noop("GM edit"),
+    gettext_noop("draft saved"),
+    gettext_noop("profile edited"),
+    gettext_noop("submitted for approval"),
+    gettext_noop("approved"),
+    gettext_noop("imported"),
+    gettext_noop("auction results"),
+)
+
+
+def _reason_in_reader_language(reason: str) -> str:
+    from django.utils import translation
+
+    for msgid in _VERSION_REASONS:
+        forms = {msgid}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                forms.add(_(msgid))
+        if reason in forms:
+            return _(msgid)
+    return reason
+
+
 def history(request: HttpRequest, pk: int) -> HttpResponse:
     character = access.get_character_for_user(request.user, pk, write=True)
     versions = list(character.versions.select_related("author").order_by("-version"))
+    statuses = dict(Character.Status.choices)
+    for v in versions:
+        v.status_display = statuses.get(v.status, v.status)
+        v.reason_display = _reason_in_reader_language(v.reason)
     form = CompareForm(request.GET or None)
     comparison = None
     if request.GET and form.is_valid():

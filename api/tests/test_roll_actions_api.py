@@ -12,10 +12,10 @@ import pytest
 from api.tests.conftest import token_client
 from campaigns import dice, services
 from campaigns.models import Roll
+from campaigns.tests.fairness import nonce_giving
 from characters import ledger
 from characters.models import Character
 from conftest import make_table
-from rules.base import ScriptedRandom
 
 pytestmark = pytest.mark.django_db
 
@@ -27,12 +27,13 @@ def altaride(monkeypatch: Any) -> Any:
     thread = services.create_thread(table.gm, board, title="Le gué", body="La rivière gronde.")
     hero = Character.objects.create(campaign=table.campaign, owner=table.player, name="Ilse", system="altaride")
     ledger.append_entry(hero, "xp", 10, "gm_award", created_by=table.gm)
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([14]))
+    request = {"system_test": {"kind": "test", "target": 12}, "character_id": hero.pk}
     post = services.create_post(
         table.player,
         thread,
         body="Je saute.",
-        roll_requests=[{"system_test": {"kind": "test", "target": 12}, "character_id": hero.pk}],
+        roll_requests=[request],
+        client_nonce=nonce_giving(table.campaign, request, [14]),
     )
     return table, hero, post.rolls.get()
 
@@ -42,9 +43,11 @@ def clefs(monkeypatch: Any) -> Any:
     table = make_table("clefs-de-l-aube", prefix="apind")
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="La tour", body="Le vent siffle.")
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5]))
     test = {"kind": "action", "aspect": 3, "means": 2, "skill_nc": 12, "nd_hidden": True}
-    post = services.create_post(table.player, thread, body="J'escalade.", roll_requests=[{"system_test": test}])
+    nonce = nonce_giving(table.campaign, {"system_test": test}, [5])
+    post = services.create_post(
+        table.player, thread, body="J'escalade.", roll_requests=[{"system_test": test}], client_nonce=nonce
+    )
     return table, post.rolls.get()
 
 
@@ -74,18 +77,19 @@ def test_lowering_refuses_bad_input_and_other_users(altaride: Any) -> None:
 
 def test_the_gm_sets_a_difficulty_after_the_roll(clefs: Any) -> None:
     table, roll = clefs
-    refused = token_client(table.player).post(
-        f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json"
-    )
+    refused = token_client(table.player).post(f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json")
     assert refused.status_code == 403
     response = token_client(table.gm).post(f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json")
     assert response.status_code == 201, response.content
     data = response.json()
     assert data["resolution"]["draws"] == [5]
     assert data["resolution"]["outcome"]["nd"] == 5
-    assert token_client(table.outsider).post(
-        f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json"
-    ).status_code == 404
+    assert (
+        token_client(table.outsider)
+        .post(f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json")
+        .status_code
+        == 404
+    )
 
 
 def test_gm_aids_are_for_the_gms_only(clefs: Any) -> None:

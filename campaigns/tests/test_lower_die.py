@@ -11,10 +11,10 @@ from django.urls import reverse
 
 from campaigns import dice, services
 from campaigns.models import Roll
+from campaigns.tests.fairness import nonce_giving
 from characters import ledger
 from characters.models import Character, LedgerEntry
 from conftest import make_table
-from rules.base import ScriptedRandom, SecureRandom
 
 pytestmark = pytest.mark.django_db
 
@@ -27,12 +27,13 @@ def scene(monkeypatch: Any) -> Any:
     thread = services.create_thread(table.gm, board, title="Le gué", body="La rivière gronde.")
     hero = Character.objects.create(campaign=table.campaign, owner=table.player, name="Ilse", system="altaride")
     ledger.append_entry(hero, "xp", 10, "gm_award", created_by=table.gm)
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([14]))
+    request = {"system_test": {"kind": "test", "target": 12}, "character_id": hero.pk, "label": "Saut"}
     post = services.create_post(
         table.player,
         thread,
         body="Je saute.",
-        roll_requests=[{"system_test": {"kind": "test", "target": 12}, "character_id": hero.pk, "label": "Saut"}],
+        roll_requests=[request],
+        client_nonce=nonce_giving(table.campaign, request, [14]),
     )
     return table, hero, post, post.rolls.get()
 
@@ -104,7 +105,6 @@ def test_outsiders_get_404(scene: Any) -> None:
 
 def test_it_refuses_a_dice_expression(scene: Any, monkeypatch: Any) -> None:
     table, _hero, post, _roll = scene
-    monkeypatch.setattr(dice, "SecureRandom", SecureRandom)
     plain = services.create_post(table.player, post.thread, body="d6", roll_requests=[{"expression": "1d6"}])
     with pytest.raises(PermissionDenied):
         services.lower_roll_die(table.player, plain.rolls.get(), points=1)

@@ -47,7 +47,7 @@ def adopt_creation_rolls(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaigns", "0005_alter_postversion_options"),
+        ("campaigns", "0007_i22_fair_rolls"),
         ("characters", "0004_changerequest_purchase"),
     ]
 

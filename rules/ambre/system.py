@@ -6,7 +6,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from rules.ambre import combat, creation, derive, progression, resolution, schema
+from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
 from rules.ambre.schema import safe_validate
 from rules.base import (
     Budget,
@@ -23,6 +23,7 @@ from rules.base import (
     Resolution,
     RuleSystem,
     SheetContext,
+    SheetLayout,
     Step,
 )
 
@@ -76,6 +77,17 @@ class AmbreSystem(RuleSystem):
 
     def creation_steps(self) -> tuple[Step, ...]:
         return self._steps
+
+    def sheet_layout(self) -> SheetLayout:
+        """The four attributes, then life and energy (L402-L404); the
+        creation points, the auction ladders and the GM's modifiers are
+        creation and GM matters."""
+        return SheetLayout(
+            headline=("attributes.psy", "attributes.phy", "attributes.end", "attributes.cbt", "life", "energy"),
+            concept="background",
+            creation_groups=("karma", "ladder", "modifiers"),
+            state_groups=("condition",),
+        )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         return tuple(DerivedSpec(key, label, group) for key, label, group in _DERIVED)
@@ -155,6 +167,18 @@ class AmbreSystem(RuleSystem):
     ) -> dict[str, Any]:
         return combat.combat_state(sheet, self.settings(settings), karma)
 
+    def private_state_keys(self) -> frozenset[str]:
+        """Gauges that give the true attribute points away (L18: only the ladder is public).
+
+        Life and energy are sums of attributes ("Endurance et du Physique +50",
+        L402; "Psyché et de l'Endurance +50", L404) and a full gauge equals its
+        maximum; minor keys are "Mental+Volonté / 4" (L440); an initiative
+        score is the Rapidité or the Concentration itself (L416), so only the
+        order is public. Other players see the wounds and the coma/death
+        flags, which the fiction shows.
+        """
+        return super().private_state_keys() | {"life", "life_max", "energy", "energy_max", "keys", "initiative"}
+
     def action_fields(self) -> tuple[Field, ...]:
         return combat._ACTION_FIELDS
 
@@ -176,6 +200,17 @@ class AmbreSystem(RuleSystem):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        return outcome.public_outcome(result, actor, target)
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return outcome.carry_combat_state(sheet, state)
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        return outcome.VALUE_LABELS
 
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:

@@ -16,6 +16,8 @@ derived values: the text forbids printing them on the sheet (L360-L363).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.base import Field, Msg, Step
 from rules.clefs import tables as t
 
@@ -543,8 +545,19 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
     }
 
 
+#: Declaration inputs only the Keeper (*Gardien*) sets: the acting order, the difficulty, handicaps and
+#: advantages imposed, the harm a win inflicts, forcing a roll, the critical die, and the condition operations.
+GM_ACTION_INPUTS = frozenset(
+    {"order", "handicap", "advantage", "force_roll", "crit_die", "nd", "harm", "condition_op", "condition_value"}
+)
+
+
 def action_fields() -> tuple[Field, ...]:
-    """Combat declaration fields (see :mod:`rules.clefs.combat`)."""
+    """Combat declaration fields (see :mod:`rules.clefs.combat`); :data:`GM_ACTION_INPUTS` are the GM's."""
+    return tuple(replace(f, audience="gm") if f.path in GM_ACTION_INPUTS else f for f in _action_fields())
+
+
+def _action_fields() -> tuple[Field, ...]:
     return (
         Field(
             "kind",
@@ -575,6 +588,20 @@ def action_fields() -> tuple[Field, ...]:
             default="",
         ),
         Field("skill_name", "str", Msg("Compétence", "Skill"), max_length=80),
+        Field(
+            "skill_untrained",
+            "bool",
+            Msg(
+                "Jet profane (MJ) : compétence absente de la feuille, NC 0",
+                "Untrained roll (GM): skill not on the sheet, NC 0",
+            ),
+            default=False,
+            audience="gm",
+            help=Msg(
+                "Le MJ fait jouer une compétence que le personnage n'a pas : BC −10 (L431-L432, L493-L495).",
+                "The GM has the character use a skill he lacks: BC −10 (L431-L432, L493-L495).",
+            ),
+        ),
         Field("handicap", "int", Msg("Handicap supplémentaire", "Extra handicap"), default=0, minimum=0, maximum=200),
         Field("advantage", "int", Msg("Avantage", "Advantage"), default=0, minimum=0, maximum=200),
         Field(
