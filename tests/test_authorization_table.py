@@ -61,6 +61,7 @@ def _victim() -> dict[str, Any]:
     from characters.tests.conftest import valid_ambre_sheet
     from combat import services as combat_services
     from moderation import services as moderation
+    from combat.models import Declaration, Round
     from moderation.models import TableBan
     from rhythm.models import Absence
 
@@ -79,6 +80,10 @@ def _victim() -> dict[str, Any]:
     )
     encounter = combat_services.create_encounter(b.gm, thread, title="Duel")
     participant = combat_services.add_participant(b.gm, encounter, character=hero)[0]
+    combat_services.start_encounter(b.gm, encounter)
+    declaration = Declaration.objects.create(
+        round=Round.objects.filter(encounter=encounter).first(), participant=participant, declared_by=b.player
+    )
     invitation = Invitation.objects.filter(campaign=b.campaign).first() or services.invite_member(
         b.gm, b.campaign, username=b.outsider.username
     )
@@ -112,6 +117,8 @@ def _victim() -> dict[str, Any]:
         "ban_id": ban.pk,
         "token_id": token.pk,
         "absence_id": absence.pk,
+        "declaration_id": declaration.pk,
+        "path": "x",
         "notification_id": notification.pk if notification else 10**9,
         "purchase_id": 10**9,
         "target_id": post.pk,
