@@ -60,8 +60,8 @@ def _victim() -> dict[str, Any]:
     from characters.models import Character
     from characters.tests.conftest import valid_ambre_sheet
     from combat import services as combat_services
-    from moderation import services as moderation
     from combat.models import Declaration, Round
+    from moderation import services as moderation
     from moderation.models import TableBan
     from rhythm.models import Absence
 
