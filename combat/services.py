@@ -710,6 +710,9 @@ def _ask_defences(
         declaration.defence_status = "pending"
         declaration.defence_asked = now
         declaration.save(update_fields=["defence_status", "defence_asked"])
+        from rhythm import loop
+
+        loop.reaction_needed(user, encounter, target)
         _append(
             encounter,
             LogEntry.Kind.DECLARED,

@@ -78,3 +78,20 @@ def test_a_gm_decides_for_a_silent_defender_after_the_delay(ambush, settings):
     services.choose_defence(t.gm, declaration, data={"defence": "dodge", "defender_skill": "epee"})
     declaration.refresh_from_db()
     assert declaration.defence_status == "gm" and declaration.defence["defence"] == "dodge"
+
+
+def test_the_defender_is_told_and_sees_it_waiting_on_her(ambush):
+    """#20: a reaction prompt is a notification to the defender's player only, and an item of her
+    "waiting on you" list until she answers."""
+    from campaigns.models import Notification
+    from rhythm.services import waiting_on_you
+
+    t, encounter, _aldric, _brigand, declaration = ambush
+    assert Notification.objects.filter(user=t.player, kind="reaction").count() == 1
+    for other in (t.player2, t.spectator, t.gm):
+        assert not Notification.objects.filter(user=other, kind="reaction").exists()
+    items = [i for i in waiting_on_you(t.player) if i.kind == "reaction"]
+    assert len(items) == 1 and "Aldric" in items[0].label and items[0].url.endswith(f"/combat/{encounter.pk}/")
+    assert not [i for i in waiting_on_you(t.player2) if i.kind == "reaction"]
+    services.choose_defence(t.player, declaration, data={"defence": "parry", "defender_skill": "epee"})
+    assert not [i for i in waiting_on_you(t.player) if i.kind == "reaction"]
