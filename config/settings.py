@@ -324,9 +324,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("TABLEE_STATIC_ROOT", BASE_DIR / "staticfiles"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("TABLEE_MEDIA_ROOT", BASE_DIR / "media"))
-#: Kept for old configurations; there is no public ``/media/`` any more: portraits are served
-#: by ``characters.views.portrait_file`` (authorization checked), whatever this says.
-TABLEE_SERVE_MEDIA = env_bool("TABLEE_SERVE_MEDIA", True)
+#: No public ``/media/``: portraits are served by ``characters.views.portrait_file`` (authorization checked).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
