@@ -56,6 +56,7 @@ from api.views.common import CAMPAIGN, id_param
 from campaigns import access as campaign_access
 from characters import access, services
 from characters.models import Auction, ChangeRequest, Character
+from rules.base import is_digits
 
 CHARACTER = id_param("character_id")
 CHANGE = id_param("change_id")
@@ -548,7 +549,7 @@ class AuctionDetailView(APIView):
     def get(self, request: Request, auction_id: int) -> Response:
         auction = access.get_auction_for_user(request.user, auction_id)
         raw = request.query_params.get("as", "")
-        return Response(auction_data(request, auction, int(raw) if raw.isdigit() else None))
+        return Response(auction_data(request, auction, int(raw) if is_digits(raw) else None))
 
 
 class AuctionActView(APIView):
