@@ -466,28 +466,31 @@ def action_request_fields(prefix: str = "") -> tuple[Field, ...]:
             minimum=t.NC_MIN,
             maximum=t.NC_MAX,
         ),
-        Field(f"{p}handicap", "int", Msg("Handicap", "Handicap"), default=0, minimum=0, maximum=200),
-        Field(f"{p}advantage", "int", Msg("Avantage", "Advantage"), default=0, minimum=0, maximum=200),
+        Field(f"{p}handicap", "int", Msg("Handicap", "Handicap"), default=0, minimum=0, maximum=200, audience="gm"),
+        Field(f"{p}advantage", "int", Msg("Avantage", "Advantage"), default=0, minimum=0, maximum=200, audience="gm"),
         Field(
             f"{p}force_roll",
             "bool",
             Msg("Le Gardien fait lancer quand même (CA ≤ 1 ou ≥ 20)", "GM forces the roll (CA ≤ 1 or ≥ 20)"),
             default=False,
+            audience="gm",
         ),
-        Field(f"{p}crit_die", "choice", Msg("Dé critique", "Critical die"), default="default", choices=CRIT_CHOICES),
+        Field(f"{p}crit_die", "choice", Msg("Dé critique", "Critical die"), default="default", choices=CRIT_CHOICES, audience="gm"),
         Field(
             f"{p}nd",
             "int",
             Msg("Niveau de difficulté (ND, vide : aucun)", "Difficulty level (ND, empty: none)"),
             minimum=-100,
             maximum=100,
+            audience="gm",
         ),
-        Field(f"{p}nd_hidden", "bool", Msg("ND caché au joueur", "ND hidden from the player"), default=False),
+        Field(f"{p}nd_hidden", "bool", Msg("ND caché au joueur", "ND hidden from the player"), default=False, audience="gm"),
         Field(
             f"{p}negative_nd",
             "bool",
             Msg("ND négatif : un échec compte comme °R négatif", "Negative ND: a failure counts as a negative degree"),
             default=False,
+            audience="gm",
         ),
     )
 
@@ -523,6 +526,7 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
                 Msg("Difficulté de l'effet (Diff)", "Effect difficulty (Diff)"),
                 minimum=-100,
                 maximum=100,
+                audience="gm",
                 help=Msg(
                     "Sert de ND du jet de résolution (L1122-L1126).",
                     "Used as the ND of the resolution roll (L1122-L1126).",
