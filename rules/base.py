@@ -25,7 +25,7 @@ import random as _random
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
 JSON = Any
@@ -271,13 +271,9 @@ def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
         if isinstance(value, bool) or not isinstance(value, int):
             return [error(full, "invalid_int", "Entrez un nombre entier.", "Enter a whole number.")]
         if f.minimum is not None and value < f.minimum:
-            errors.append(
-                error(full, "min_value", "Doit être au moins {n}.", "Must be at least {n}.", n=f.minimum)
-            )
+            errors.append(error(full, "min_value", "Doit être au moins {n}.", "Must be at least {n}.", n=f.minimum))
         if f.maximum is not None and value > f.maximum:
-            errors.append(
-                error(full, "max_value", "Doit être au plus {n}.", "Must be at most {n}.", n=f.maximum)
-            )
+            errors.append(error(full, "max_value", "Doit être au plus {n}.", "Must be at most {n}.", n=f.maximum))
     elif f.kind in ("str", "text"):
         if not isinstance(value, str):
             return [error(full, "invalid_str", "Entrez un texte.", "Enter some text.")]
@@ -299,16 +295,12 @@ def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
     elif f.kind == "choice":
         allowed = {c for c, _ in f.choices}
         if not isinstance(value, str | int | float | bool) or value not in allowed:
-            errors.append(
-                error(full, "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=value)
-            )
+            errors.append(error(full, "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=value))
     elif f.kind == "list":
         if not isinstance(value, list):
             return [error(full, "invalid_list", "Liste attendue.", "Expected a list.")]
         if f.max_items is not None and len(value) > f.max_items:
-            errors.append(
-                error(full, "max_items", "{n} éléments au plus.", "At most {n} items.", n=f.max_items)
-            )
+            errors.append(error(full, "max_items", "{n} éléments au plus.", "At most {n} items.", n=f.max_items))
         for index, item in enumerate(value):
             if f.item_fields:
                 if not isinstance(item, dict):
@@ -815,7 +807,7 @@ class RuleSystem(ABC):
                 )
         if errors:
             raise RulesError(errors)
-        errors = validate_fields(values, test.declared)
+        errors = validate_fields(values, [replace(f, required=False) for f in test.declared])
         if errors:
             raise RulesError(errors)
         request, reads = self.sheet_test_request(sheet, test, values, merged, dict(state or {}))

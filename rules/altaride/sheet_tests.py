@@ -41,13 +41,30 @@ def sheet_tests(sheet: dict[str, Any], settings: dict[str, Any]) -> list[SheetTe
             continue
         name = skill_name(key, settings)
         reads = [_talent_read(sheet, c) for c in codes if c in T.TALENT_LABELS]
-        reads.append(SheetRead(f"skills.{index}.level", Msg(f"{name} (niveau)", f"{name} (level)"),
-                               _int(item.get("level"), 0)))
-        out.append(SheetTest(f"skill:{key}", Msg(name, name), GROUP_SKILLS, "skill_test", tuple(reads),
-                             pick_fields(kinds["skill_test"], *_TEST_PATHS)))
+        reads.append(
+            SheetRead(f"skills.{index}.level", Msg(f"{name} (niveau)", f"{name} (level)"), _int(item.get("level"), 0))
+        )
+        out.append(
+            SheetTest(
+                f"skill:{key}",
+                Msg(name, name),
+                GROUP_SKILLS,
+                "skill_test",
+                tuple(reads),
+                pick_fields(kinds["skill_test"], *_TEST_PATHS),
+            )
+        )
     for code in T.TALENTS:
-        out.append(SheetTest(f"talent:{code}", T.TALENT_LABELS[code], GROUP_TALENTS, "talent_test",
-                             (_talent_read(sheet, code),), pick_fields(kinds["talent_test"], *_TEST_PATHS)))
+        out.append(
+            SheetTest(
+                f"talent:{code}",
+                T.TALENT_LABELS[code],
+                GROUP_TALENTS,
+                "talent_test",
+                (_talent_read(sheet, code),),
+                pick_fields(kinds["talent_test"], *_TEST_PATHS),
+            )
+        )
     eo = endurance_current(sheet, "EO")
     for index, spell in enumerate(sheet.get("guild_spells") or []):
         if not isinstance(spell, dict) or not str(spell.get("name") or "").strip():
@@ -60,22 +77,27 @@ def sheet_tests(sheet: dict[str, Any], settings: dict[str, Any]) -> list[SheetTe
                 f"Impossible : il faut {level} points d'Endurance Occulte, {name} n'en a que {eo} (L175).",
                 f"Impossible: {level} Occult Endurance points are needed, only {eo} left (L175).",
             )
-        out.append(SheetTest(
-            f"spell:{index}",
-            Msg(f"{name} (niveau {level})", f"{name} (level {level})"),
-            GROUP_SPELLS,
-            "casting",
-            (_talent_read(sheet, "INC"),
-             SheetRead("endurance_current.EO", T.POOL_LABELS["EO"], eo),
-             SheetRead(f"guild_spells.{index}.level", Msg(f"{name} (niveau)", f"{name} (level)"), level)),
-            pick_fields(kinds["casting"], *_CAST_PATHS),
-            impossible,
-        ))
+        out.append(
+            SheetTest(
+                f"spell:{index}",
+                Msg(f"{name} (niveau {level})", f"{name} (level {level})"),
+                GROUP_SPELLS,
+                "casting",
+                (
+                    _talent_read(sheet, "INC"),
+                    SheetRead("endurance_current.EO", T.POOL_LABELS["EO"], eo),
+                    SheetRead(f"guild_spells.{index}.level", Msg(f"{name} (niveau)", f"{name} (level)"), level),
+                ),
+                pick_fields(kinds["casting"], *_CAST_PATHS),
+                impossible,
+            )
+        )
     return out
 
 
-def sheet_test_request(sheet: dict[str, Any], test: SheetTest, declared: dict[str, Any],
-                       settings: dict[str, Any]) -> tuple[dict[str, Any], list[SheetRead]]:
+def sheet_test_request(
+    sheet: dict[str, Any], test: SheetTest, declared: dict[str, Any], settings: dict[str, Any]
+) -> tuple[dict[str, Any], list[SheetRead]]:
     kind, _sep, ref = test.key.partition(":")
     if kind == "skill":
         target = skill_cr(sheet, ref, settings)
@@ -84,7 +106,9 @@ def sheet_test_request(sheet: dict[str, Any], test: SheetTest, declared: dict[st
         request = {"talent": ref, "target": talent(sheet, ref), "label": T.TALENT_LABELS[ref].fr}
     else:
         spell = (sheet.get("guild_spells") or [])[int(ref)]
-        request = {"incantation": talent(sheet, "INC"), "eo_current": endurance_current(sheet, "EO"),
-                   "spell_level": max(1, _int(spell.get("level"), 1))}
+        request = {
+            "incantation": talent(sheet, "INC"),
+            "eo_current": endurance_current(sheet, "EO"),
+            "spell_level": max(1, _int(spell.get("level"), 1)),
+        }
     return {**request, **declared}, list(test.reads)
-

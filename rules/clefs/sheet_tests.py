@@ -25,12 +25,23 @@ _GM_PATHS = ("nd", "nd_hidden", "negative_nd", "handicap", "advantage", "force_r
 def _means_field(sheet: dict[str, Any]) -> Field:
     means = sheet.get("means") if isinstance(sheet.get("means"), dict) else {}
     choices = tuple(
-        (code, Msg(f"{t.MEANS_LABELS[code].fr} {_as_int(means.get(code)):+d}",
-                   f"{t.MEANS_LABELS[code].en} {_as_int(means.get(code)):+d}"))
+        (
+            code,
+            Msg(
+                f"{t.MEANS_LABELS[code].fr} {_as_int(means.get(code)):+d}",
+                f"{t.MEANS_LABELS[code].en} {_as_int(means.get(code)):+d}",
+            ),
+        )
         for code in t.MEANS
     )
-    return Field("means_code", "choice", Msg("Moyen", "Means"), choices=choices, audience="player",
-                 help=Msg("Sa valeur est lue sur la feuille.", "Its value is read from the sheet."))
+    return Field(
+        "means_code",
+        "choice",
+        Msg("Moyen", "Means"),
+        choices=choices,
+        audience="player",
+        help=Msg("Sa valeur est lue sur la feuille.", "Its value is read from the sheet."),
+    )
 
 
 def _declared(sheet: dict[str, Any]) -> tuple[Field, ...]:
@@ -57,21 +68,30 @@ def sheet_tests(sheet: dict[str, Any]) -> list[SheetTest]:
                 label=Msg(f"{name} ({aspect_label.fr})", f"{name} ({aspect_label.en})"),
                 group=GROUP_SKILLS,
                 kind="action",
-                reads=(SheetRead(f"skills.{index}.nc", Msg(f"{name} (NC)", f"{name} (NC)"), nc),
-                       _aspect_read(sheet, aspect)),
+                reads=(
+                    SheetRead(f"skills.{index}.nc", Msg(f"{name} (NC)", f"{name} (NC)"), nc),
+                    _aspect_read(sheet, aspect),
+                ),
                 declared=declared,
             )
         )
     for code in t.ASPECTS:
         out.append(
-            SheetTest(key=f"aspect:{code}", label=t.ASPECT_LABELS[code], group=GROUP_ASPECTS, kind="action",
-                      reads=(_aspect_read(sheet, code),), declared=declared)
+            SheetTest(
+                key=f"aspect:{code}",
+                label=t.ASPECT_LABELS[code],
+                group=GROUP_ASPECTS,
+                kind="action",
+                reads=(_aspect_read(sheet, code),),
+                declared=declared,
+            )
         )
     return out
 
 
-def sheet_test_request(sheet: dict[str, Any], test: SheetTest, declared: dict[str, Any]
-                       ) -> tuple[dict[str, Any], list[SheetRead]]:
+def sheet_test_request(
+    sheet: dict[str, Any], test: SheetTest, declared: dict[str, Any]
+) -> tuple[dict[str, Any], list[SheetRead]]:
     reads = list(test.reads)
     kind, _sep, ref = test.key.partition(":")
     skill_name = None

@@ -247,7 +247,7 @@ def derived_specs() -> tuple[DerivedSpec, ...]:
 
 _SCORE = Field("score", "int", Msg("Score d'action", "Action score"), default=1, minimum=-99, maximum=99,
                help=Msg("Somme des rangs des modules retenus ; ≤ 0 compte 1 (L95).",
-                        "Sum of the approved module ranks; ≤ 0 counts as 1 (L95)."))
+                        "Sum of the approved module ranks; ≤ 0 counts as 1 (L95)."), audience="gm")
 _SCORE_MODULES = Field("modules", "list", Msg("Modules engagés", "Modules involved"), default=[], max_items=50,
                        item_fields=(
                            Field("name", "str", Msg("Nom", "Name"), default="", max_length=120),
@@ -257,11 +257,12 @@ _SCORE_MODULES = Field("modules", "list", Msg("Modules engagés", "Modules invol
                            Field("as_positive", "bool", Msg("Résistif compté positif", "Resistive as positive"),
                                  default=False),
                        ),
-                       help=Msg("Si renseigné, remplace le score saisi.", "If given, replaces the typed score."))
+                       help=Msg("Si renseigné, remplace le score saisi.", "If given, replaces the typed score."),
+                       audience="gm")
 _CIRC = Field("circumstances", "int", Msg("Circonstances (±1..±3 chacune)", "Circumstances (±1..±3 each)"),
-              default=0, minimum=-12, maximum=12, help=Msg("L246–258", "L246–258"))
+              default=0, minimum=-12, maximum=12, help=Msg("L246–258", "L246–258"), audience="gm")
 _MOD = Field("modifier", "int", Msg("Autres modificateurs au score", "Other score modifiers"), default=0,
-             minimum=-30, maximum=30)
+             minimum=-30, maximum=30, audience="gm")
 _SEV = Field("severity", "choice", Msg("Blessure visée", "Wound sought"), default="light",
              choices=WEAPON_SEVERITY_CHOICES)
 _RANGE = Field("range", "choice", Msg("Portée", "Range"), default="0", choices=SPELL_RANGES)
@@ -299,13 +300,13 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
         "action": (
             _SCORE, _SCORE_MODULES, _MOD,
             Field("die", "int", Msg("Dé de difficulté du MJ", "GM difficulty die"), default=6, minimum=0, maximum=40,
-                  required=True),
+                  required=True, audience="gm"),
             _CIRC,
             Field("threshold", "choice", Msg("Seuil", "Threshold"), default="none", choices=_c(
                 ("none", "Dé du MJ", "GM die"),
                 ("relative", "Relatif (degrés de réussite)", "Relative (degrees of success)"),
                 ("absolute", "Absolu (tout ou rien)", "Absolute (all or nothing)"),
-            )),
+            ), audience="gm"),
             Field("chosen_die", "int", Msg("Dé choisi par le joueur", "Die chosen by the player"), default=None,
                   minimum=0, maximum=40),
         ),
