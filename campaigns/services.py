@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 import rules
 from campaigns import access, dice, markup
+from campaigns.play import sheet_test_characters
 from campaigns.models import (
     Board,
     Campaign,
@@ -573,14 +574,49 @@ def _check_recipients(user: Any, campaign: Campaign, recipients: Iterable[Any]) 
     return sorted(ids)
 
 
+def build_sheet_test(
+    user: Any, campaign: Campaign, character: Any, test: str, declared: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The request of the sheet test ``test`` of ``character``, built by the rules, and its sheet record.
+
+    Nothing here computes a number: the rules read the character's current sheet
+    (``RuleSystem.build_test``). A player may declare only the player inputs of the
+    test; a GM-only one (difficulty, GM modifier, opposition) from a player is refused
+    by the rules, so a player's request never carries it. Raises ``RulesError``.
+    ``character`` must be one of :func:`sheet_test_characters`.
+    """
+    system = rules.get_system(campaign.system)
+    settings_ = system.settings(campaign.system_settings)
+    sheet = character.current_sheet()
+    built = system.build_test(sheet, test, declared or {}, settings_, None, gm=access.is_gm(user, campaign))
+    source = {
+        "character": character.pk,
+        "name": character.name,
+        "version": character.version,
+        "test": built.key,
+        "label": built.label.to_dict(),
+        "reads": [r.to_dict() for r in built.reads],
+        "declared": built.declared,
+    }
+    return built.request, source
+
+
 def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Validate and roll every request before anything is written."""
+    """Validate and roll every request before anything is written.
+
+    A system test is built by the rules from the chosen character's sheet
+    (``{"sheet_test": {"test": key, "declared": {...}}, "character_id": ...}``);
+    a test typed in full (``system_test``) is the GM's only: a player's numbers are never rolled.
+    """
     if len(roll_requests) > MAX_ROLLS_PER_POST:
         raise ValidationError({"rolls": [_("At most %(n)d rolls per post.") % {"n": MAX_ROLLS_PER_POST}]})
     prepared: list[dict[str, Any]] = []
     errors: list[str] = []
+    is_gm = access.is_gm(user, campaign)
     for index, request in enumerate(roll_requests, start=1):
-        if not isinstance(request, dict) or not (request.get("expression") or request.get("system_test")):
+        if not isinstance(request, dict) or not (
+            request.get("expression") or request.get("system_test") or request.get("sheet_test")
+        ):
             errors.append(_("Roll %(n)d: give a dice expression or a test.") % {"n": index})
             continue
         character = None
@@ -590,14 +626,41 @@ def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[s
             except ValidationError:
                 errors.append(_("Roll %(n)d: choose one of your characters.") % {"n": index})
                 continue
+        source = None
         try:
-            if request.get("system_test") is not None and not isinstance(request["system_test"], dict):
-                raise RulesError([])
+            if request.get("sheet_test") is not None:
+                sheet_test = request["sheet_test"]
+                if not isinstance(sheet_test, dict) or not isinstance(sheet_test.get("declared") or {}, dict):
+                    raise RulesError([])
+                if character is None or not sheet_test_characters(user, campaign).filter(pk=character.pk).exists():
+                    errors.append(
+                        _("Roll %(n)d: choose one of your characters whose sheet is approved.") % {"n": index}
+                    )
+                    continue
+                test, source = build_sheet_test(
+                    user, campaign, character, str(sheet_test.get("test") or ""), sheet_test.get("declared") or {}
+                )
+                label = request.get("label") or source["label"].get(_lang(), "")
+                request = {"system_test": test, "label": label, "secret": request.get("secret")}
+            elif request.get("system_test") is not None:
+                if not is_gm:
+                    errors.append(
+                        _(
+                            "Roll %(n)d: a test is built from your character's sheet: choose the character and "
+                            "what to roll (the numbers are never typed in)."
+                        )
+                        % {"n": index}
+                    )
+                    continue
+                if not isinstance(request["system_test"], dict):
+                    raise RulesError([])
             rolled = dice.resolve_request(campaign, request)
         except RulesError as exc:
             messages = _rules_errors(exc) or [_("invalid test.")]
             errors.extend(_("Roll %(n)d: %(error)s") % {"n": index, "error": m} for m in messages)
             continue
+        if source is not None:
+            rolled["request"] = {**rolled["request"], "from_sheet": source}
         rolled["secret"] = bool(request.get("secret"))
         rolled["character"] = character
         prepared.append(rolled)

@@ -7,6 +7,7 @@ on something visible answers 403 (``PermissionDenied``) and changes nothing.
 from __future__ import annotations
 
 import math
+from urllib.parse import urlencode
 from typing import Any
 
 from django.contrib import messages
@@ -23,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import rules
-from campaigns import access, dice, services
+from campaigns import access, dice, play, services
 from campaigns.forms import (
     BoardForm,
     CampaignForm,
@@ -528,7 +529,24 @@ def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwa
         (m.user_id, m.user.profile.name if hasattr(m.user, "profile") else m.user.username)
         for m in Membership.objects.filter(campaign=campaign).exclude(user=request.user).select_related("user__profile")
     ]
-    return PostForm(data, campaign=campaign, characters=list(characters), members=members, is_gm=is_gm, **kwargs)
+    return PostForm(
+        data,
+        campaign=campaign,
+        characters=list(characters),
+        members=members,
+        is_gm=is_gm,
+        sheet_characters=list(play.sheet_test_characters(request.user, campaign).select_related("campaign")),
+        sheet_options=play.sheet_tests_of,
+        **kwargs,
+    )
+
+
+def _prefill(request: HttpRequest) -> dict[str, Any]:
+    """``?character=&test=`` (from a sheet's "What you can roll" line): the test the form opens with."""
+    character, test = request.GET.get("character", ""), request.GET.get("test", "")
+    if not character or not test:
+        return {}
+    return {"initial": {"sheet_character": character[:20], "sheet_test": test[:100]}}
 
 
 @login_required
@@ -594,6 +612,10 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             roll.summary_text = (roll.resolution.get("summary") or {}).get(lang, "")
             roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
             roll.odds_text = _odds_text(roll.resolution.get("odds"), lang)
+            source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
+            roll.sheet_text = play.reads_text(source, lang) if isinstance(source, dict) else ""
+            roll.sheet_version = source.get("version") if roll.sheet_text else None
+            roll.sheet_link = bool(roll.sheet_text) and (is_gm or roll.roller_id == getattr(user, "pk", None))
             roll.can_lower = roll.sequence not in lowered and services.can_lower_die(user, roll)
             roll.can_set_difficulty = roll.sequence not in reread and services.can_set_difficulty(
                 user, roll, is_gm=is_gm
@@ -668,7 +690,7 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
     _decorate(posts, request.user, campaign, role, last_read)
     form = None
     if access.can_post(request.user, campaign) and (not thread.locked or role in access.GM_ROLES):
-        form = _post_form(request, campaign)
+        form = _post_form(request, campaign, **_prefill(request))
     ctx = _campaign_context(
         request,
         campaign,
@@ -791,6 +813,57 @@ def roll_fields(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "campaigns/partials/test_fields.html", {"form": form})
 
 
+@login_required
+def roll_from_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    """A sheet line's "Roll" control: open the chosen thread's post form with the test prefilled."""
+    campaign = access.get_campaign_for_user(request.user, slug)
+    if not access.can_post(request.user, campaign):
+        raise Http404
+    try:
+        thread_id = int(request.GET.get("thread", ""))
+    except ValueError:
+        raise Http404 from None
+    thread = get_object_or_404(Thread, pk=thread_id, campaign=campaign)
+    if thread.locked and not access.is_gm(request.user, campaign):
+        raise Http404
+    query = urlencode({"character": request.GET.get("character", "")[:20], "test": request.GET.get("test", "")[:100]})
+    url = reverse("campaigns:thread", kwargs={"thread_id": thread.pk})
+    return redirect(f"{url}?page={page_of(max(thread.post_count, 1))}&{query}#reply")
+
+
+def sheet_test_fields(request: HttpRequest, slug: str) -> HttpResponse:
+    """htmx fragment: what the chosen character can roll, the values it reads and the inputs to declare."""
+    campaign = access.get_campaign_for_user(request.user, slug)
+    if not access.can_post(request.user, campaign):
+        raise Http404
+    initial = {k: request.GET.get(k, "")[:100] for k in ("sheet_character", "sheet_test")}
+    form = _post_form(request, campaign, initial=initial)
+    return render(request, "campaigns/partials/sheet_test_fields.html", {"form": form})
+
+
+def _sheet_preview(request: HttpRequest, campaign: Campaign, form: PostForm) -> tuple[str, list[str]]:
+    """Odds of the chosen sheet test, built by the rules from the sheet (nothing rolled nor stored)."""
+    lang = get_language() or "fr"
+    errors = [
+        _("%(field)s: %(error)s") % {"field": form.fields[name].label, "error": message}
+        for name, messages_ in form.errors.items()
+        if name.startswith("declared__")
+        for message in messages_
+    ]
+    sheet = form.sheet_request() if not errors else None
+    if sheet is None:
+        return "", errors
+    character = form.sheet_characters[str(sheet["character_id"])]
+    try:
+        test, _source = services.build_sheet_test(
+            request.user, campaign, character, sheet["sheet_test"]["test"], sheet["sheet_test"]["declared"]
+        )
+        odds = dice.preview_odds(campaign, test)
+    except RulesError as exc:
+        return "", [e.message.get(lang) for e in exc.errors]
+    return _odds_text(odds, lang), []
+
+
 def roll_preview(request: HttpRequest, slug: str) -> HttpResponse:
     """htmx fragment: the odds of the system test being filled in, before anything is rolled.
 
@@ -802,6 +875,9 @@ def roll_preview(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     form = _post_form(request, campaign, data=request.GET)
     form.is_valid()
+    if request.GET.get("sheet_test"):
+        text, errors = _sheet_preview(request, campaign, form)
+        return render(request, "campaigns/partials/roll_preview.html", {"preview": text, "preview_errors": errors})
     errors = [
         _("%(field)s: %(error)s") % {"field": form.fields[name].label, "error": message}
         for name, messages_ in form.errors.items()

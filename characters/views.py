@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
+from campaigns import play
 from campaigns.access import get_campaign_for_user, is_gm, role_of
 from campaigns.models import Role
 from characters import access, services
@@ -211,6 +212,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "status_form": StatusForm(initial={"status": character.status}),
                 "portrait_form": PortraitForm(),
                 "first_step": (character.rule_system.creation_steps() or [None])[0],
+                "roll_panel": play.sheet_panel(request.user, character, request.LANGUAGE_CODE or "fr"),
             }
         )
     return render(request, "characters/detail.html", context)
@@ -758,7 +760,10 @@ def change_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 def history(request: HttpRequest, pk: int) -> HttpResponse:
     character = access.get_character_for_user(request.user, pk, write=True)
     versions = list(character.versions.select_related("author").order_by("-version"))
-    form = CompareForm(request.GET or None)
+    data = request.GET.copy()
+    if data.get("a") and not data.get("b"):  # "that version → now" (a roll's link to the sheet it read)
+        data["b"] = str(character.version)
+    form = CompareForm(data or None)
     comparison = None
     if request.GET and form.is_valid():
         by_number = {v.version: v for v in versions}

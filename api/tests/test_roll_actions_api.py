@@ -25,14 +25,21 @@ def altaride(monkeypatch: Any) -> Any:
     table = make_table("altaride", prefix="apild")
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="Le gué", body="La rivière gronde.")
-    hero = Character.objects.create(campaign=table.campaign, owner=table.player, name="Ilse", system="altaride")
+    hero = Character.objects.create(
+        campaign=table.campaign,
+        owner=table.player,
+        name="Ilse",
+        system="altaride",
+        status="approved",
+        sheet={"talents": {"HAB": 12}},
+    )
     ledger.append_entry(hero, "xp", 10, "gm_award", created_by=table.gm)
     monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([14]))
     post = services.create_post(
         table.player,
         thread,
         body="Je saute.",
-        roll_requests=[{"system_test": {"kind": "test", "target": 12}, "character_id": hero.pk}],
+        roll_requests=[{"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk}],
     )
     return table, hero, post.rolls.get()
 
@@ -44,7 +51,8 @@ def clefs(monkeypatch: Any) -> Any:
     thread = services.create_thread(table.gm, board, title="La tour", body="Le vent siffle.")
     monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5]))
     test = {"kind": "action", "aspect": 3, "means": 2, "skill_nc": 12, "nd_hidden": True}
-    post = services.create_post(table.player, thread, body="J'escalade.", roll_requests=[{"system_test": test}])
+    # A test typed in full (a hidden ND) is the GM's.
+    post = services.create_post(table.gm, thread, body="J'escalade.", roll_requests=[{"system_test": test}])
     return table, post.rolls.get()
 
 

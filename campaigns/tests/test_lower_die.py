@@ -25,14 +25,21 @@ def scene(monkeypatch: Any) -> Any:
     table = make_table("altaride", prefix="ld")
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="Le gué", body="La rivière gronde.")
-    hero = Character.objects.create(campaign=table.campaign, owner=table.player, name="Ilse", system="altaride")
+    hero = Character.objects.create(
+        campaign=table.campaign,
+        owner=table.player,
+        name="Ilse",
+        system="altaride",
+        status="approved",
+        sheet={"talents": {"HAB": 12}},
+    )
     ledger.append_entry(hero, "xp", 10, "gm_award", created_by=table.gm)
     monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([14]))
     post = services.create_post(
         table.player,
         thread,
         body="Je saute.",
-        roll_requests=[{"system_test": {"kind": "test", "target": 12}, "character_id": hero.pk, "label": "Saut"}],
+        roll_requests=[{"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk, "label": "Saut"}],
     )
     return table, hero, post, post.rolls.get()
 
