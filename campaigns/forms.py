@@ -317,7 +317,9 @@ class PostForm(forms.Form):
         if test is None:
             return
         self.sheet_chosen = test
-        self.declared_specs = tuple(f for f in test.declared if self.is_gm or f.audience != "gm")
+        # Every declared input is parsed (a player's GM-only one reaches the service, which refuses it with
+        # its message); a player is shown only the player inputs.
+        self.declared_specs = tuple(test.declared)
         for spec in self.declared_specs:
             field = build_rules_field(spec)
             field.required = False
@@ -330,8 +332,9 @@ class PostForm(forms.Form):
             return str(self.data.get(self.add_prefix(name)) or "")
         return str(self.initial.get(name) or "")
 
-    def declared_fields(self) -> list[Any]:
-        return [self[name] for name in self.fields if name.startswith("declared__")]
+    def declared_inputs(self) -> list[Any]:
+        shown = {field_name(f.path, "declared__") for f in self.declared_specs if self.is_gm or f.audience != "gm"}
+        return [self[name] for name in self.fields if name in shown]
 
     def sheet_reads(self) -> list[dict[str, Any]]:
         """The sheet values the chosen test reads (label, value, where), for display."""

@@ -22,16 +22,20 @@ PLAYABLE_STATUSES = frozenset({"approved"})
 
 
 def sheet_test_characters(user: Any, campaign: Campaign) -> QuerySet[Any]:
-    """The characters ``user`` may roll sheet tests for: their own approved PCs; a GM's NPCs too."""
+    """The characters ``user`` may roll sheet tests for.
+
+    A player: their own approved characters. A GM or co-GM: every approved player character
+    (to roll for a player, with GM-only inputs) and the NPCs still in play.
+    """
     from characters.models import Character
 
     if user is None or not user.is_authenticated:
         return Character.objects.none()
-    own = Character.objects.filter(campaign=campaign, owner=user, is_npc=False, status__in=PLAYABLE_STATUSES)
+    pcs = Character.objects.filter(campaign=campaign, is_npc=False, status__in=PLAYABLE_STATUSES)
     if access.is_gm(user, campaign):
         npcs = Character.objects.filter(campaign=campaign, is_npc=True).exclude(status__in=("dead", "retired"))
-        return (own | npcs).order_by("name")
-    return own.order_by("name")
+        return (pcs | npcs).order_by("name")
+    return pcs.filter(owner=user).order_by("name")
 
 
 def can_roll_for(user: Any, character: Any) -> bool:

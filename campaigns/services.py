@@ -26,7 +26,6 @@ from django.utils.translation import gettext as _
 
 import rules
 from campaigns import access, dice, markup
-from campaigns.play import sheet_test_characters
 from campaigns.models import (
     Board,
     Campaign,
@@ -43,6 +42,7 @@ from campaigns.models import (
     Thread,
     ThreadRead,
 )
+from campaigns.play import sheet_test_characters
 from campaigns.signals import session_closed
 from config.ratelimit import hit, parse_rate
 from live.events import publish

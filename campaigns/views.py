@@ -7,8 +7,8 @@ on something visible answers 403 (``PermissionDenied``) and changes nothing.
 from __future__ import annotations
 
 import math
-from urllib.parse import urlencode
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model

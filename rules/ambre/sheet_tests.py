@@ -83,7 +83,7 @@ def sheet_tests(sheet: dict[str, Any], settings: dict[str, Any]) -> list[SheetTe
 def sheet_test_request(
     sheet: dict[str, Any], test: SheetTest, declared: dict[str, Any], settings: dict[str, Any]
 ) -> tuple[dict[str, Any], list[SheetRead]]:
-    kind, _sep, ref = test.key.partition(":")
+    kind = test.key.partition(":")[0]
     if kind == "spell":
         if declared.get("base_cost") is None:
             raise RulesError([error("base_cost", "required", "Indiquez le coût du sort.", "Give the spell's cost.")])

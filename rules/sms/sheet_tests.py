@@ -75,7 +75,7 @@ def _held(m: Mapping[str, Any]) -> bool:
 
 def _ranks(sheet: Mapping[str, Any]) -> dict[str, int]:
     ranks: dict[str, int] = {}
-    for _i_, m in _modules(sheet):
+    for _index, m in _modules(sheet):
         if m.get("predefined") and _held(m):
             ranks[m["predefined"]] = max(ranks.get(m["predefined"], 0), _i(m.get("rank")))
     return ranks
@@ -174,7 +174,7 @@ def sheet_tests(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[S
             impossible = Msg(fr, " ".join(_named(p.message.en, "en") for p in problems))
         main = MAGIC_MODULE.get(magic_type, "")
         reads = tuple(_module_read(i, m) for i, m in _modules(sheet) if m.get("predefined") == main and _held(m))
-        declared = tuple(f if f.path not in _GM_SPELL else _gm(f) for f in spell_fields) + (IGNORE_WOUNDS,)
+        declared = (*(f if f.path not in _GM_SPELL else _gm(f) for f in spell_fields), IGNORE_WOUNDS)
         out.append(
             SheetTest(f"spell:{index}", Msg(name, name), GROUP_SPELLS, "cast_spell", reads, declared, impossible)
         )
@@ -234,7 +234,8 @@ def sheet_test_request(
                     error(
                         "target_die",
                         "gm_sets_defence",
-                        "Le dé de défense de la cible est fixé par le MJ (L366) : demandez-lui de lancer ce sort avec vous.",
+                        "Le dé de défense de la cible est fixé par le MJ (L366) : "
+                        "demandez-lui de lancer ce sort avec vous.",
                         "The target's defence die is set by the GM (L366): ask the GM to roll this spell with you.",
                     )
                 ]
