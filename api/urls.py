@@ -84,6 +84,11 @@ v1 = [
     path(C + "characters/import/", characters.CharacterImportView.as_view(), name="characters-import"),
     path("characters/<id:character_id>/", characters.CharacterDetailView.as_view(), name="character"),
     path("characters/<id:character_id>/sheet/", characters.CharacterSheetView.as_view(), name="character-sheet"),
+    path(
+        "characters/<id:character_id>/sheet-tests/",
+        characters.CharacterSheetTestsView.as_view(),
+        name="character-sheet-tests",
+    ),
     path("characters/<id:character_id>/submit/", characters.submit_view.as_view(), name="character-submit"),
     path("characters/<id:character_id>/approve/", characters.approve_view.as_view(), name="character-approve"),
     path("characters/<id:character_id>/return/", characters.return_view.as_view(), name="character-return"),

@@ -311,3 +311,19 @@ def test_sms_spell_prerequisites_are_enforced() -> None:
     assert response.status_code == 400
     assert "Espace-Temps" in response.content.decode()
     assert Roll.objects.count() == 0
+
+
+def test_the_api_lists_the_sheet_tests_to_whoever_may_roll_them() -> None:
+    table, _thread, hero = _scene("sms")
+    response = token_client(table.player).get(f"/api/v1/characters/{hero.pk}/sheet-tests/")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["version"] == 1
+    keys = [t["key"] for t in data["tests"]]
+    assert keys == ["module:0", "module:1", "module:2", "spell:0", "spell:1"]
+    spell = next(t for t in data["tests"] if t["key"] == "spell:1")
+    assert "Espace-Temps" in spell["impossible"]["fr"]
+    audiences = {f["path"]: f["audience"] for f in data["tests"][0]["declared"]}
+    assert audiences["die"] == "gm" and audiences["chosen_die"] == "player"
+    assert token_client(table.player2).get(f"/api/v1/characters/{hero.pk}/sheet-tests/").status_code == 404
+    assert token_client(table.gm).get(f"/api/v1/characters/{hero.pk}/sheet-tests/").status_code == 200
