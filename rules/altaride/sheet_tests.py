@@ -74,8 +74,8 @@ def sheet_tests(sheet: dict[str, Any], settings: dict[str, Any]) -> list[SheetTe
         impossible = None
         if eo < level:
             impossible = Msg(
-                f"Impossible : il faut {level} points d'Endurance Occulte, {name} n'en a que {eo} (L175).",
-                f"Impossible: {level} Occult Endurance points are needed, only {eo} left (L175).",
+                f"Impossible : il faut {level} points d'Endurance Occulte, {name} n'en a que {eo}.",  # L175
+                f"Impossible: {level} Occult Endurance points are needed, only {eo} left.",
             )
         out.append(
             SheetTest(

@@ -21,6 +21,7 @@ GM's (``audience="gm"``); the die a player chooses (L97) is declared.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,7 +53,7 @@ IGNORE_WOUNDS = Field(
     Msg("Les blessures ne sont pas impliquées (MJ)", "Wounds are not involved (GM)"),
     default=False,
     audience="gm",
-    help=Msg("Une blessure compte quand sa nature est impliquée (L133).", "A wound counts when it is involved (L133)."),
+    help=Msg("Une blessure compte quand sa nature est impliquée.", "A wound counts when it is involved."),  # L133
 )
 
 
@@ -182,11 +183,11 @@ def sheet_tests(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[S
 
 
 def _named(text: str, lang: str) -> str:
-    """Predefined module keys (``space_time``) replaced by their names (Espace-Temps) in a message."""
+    """A rules message for a page: module keys (``space_time``) named (Espace-Temps), seed lines left out."""
     for key, label in PREDEFINED_MODULES:
         if key:
             text = text.replace(f"({key})", f"({label.get(lang)})").replace(f" {key} ", f" {label.get(lang)} ")
-    return text
+    return re.sub(r"\s*\(L\d+[^)]*\)", "", text)
 
 
 def _gm(f: Field) -> Field:
@@ -234,9 +235,8 @@ def sheet_test_request(
                     error(
                         "target_die",
                         "gm_sets_defence",
-                        "Le dé de défense de la cible est fixé par le MJ (L366) : "
-                        "demandez-lui de lancer ce sort avec vous.",
-                        "The target's defence die is set by the GM (L366): ask the GM to roll this spell with you.",
+                        "Le dé de défense de la cible est fixé par le MJ : demandez-lui de lancer ce sort avec vous.",
+                        "The target's defence die is set by the GM: ask the GM to roll this spell with you.",  # L366
                     )
                 ]
             )

@@ -18,7 +18,7 @@ def test_altaride_an_incantation_beyond_the_occult_endurance_is_impossible_not_7
     sheet = system.default_sheet()
     sheet["guild_spells"] = [{"name": "Tempête", "level": 9}]
     test = next(t for t in system.sheet_tests(sheet) if t.key == "spell:0")
-    assert test.impossible is not None and "L175" in test.impossible.fr
+    assert test.impossible is not None and "9 points d'Endurance Occulte" in test.impossible.fr
     with pytest.raises(RulesError) as exc:
         system.build_test(sheet, "spell:0", {})
     assert exc.value.errors[0].code == "impossible"
