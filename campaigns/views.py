@@ -546,7 +546,8 @@ def _prefill(request: HttpRequest) -> dict[str, Any]:
     character, test = request.GET.get("character", ""), request.GET.get("test", "")
     if not character or not test:
         return {}
-    return {"initial": {"sheet_character": character[:20], "sheet_test": test[:100]}}
+    # The post speaks as that character when it is one of the author's voices (the choice ignores others).
+    return {"initial": {"sheet_character": character[:20], "sheet_test": test[:100], "character": character[:20]}}
 
 
 @login_required

@@ -258,6 +258,8 @@ def test_the_sheet_page_offers_what_its_owner_can_roll_and_opens_the_prefilled_f
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
     assert '<option value="skill:epee" selected>' in page
+    speaking = re.search(r'<select name="character"[^>]*>(.*?)</select>', page, re.S)
+    assert speaking and f'<option value="{hero.pk}" selected>Iris</option>' in speaking.group(1)  # speaks as her
     assert "Valeurs lues sur la feuille" in page
     # Not for another player, nor a spectator.
     other = Client()
