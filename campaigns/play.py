@@ -55,9 +55,19 @@ def _number(value: Any) -> str:
     return str(value)
 
 
-def reads_text(source: dict[str, Any], lang: str) -> str:
-    """``Épée (NC) 5 (feuille v7) + Physique (Ph) 10 − Blessure grave 2``: what a stored roll read."""
-    reads = [r for r in source.get("reads") or [] if isinstance(r, dict)]
+def secret_paths(system_slug: str) -> frozenset[str]:
+    """Sheet paths shown only to the owner and the GMs (``Field.secret``, e.g. Ambre's attribute points)."""
+    if system_slug not in rules.SYSTEM_MODULES:
+        return frozenset()
+    return frozenset(f.path for f in rules.get_system(system_slug).sheet_fields() if f.secret)
+
+
+def reads_text(source: dict[str, Any], lang: str, hidden: frozenset[str] = frozenset()) -> str:
+    """``Épée (NC) 5 (feuille v7) + Physique (Ph) 10 − Blessure grave 2``: what a stored roll read.
+
+    Reads of ``hidden`` paths (secret sheet values, for a reader who may not see them) are left out.
+    """
+    reads = [r for r in source.get("reads") or [] if isinstance(r, dict) and r.get("path") not in hidden]
     if not reads:
         return ""
     parts: list[str] = []

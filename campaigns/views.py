@@ -591,6 +591,7 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
     """Per-post flags computed without queries (roles are known)."""
     is_gm = role in access.GM_ROLES
     lang = _lang()
+    secret = play.secret_paths(campaign.system)
     for post in posts:
         mine = user.is_authenticated and post.author_id == user.pk
         post.can_edit = role is not None and (
@@ -614,7 +615,9 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
             roll.odds_text = _odds_text(roll.resolution.get("odds"), lang)
             source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
-            roll.sheet_text = play.reads_text(source, lang) if isinstance(source, dict) else ""
+            mine = user.is_authenticated and roll.roller_id == user.pk
+            hidden = frozenset() if is_gm or mine else secret
+            roll.sheet_text = play.reads_text(source, lang, hidden) if isinstance(source, dict) else ""
             roll.sheet_version = source.get("version") if roll.sheet_text else None
             roll.sheet_link = bool(roll.sheet_text) and (is_gm or roll.roller_id == getattr(user, "pk", None))
             roll.can_lower = roll.sequence not in lowered and services.can_lower_die(user, roll)

@@ -329,3 +329,21 @@ def test_the_api_lists_the_sheet_tests_to_whoever_may_roll_them() -> None:
     assert audiences["die"] == "gm" and audiences["chosen_die"] == "player"
     assert token_client(table.player2).get(f"/api/v1/characters/{hero.pk}/sheet-tests/").status_code == 404
     assert token_client(table.gm).get(f"/api/v1/characters/{hero.pk}/sheet-tests/").status_code == 200
+
+
+def test_a_secret_sheet_value_read_by_a_roll_is_shown_only_to_the_gms_and_the_roller() -> None:
+    """Ambre's attribute points are secret (owner and GMs): a comparison's tiebreak is not shown to others."""
+    table, thread, hero = _scene("ambre")
+    roll = {
+        "sheet_test": {"test": "characteristic:force", "declared": {"b_value": 12}},
+        "character_id": hero.pk,
+    }
+    services.create_post(table.gm, thread, body="Bras de fer.", roll_requests=[roll])
+    url = reverse("campaigns:thread", args=[thread.pk])
+    gm = Client()
+    gm.force_login(table.gm)
+    assert "Force 17 (feuille v1) + Physique 0" in gm.get(url).content.decode()
+    other = Client()
+    other.force_login(table.player2)
+    html = other.get(url).content.decode()
+    assert "Force 17 (feuille v1)" in html and "Physique 0" not in html
