@@ -23,7 +23,8 @@ _GM_PATHS = ("nd", "nd_hidden", "negative_nd", "handicap", "advantage", "force_r
 
 
 def _means_field(sheet: dict[str, Any]) -> Field:
-    means = sheet.get("means") if isinstance(sheet.get("means"), dict) else {}
+    stored = sheet.get("means")
+    means: dict[str, Any] = stored if isinstance(stored, dict) else {}
     choices = tuple(
         (
             code,

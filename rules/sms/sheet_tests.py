@@ -110,7 +110,8 @@ def _health(
             reads.append(
                 SheetRead(f"wounds.{index}.severity", Msg(f"{label.fr} ({nature})", f"{label.en} ({nature})"), -penalty)
             )
-    fatigue = sheet.get("fatigue") if isinstance(sheet.get("fatigue"), Mapping) else {}
+    stored = sheet.get("fatigue")
+    fatigue: Mapping[str, Any] = stored if isinstance(stored, Mapping) else {}
     penalty = fatigue_penalty(fatigue, _i(settings.get("fatigue_penalty"), 1))
     if penalty:
         modules.append({"name": "Fatigue", "kind": "negative", "rank": penalty, "domain": "fatigue"})
