@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api import pages
-from api.views import account, campaigns, characters, combat, forum, progression, systems
+from api.views import account, campaigns, characters, combat, forum, progression, rhythm, systems
 
 app_name = "api"
 
@@ -17,6 +17,9 @@ v1 = [
     path("me/invitations/", campaigns.MyInvitationListView.as_view(), name="my-invitations"),
     path("me/notifications/", campaigns.NotificationListView.as_view(), name="notifications"),
     path("me/notifications/read/", campaigns.NotificationReadView.as_view(), name="notifications-read"),
+    path("me/waiting/", rhythm.WaitingView.as_view(), name="me-waiting"),
+    path("me/absences/", rhythm.AbsenceListView.as_view(), name="absences"),
+    path("me/absences/<id:absence_id>/", rhythm.AbsenceDetailView.as_view(), name="absence"),
     path("tokens/", account.TokenListView.as_view(), name="tokens"),
     path("tokens/<id:token_id>/", account.TokenDetailView.as_view(), name="token"),
     # Rule systems
@@ -70,6 +73,10 @@ v1 = [
     path("threads/<id:thread_id>/read/", forum.ThreadReadView.as_view(), name="thread-read"),
     path("threads/<id:thread_id>/", forum.ThreadDetailView.as_view(), name="thread"),
     path("threads/<id:thread_id>/posts/", forum.PostListView.as_view(), name="posts"),
+    path("threads/<id:thread_id>/scene/", rhythm.SceneView.as_view(), name="scene"),
+    path("threads/<id:thread_id>/scene/close-round/", rhythm.CloseRoundView.as_view(), name="scene-close-round"),
+    path("threads/<id:thread_id>/scene/nudge/", rhythm.NudgeView.as_view(), name="scene-nudge"),
+    path("threads/<id:thread_id>/draft/", rhythm.DraftView.as_view(), name="draft"),
     path("posts/<id:post_id>/", forum.PostDetailView.as_view(), name="post"),
     path("posts/<id:post_id>/hide/", forum.PostHideView.as_view(), name="post-hide"),
     # Rolls

@@ -797,12 +797,12 @@ def _audience(post: Post) -> dict[str, Any]:
 
 def _notify(
     user: Any, kind: str, campaign: Campaign, *, actor: Any = None, thread: Any = None, post: Any = None, text: str = ""
-) -> Notification:
-    notification = Notification.objects.create(
-        user_id=user.pk, kind=kind, campaign=campaign, actor=actor, thread=thread, post=post, text=text[:300]
-    )
-    publish(f"user:{user.pk}", "notification", {"kind": kind}, users=[user.pk], gms=False)
-    return notification
+) -> Notification | None:
+    """One notification, delivered as the member chose for its kind (``rhythm.services.notify``)."""
+    from rhythm.services import notify
+
+    created = notify(kind, [user.pk], campaign, actor=actor, thread=thread, post=post, text=text)
+    return created[0] if created else None
 
 
 def _notify_post(user: Any, post: Post, mentioned: set[int], whispered: list[int], turn: list[int]) -> None:
@@ -1064,6 +1064,9 @@ def open_session(user: Any, campaign: Campaign, *, title: str = "") -> PlaySessi
                 campaign=campaign, number=(last.first() or 0) + 1, title=(title or "").strip(), opened_by=user
             )
             publish(f"campaign:{campaign.pk}", "session-opened", {"session": session.pk})
+            from rhythm import loop
+
+            loop.session_changed(user, session, opened=True)
     except IntegrityError:
         raise ValidationError({"__all__": [_("A session is already open: close it first.")]}) from None
     return session
@@ -1081,6 +1084,9 @@ def close_session(user: Any, session: PlaySession) -> PlaySession:
             raise ValidationError({"__all__": [_("This session is already closed.")]})
         session.refresh_from_db()
         publish(f"campaign:{campaign.pk}", "session-closed", {"session": session.pk})
+        from rhythm import loop
+
+        loop.session_changed(user, session, opened=False)
         transaction.on_commit(lambda: session_closed.send(sender=PlaySession, session=session))
     return session
 

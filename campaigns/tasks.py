@@ -21,10 +21,14 @@ def send_notification_digests() -> int:
     rerun or a concurrent run sends nothing twice.
     Returns the number of e-mails sent.
     """
+    from rhythm.models import NotificationPreference
+
     sent = 0
-    user_ids = list(
+    opted_in = set(
         NotificationSettings.objects.filter(email_digest=True, user__is_active=True).values_list("user_id", flat=True)
     )
+    by_kind = set(NotificationPreference.objects.filter(delivery="digest").values_list("user_id", flat=True))
+    user_ids = sorted(opted_in | by_kind)
     for user_id in user_ids:
         if send_digest_to(user_id):
             sent += 1
@@ -34,13 +38,18 @@ def send_notification_digests() -> int:
 def send_digest_to(user_id: int) -> bool:
     now = timezone.now()
     with transaction.atomic():
-        prefs = NotificationSettings.objects.select_for_update().select_related("user").get(user_id=user_id)
-        user = prefs.user
-        pending = list(
-            Notification.objects.filter(user_id=user_id, read_at__isnull=True, emailed_at__isnull=True)
-            .select_related("campaign", "thread", "actor")
-            .order_by("created")[:100]
+        from rhythm.models import NotificationPreference
+
+        prefs, _created = NotificationSettings.objects.select_for_update().select_related("user").get_or_create(
+            user_id=user_id
         )
+        user = prefs.user
+        pending_qs = Notification.objects.filter(user_id=user_id, read_at__isnull=True, emailed_at__isnull=True)
+        if not prefs.email_digest:
+            # Only the kinds the member sends to the digest (notification settings).
+            digest_kinds = NotificationPreference.objects.filter(user_id=user_id, delivery="digest")
+            pending_qs = pending_qs.filter(kind__in=digest_kinds.values("kind"))
+        pending = list(pending_qs.select_related("campaign", "thread", "actor").order_by("created")[:100])
         if not pending or not user.email:
             return False
         Notification.objects.filter(pk__in=[n.pk for n in pending]).update(emailed_at=now)

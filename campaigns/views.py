@@ -1176,6 +1176,8 @@ def notification_open(request: HttpRequest, notification_id: int) -> HttpRespons
     services.mark_notifications_read(request.user, [item.pk])
     if item.post_id:
         return redirect("campaigns:post", post_id=item.post_id)
+    if item.url.startswith("/") and not item.url.startswith("//"):
+        return redirect(item.url)
     if item.kind == Notification.Kind.JOIN_REQUEST:
         return redirect("campaigns:members", slug=item.campaign.slug)
     if item.kind == Notification.Kind.INVITATION:

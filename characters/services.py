@@ -36,6 +36,7 @@ from characters.ledger import append_entry, balances
 from characters.models import Auction, ChangeComment, ChangeRequest, Character, LedgerEntry, SheetVersion
 from characters.sheetform import msg, note_i18n, type_errors
 from live.events import publish
+from rhythm import loop
 from rules.base import Budget, FieldError, LedgerDraft, Msg, RulesError, SecureRandom
 
 EXPORT_FORMAT = "tablee-character"
@@ -343,6 +344,7 @@ def submit_character(actor: Any, character: Character, *, expected_version: int 
         locked.save()
         _record_version(locked, actor, _("submitted for approval"))
         _publish_sheet(locked, "sheet-status")
+        loop.sheet_submitted(actor, locked)
     return locked
 
 
@@ -368,6 +370,7 @@ def approve_character(actor: Any, character: Character, *, comment: str = "") ->
         locked.save()
         _record_version(locked, actor, _("approved"))
         _publish_sheet(locked, "sheet-status")
+        loop.sheet_approved(actor, locked)
     return locked
 
 
@@ -424,6 +427,7 @@ def return_character(actor: Any, character: Character, *, comment: str) -> Chara
         locked.save()
         _record_version(locked, actor, _("returned: %(comment)s") % {"comment": comment.strip()[:200]})
         _publish_sheet(locked, "sheet-status")
+        loop.sheet_returned(actor, locked)
     return locked
 
 
@@ -591,6 +595,7 @@ def request_change(
         publish(
             f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk}
         )
+        loop.change_opened(actor, change)
     return change
 
 
@@ -693,6 +698,7 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
         if change.purchase is not None:
             _sync_purchase_request(change, actor, comment)
         _publish_sheet(locked)
+        loop.change_decided(actor, change)
     return locked
 
 
@@ -722,6 +728,7 @@ def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeR
         if change.purchase is not None:
             _sync_purchase_request(change, actor, comment)
         publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
+        loop.change_decided(actor, change)
     return change
 
 

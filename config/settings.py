@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "combat",
     "progression",
     "moderation",
+    "rhythm",
     "api",
 ]
 
@@ -76,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ProfileLanguageMiddleware",
+    "rhythm.middleware.TimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspensionMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -156,6 +158,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
 CELERY_BEAT_SCHEDULE["campaigns-notification-digest"] = {
     "task": "campaigns.tasks.send_notification_digests",
     "schedule": float(os.environ.get("TABLEE_DIGEST_INTERVAL", str(6 * 3600))),
+}
+# Rhythm: reminders before scene deadlines, e-mails after, the GM's deadline choice.
+CELERY_BEAT_SCHEDULE["rhythm-tick"] = {
+    "task": "rhythm.tasks.tick",
+    "schedule": float(os.environ.get("TABLEE_RHYTHM_INTERVAL", "300")),
 }
 
 # --- Auth and accounts (django-allauth) ---------------------------------

@@ -24,6 +24,7 @@ urlpatterns = [
     path("combat/", include("combat.urls")),
     path("progression/", include("progression.urls")),
     path("moderation/", include("moderation.urls")),
+    path("rhythm/", include("rhythm.urls")),
     path("api/", include("api.urls")),
     path("healthz", campaign_views.healthz, name="healthz"),
 ]

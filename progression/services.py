@@ -56,6 +56,7 @@ from progression.models import (
     SessionResult,
     SessionReview,
 )
+from rhythm import loop
 from rules.base import FieldError, LedgerDraft, Msg, RulesError, RuleSystem
 
 logger = logging.getLogger(__name__)
@@ -411,6 +412,7 @@ def confirm_session_awards(actor: Any, session: PlaySession, *, entries: dict[in
         review.confirmed_at = timezone.now()
         review.save()
         publish(f"campaign:{campaign.pk}", LIVE_KIND_REVIEW, {"session": session.pk}, gms_only=True)
+        loop.awards_confirmed(actor, session, sorted({line.character for line in new_lines}, key=lambda c: c.pk))
         return _launch(campaign, session, actor=actor, reason="awards_confirmed", revision=revision)
 
 
@@ -841,6 +843,7 @@ def request_purchase(actor: Any, character: Character, *, request: dict[str, Any
             change_request=change,
         )
         publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
+        loop.change_opened(actor, change)
         publish(
             f"campaign:{character.campaign_id}",
             LIVE_KIND_PURCHASE,
