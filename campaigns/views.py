@@ -845,7 +845,7 @@ def sheet_test_fields(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "campaigns/partials/sheet_test_fields.html", {"form": form})
 
 
-def _sheet_preview(request: HttpRequest, campaign: Campaign, form: PostForm) -> tuple[str, list[str]]:
+def _sheet_preview(request: HttpRequest, campaign: Campaign, form: PostForm) -> tuple[str, list[str], str]:
     """Odds of the chosen sheet test, built by the rules from the sheet (nothing rolled nor stored)."""
     lang = get_language() or "fr"
     errors = [
@@ -856,16 +856,16 @@ def _sheet_preview(request: HttpRequest, campaign: Campaign, form: PostForm) -> 
     ]
     sheet = form.sheet_request() if not errors else None
     if sheet is None:
-        return "", errors
+        return "", errors, ""
     character = form.sheet_characters[str(sheet["character_id"])]
     try:
-        test, _source = services.build_sheet_test(
+        test, source = services.build_sheet_test(
             request.user, campaign, character, sheet["sheet_test"]["test"], sheet["sheet_test"]["declared"]
         )
         odds = dice.preview_odds(campaign, test)
     except RulesError as exc:
-        return "", [e.message.get(lang) for e in exc.errors]
-    return _odds_text(odds, lang), []
+        return "", [e.message.get(lang) for e in exc.errors], ""
+    return _odds_text(odds, lang), [], play.reads_text(source, lang)
 
 
 def roll_preview(request: HttpRequest, slug: str) -> HttpResponse:
@@ -880,8 +880,9 @@ def roll_preview(request: HttpRequest, slug: str) -> HttpResponse:
     form = _post_form(request, campaign, data=request.GET)
     form.is_valid()
     if request.GET.get("sheet_test"):
-        text, errors = _sheet_preview(request, campaign, form)
-        return render(request, "campaigns/partials/roll_preview.html", {"preview": text, "preview_errors": errors})
+        text, errors, reads = _sheet_preview(request, campaign, form)
+        context = {"preview": text, "preview_errors": errors, "preview_reads": reads}
+        return render(request, "campaigns/partials/roll_preview.html", context)
     errors = [
         _("%(field)s: %(error)s") % {"field": form.fields[name].label, "error": message}
         for name, messages_ in form.errors.items()

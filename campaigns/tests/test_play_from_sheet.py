@@ -282,6 +282,18 @@ def test_the_preview_shows_the_odds_of_the_sheet_test_and_an_impossible_incantat
     assert Roll.objects.count() == 0
 
 
+def test_the_preview_shows_every_value_the_roll_will_read_wounds_included() -> None:
+    table, _thread, hero = _scene("sms")
+    sheet = {**hero.sheet, "wounds": [{"nature": "Estafilade", "severity": "light"}]}
+    Character.objects.filter(pk=hero.pk).update(sheet=sheet)
+    client = Client()
+    client.force_login(table.player)
+    url = reverse("campaigns:roll_preview", args=[table.campaign.slug])
+    text = client.get(url, {"sheet_character": hero.pk, "sheet_test": "module:0"}).content.decode()
+    assert "Escrime 3 (feuille v1) − Blessure légère (Estafilade) 1" in text
+    assert "de chances de réussite" in text or "%" in text
+
+
 def test_sms_wounds_and_fatigue_lower_the_action_score_automatically(monkeypatch: Any) -> None:
     table, thread, hero = _scene("sms")
     sheet = {**hero.sheet, "wounds": [{"nature": "Estafilade", "severity": "serious"}], "fatigue": {"transient": 1}}
