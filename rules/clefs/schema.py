@@ -475,7 +475,14 @@ def action_request_fields(prefix: str = "") -> tuple[Field, ...]:
             default=False,
             audience="gm",
         ),
-        Field(f"{p}crit_die", "choice", Msg("Dé critique", "Critical die"), default="default", choices=CRIT_CHOICES, audience="gm"),
+        Field(
+            f"{p}crit_die",
+            "choice",
+            Msg("Dé critique", "Critical die"),
+            default="default",
+            choices=CRIT_CHOICES,
+            audience="gm",
+        ),
         Field(
             f"{p}nd",
             "int",
@@ -484,7 +491,13 @@ def action_request_fields(prefix: str = "") -> tuple[Field, ...]:
             maximum=100,
             audience="gm",
         ),
-        Field(f"{p}nd_hidden", "bool", Msg("ND caché au joueur", "ND hidden from the player"), default=False, audience="gm"),
+        Field(
+            f"{p}nd_hidden",
+            "bool",
+            Msg("ND caché au joueur", "ND hidden from the player"),
+            default=False,
+            audience="gm",
+        ),
         Field(
             f"{p}negative_nd",
             "bool",
