@@ -85,6 +85,7 @@ v1 = [
     path("rolls/<id:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
     path("rolls/<id:roll_id>/lower-die/", forum.RollLowerView.as_view(), name="roll-lower-die"),
     path("rolls/<id:roll_id>/difficulty/", forum.RollDifficultyView.as_view(), name="roll-difficulty"),
+    path("rolls/<id:roll_id>/gm-inputs/", forum.RollGmInputsView.as_view(), name="roll-gm-inputs"),
     path(C + "gm-aids/", forum.GmAidsView.as_view(), name="campaign-gm-aids"),
     # Characters
     path(C + "characters/", characters.CharacterListView.as_view(), name="characters"),

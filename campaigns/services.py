@@ -46,7 +46,7 @@ from campaigns.play import sheet_test_characters
 from campaigns.signals import session_closed
 from config.ratelimit import hit, parse_rate
 from live.events import publish
-from rules.base import Msg, RulesError, validate_fields
+from rules.base import Msg, RulesError, ScriptedRandom, validate_fields
 
 User = get_user_model()
 
@@ -597,6 +597,8 @@ def build_sheet_test(
         "label": built.label.to_dict(),
         "reads": [r.to_dict() for r in built.reads],
         "declared": built.declared,
+        # What the GM may still add after the roll (see add_gm_inputs).
+        "gm_fields": [f.to_dict() for f in built.declarable if f.audience == "gm"],
     }
     return built.request, source
 
@@ -1001,6 +1003,92 @@ def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
             system=roll.system,
             request={"reevaluate": {"sequence": roll.sequence, "difficulty": difficulty}},
             resolution=resolution,
+            label=roll.label,
+            secret=roll.secret,
+            post=roll.post,
+            character=roll.character,
+        )
+        post = roll.post
+        publish(
+            f"thread:{post.thread_id}",
+            "post-edited",
+            {"thread": post.thread_id, "number": post.number},
+            **_audience(post),
+        )
+    return reread
+
+
+def can_add_gm_inputs(user: Any, roll: Roll, *, is_gm: bool) -> bool:
+    """Whether a GM may add GM-only inputs to ``roll`` after it was rolled (a test built from a sheet)."""
+    source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
+    return (
+        is_gm
+        and roll.kind == "system"
+        and roll.post_id is not None
+        and roll.system in rules.SYSTEM_MODULES
+        and isinstance(source, dict)
+        and isinstance(roll.resolution, dict)
+        and isinstance(roll.resolution.get("draws"), list)
+    )
+
+
+def add_gm_inputs(user: Any, roll: Roll, *, declared: dict[str, Any]) -> Roll:
+    """The GM adds GM-only inputs (a difficulty, a modifier, the opposition) to a sheet roll, after it.
+
+    The test is built again by the rules from the sheet version the roll read (not the current
+    sheet), with the player's declared inputs plus the GM's, and resolved with the same stored
+    draws (``ScriptedRandom``): nothing is re-rolled. The original roll never changes: the result is
+    a new roll of the chain in the same post, pointing at it (``request.gm_inputs.sequence``). Inputs
+    that would need other dice are refused. It belongs to no session (its dice are counted once).
+    """
+    from characters.models import SheetVersion
+
+    if not access.can_see_roll(user, roll):
+        raise Http404
+    if not can_add_gm_inputs(user, roll, is_gm=access.is_gm(user, roll.campaign)):
+        raise PermissionDenied(_("Only the GM and co-GMs can add their inputs to this roll."))
+    if not isinstance(declared, dict) or not declared:
+        raise ValidationError({"gm_inputs": [_("Give at least one of the GM's inputs.")]})
+    source = dict(roll.request["from_sheet"])
+    system = rules.get_system(roll.system)
+    settings_ = system.settings(roll.campaign.system_settings)
+    version = SheetVersion.objects.filter(character_id=source.get("character"), version=source.get("version")).first()
+    if version is None:
+        raise ValidationError({"gm_inputs": [_("The sheet version this roll read is missing.")]})
+    sheet = system.migrate_sheet(dict(version.sheet), version.schema_version)
+    merged = {**(source.get("declared") or {}), **declared}
+    with transaction.atomic():
+        Campaign.objects.select_for_update().filter(pk=roll.campaign_id).values_list("pk", flat=True).first()
+        later = Roll.objects.filter(campaign=roll.campaign_id, request__gm_inputs__sequence=roll.sequence).first()
+        if later is not None:
+            raise ValidationError(
+                {"gm_inputs": [_("This roll was already re-read: use roll #%(n)d instead.") % {"n": later.sequence}]}
+            )
+        replay = ScriptedRandom(roll.resolution["draws"])
+        try:
+            built = system.build_test(sheet, str(source.get("test") or ""), merged, settings_, None, gm=True)
+            resolution = system.resolve(built.request, replay, settings_)
+            if replay.remaining:
+                raise ValueError("fewer dice")
+        except RulesError as exc:
+            raise ValidationError({"gm_inputs": _rules_errors(exc)}) from None
+        except ValueError:  # the inputs ask for other dice than the ones rolled
+            raise ValidationError({"gm_inputs": [_("These inputs would need other dice: roll a new test.")]}) from None
+        data = resolution.to_dict()
+        summary = resolution.summary
+        data["summary"] = {
+            "fr": f"Avec les données du MJ (jet n° {roll.sequence}) : {summary.fr}",
+            "en": f"With the GM's inputs (roll #{roll.sequence}): {summary.en}",
+        }
+        source["declared"] = built.declared
+        source["reads"] = [r.to_dict() for r in built.reads]
+        reread = dice.record_roll(
+            roll.campaign,
+            roller=user,
+            kind="system",
+            system=roll.system,
+            request={**built.request, "from_sheet": source, "gm_inputs": {"sequence": roll.sequence, **declared}},
+            resolution=data,
             label=roll.label,
             secret=roll.secret,
             post=roll.post,

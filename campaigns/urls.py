@@ -24,6 +24,7 @@ urlpatterns = [
     path("posts/<id:post_id>/hide/", views.post_hide, name="post_hide"),
     path("rolls/<id:roll_id>/lower/", views.roll_lower, name="roll_lower"),
     path("rolls/<id:roll_id>/difficulty/", views.roll_difficulty, name="roll_difficulty"),
+    path("rolls/<id:roll_id>/gm-inputs/", views.roll_gm_inputs, name="roll_gm_inputs"),
     path("sessions/<id:session_id>/", views.session_detail, name="session"),
     path("sessions/<id:session_id>/close/", views.session_close, name="session_close"),
     path("<slug:slug>/", views.campaign_detail, name="detail"),

@@ -608,6 +608,7 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
         # A lowered roll is superseded by its lowering (a later roll of the same post).
         lowered = {(r.request.get("lower_die") or {}).get("sequence") for r in post.rolls.all()}
         reread = {(r.request.get("reevaluate") or {}).get("sequence") for r in post.rolls.all()}
+        gm_reread = {(r.request.get("gm_inputs") or {}).get("sequence") for r in post.rolls.all()}
         for roll in post.rolls.all():
             if roll.secret and not (is_gm or (user.is_authenticated and roll.roller_id == user.pk)):
                 continue
@@ -620,12 +621,38 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             roll.sheet_text = play.reads_text(source, lang, hidden) if isinstance(source, dict) else ""
             roll.sheet_version = source.get("version") if roll.sheet_text else None
             roll.sheet_link = bool(roll.sheet_text) and (is_gm or roll.roller_id == getattr(user, "pk", None))
+            roll.gm_fields = []
+            if roll.sheet_text and is_gm and roll.sequence not in gm_reread:
+                roll.gm_fields = _gm_fields(source.get("gm_fields"), source.get("declared") or {}, lang)
             roll.can_lower = roll.sequence not in lowered and services.can_lower_die(user, roll)
-            roll.can_set_difficulty = roll.sequence not in reread and services.can_set_difficulty(
-                user, roll, is_gm=is_gm
+            roll.can_set_difficulty = (
+                roll.sequence not in reread
+                and not roll.gm_fields  # a sheet roll: the GM's inputs form sets the difficulty too
+                and services.can_set_difficulty(user, roll, is_gm=is_gm)
             )
             shown.append(roll)
         post.shown_rolls = shown
+
+
+def _gm_fields(specs: Any, declared: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """The GM-only inputs a GM may still add to a sheet roll, as simple form controls (from the stored specs)."""
+    out = []
+    for spec in specs if isinstance(specs, list) else []:
+        if not isinstance(spec, dict) or spec.get("kind") not in ("int", "bool", "choice"):
+            continue
+        label = spec.get("label") or {}
+        out.append(
+            {
+                "path": spec["path"],
+                "kind": spec["kind"],
+                "label": label.get(lang) or label.get("fr") or "",
+                "minimum": spec.get("minimum"),
+                "maximum": spec.get("maximum"),
+                "value": declared.get(spec["path"], spec.get("default")),
+                "choices": [(v, (m or {}).get(lang, v)) for v, m in spec.get("choices") or []],
+            }
+        )
+    return out
 
 
 def _plain_detail(detail: Any) -> str:
@@ -1027,6 +1054,39 @@ def roll_difficulty(request: HttpRequest, roll_id: int) -> HttpResponse:
             messages.error(request, error)
     else:
         messages.success(request, _("Difficulty set: roll #%(n)d records the result.") % {"n": reread.sequence})
+    return redirect("campaigns:post", post_id=roll.post_id)
+
+
+@login_required
+@require_POST
+def roll_gm_inputs(request: HttpRequest, roll_id: int) -> HttpResponse:
+    """The GM adds GM-only inputs to a sheet roll after it; the same draws are re-read in a new roll."""
+    roll = get_object_or_404(Roll.objects.select_related("campaign", "post"), pk=roll_id)
+    if not access.can_see_roll(request.user, roll) or roll.post_id is None:
+        raise Http404
+    source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
+    declared: dict[str, Any] = {}
+    for spec in (source or {}).get("gm_fields") or []:
+        name = f"gm__{spec.get('path')}"
+        raw = request.POST.get(name, "")
+        if spec.get("kind") == "bool":
+            if raw:
+                declared[spec["path"]] = True
+        elif raw != "" and spec.get("kind") == "int":
+            try:
+                declared[spec["path"]] = int(raw)
+            except ValueError:
+                messages.error(request, _("%(field)s: enter a whole number.") % {"field": spec["path"]})
+                return redirect("campaigns:post", post_id=roll.post_id)
+        elif raw != "":
+            declared[spec["path"]] = raw[:100]
+    try:
+        reread = services.add_gm_inputs(request.user, roll, declared=declared)
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
+    else:
+        messages.success(request, _("GM's inputs added: roll #%(n)d records the result.") % {"n": reread.sequence})
     return redirect("campaigns:post", post_id=roll.post_id)
 
 

@@ -617,6 +617,8 @@ class BuiltTest:
     request: dict[str, Any]
     reads: list[SheetRead]
     declared: dict[str, Any] = field(default_factory=dict)
+    #: The inputs the test declares (what a GM may still add after the roll: the ``"gm"`` ones).
+    declarable: tuple[Field, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -817,7 +819,7 @@ class RuleSystem(ABC):
             errors = validate_fields(request, kinds[test.kind])
             if errors:
                 raise RulesError(errors)
-        return BuiltTest(test.key, test.label, request, reads, values)
+        return BuiltTest(test.key, test.label, request, reads, values, test.declared)
 
     # ---- combat -----------------------------------------------------------
     def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -359,3 +359,52 @@ def test_a_secret_sheet_value_read_by_a_roll_is_shown_only_to_the_gms_and_the_ro
     other.force_login(table.player2)
     html = other.get(url).content.decode()
     assert "Force 17 (feuille v1)" in html and "Physique 0" not in html
+
+
+def test_the_gm_adds_gm_only_inputs_after_a_player_s_sheet_roll_with_the_same_dice(monkeypatch: Any) -> None:
+    from django.core.exceptions import PermissionDenied, ValidationError
+
+    table, thread, hero = _scene("altaride")
+    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([14]))
+    roll = {"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk}
+    post = services.create_post(table.player, thread, body="Je saute.", roll_requests=[roll])
+    first = post.rolls.get()
+    assert first.resolution["outcome"]["success"] is False  # 14 over HAB 12
+    with pytest.raises(PermissionDenied):
+        services.add_gm_inputs(table.player, first, declared={"target_modifier": 3})
+    # The sheet changes meanwhile: the re-read still reads version 1.
+    Character.objects.filter(pk=hero.pk).update(sheet={"talents": {"HAB": 2}}, version=2)
+    client = Client()
+    client.force_login(table.gm)
+    page = client.get(reverse("campaigns:thread", args=[thread.pk])).content.decode()
+    assert 'name="gm__target_modifier"' in page and "Données du MJ après le jet" in page
+    response = client.post(reverse("campaigns:roll_gm_inputs", args=[first.pk]), {"gm__target_modifier": "3"})
+    assert response.status_code == 302
+    reread = Roll.objects.exclude(pk=first.pk).get()
+    assert reread.resolution["draws"] == [14] and reread.resolution["outcome"]["success"] is True  # 14 under 15
+    assert reread.request["gm_inputs"]["sequence"] == first.sequence
+    assert reread.request["from_sheet"]["version"] == 1 and reread.request["target"] == 12
+    assert reread.resolution["summary"]["fr"].startswith(f"Avec les données du MJ (jet n° {first.sequence})")
+    first.refresh_from_db()
+    assert first.resolution["outcome"]["success"] is False
+    with pytest.raises(ValidationError):
+        services.add_gm_inputs(table.gm, first, declared={"target_modifier": 5})
+    assert Roll.objects.count() == 2 and dice.verify_chain(table.campaign)[0] is True
+    other = Client()
+    other.force_login(table.player)
+    assert "gm__target_modifier" not in other.get(reverse("campaigns:thread", args=[thread.pk])).content.decode()
+
+
+def test_the_api_adds_gm_inputs_after_a_clefs_sheet_roll_and_refuses_players(monkeypatch: Any) -> None:
+    table, thread, hero = _scene("clefs-de-l-aube")
+    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5]))
+    roll = {"sheet_test": {"test": "skill:0", "declared": {"means_code": "PU"}}, "character_id": hero.pk}
+    first = services.create_post(table.player, thread, body="En garde !", roll_requests=[roll]).rolls.get()
+    url = f"/api/v1/rolls/{first.pk}/gm-inputs/"
+    assert token_client(table.player).post(url, {"declared": {"nd": 10}}, format="json").status_code == 403
+    response = token_client(table.gm).post(url, {"declared": {"nd": 10}}, format="json")
+    assert response.status_code == 201, response.content
+    data = response.json()
+    assert data["resolution"]["draws"] == [5] and data["resolution"]["outcome"]["nd"] == 10
+    assert data["request"]["from_sheet"]["declared"] == {"means_code": "PU", "nd": 10}
+    assert token_client(table.outsider).post(url, {"declared": {"nd": 1}}, format="json").status_code == 404
