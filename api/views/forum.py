@@ -427,7 +427,7 @@ class RollDifficultyView(APIView):
 
 class RollGmInputsSerializer(serializers.Serializer):
     declared = serializers.DictField(
-        help_text="GM-only inputs of the sheet test (its `gm_fields` in `request.from_sheet`), e.g. `{\"nd\": 5}`."
+        help_text='GM-only inputs of the sheet test (its `gm_fields` in `request.from_sheet`), e.g. `{"nd": 5}`.'
     )
 
 
