@@ -627,7 +627,7 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             roll.can_lower = roll.sequence not in lowered and services.can_lower_die(user, roll)
             roll.can_set_difficulty = (
                 roll.sequence not in reread
-                and not roll.gm_fields  # a sheet roll: the GM's inputs form sets the difficulty too
+                and not roll.sheet_text  # a sheet roll: the GM's inputs form sets the difficulty too
                 and services.can_set_difficulty(user, roll, is_gm=is_gm)
             )
             shown.append(roll)
