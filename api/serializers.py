@@ -400,6 +400,13 @@ class PostCreateSerializer(serializers.Serializer):
         help_text="User ids a whisper is for.",
     )
     roll_requests = RollRequestSerializer(many=True, required=False, default=list, max_length=10)
+    client_nonce = serializers.RegexField(
+        r"^[A-Za-z0-9_-]{16,128}$",
+        required=False,
+        allow_blank=True,
+        help_text="Your share of the dice: 16 to 128 random letters, digits, - or _ (e.g. 32 hex digits from a"
+        " secure random source). Without it the server picks the nonce and the rolls are marked so.",
+    )
     reply_to = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
 
 
@@ -435,6 +442,9 @@ class RollSerializer(serializers.Serializer):
     created = serializers.DateTimeField(read_only=True)
     prev_hash = serializers.CharField(read_only=True)
     hash = serializers.CharField(read_only=True)
+    fair = serializers.DictField(
+        read_only=True, help_text="Fairness proof: seed, commitment, nonce (and who gave it), request digest, dice."
+    )
 
 
 class CharacterRefSerializer(serializers.Serializer):

@@ -82,6 +82,9 @@ v1 = [
     # Rolls
     path(C + "rolls/chain/", forum.RollChainView.as_view(), name="roll-chain"),
     path(C + "rolls/verify/", forum.RollVerifyView.as_view(), name="roll-verify"),
+    path(C + "rolls/export/", forum.RollExportView.as_view(), name="roll-export"),
+    path(C + "rolls/checkpoint/", forum.RollCheckpointView.as_view(), name="roll-checkpoint"),
+    path(C + "rolls/rotate/", forum.RollSeedRotateView.as_view(), name="roll-rotate"),
     path("rolls/<id:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
     path("rolls/<id:roll_id>/lower-die/", forum.RollLowerView.as_view(), name="roll-lower-die"),
     path("rolls/<id:roll_id>/difficulty/", forum.RollDifficultyView.as_view(), name="roll-difficulty"),

@@ -17,13 +17,19 @@ MEMBER_ROLES = frozenset({Role.GM, Role.COGM, Role.PLAYER, Role.SPECTATOR})
 
 
 def is_moderator(user: Any) -> bool:
-    """Site staff: moderators and admins."""
-    return bool(
-        user is not None
-        and user.is_authenticated
-        and user.is_active
-        and (user.is_superuser or user.is_staff or user.has_perm("campaigns.moderate"))
-    )
+    """Site staff: moderators and admins.
+
+    Reads the flag :func:`config.auth.load_user` annotated on the request's
+    user when it is there (no query), else asks the permission system.
+    """
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser or user.is_staff:
+        return True
+    flag = getattr(user, "tablee_moderate_perm", None)
+    if flag is not None:
+        return bool(flag)
+    return bool(user.has_perm("campaigns.moderate"))
 
 
 def role_of(user: Any, campaign: Campaign) -> str | None:
@@ -178,12 +184,47 @@ def can_hide_post(user: Any, post: Any) -> bool:
     return is_gm(user, post.campaign) or is_moderator(user)
 
 
-def get_thread_for_user(user: Any, thread_id: int) -> Any:
-    """The thread if the user may read its campaign, else 404."""
-    from campaigns.models import Thread
+#: Relations fetched with a thread. Apps that hang one-to-one data on threads
+#: add theirs from their ``AppConfig.ready`` (e.g. ``rhythm`` adds ``"rhythm"``).
+THREAD_RELATED: list[str] = ["campaign", "board"]
 
-    thread = Thread.objects.select_related("campaign", "board").filter(pk=thread_id).first()
-    if thread is None or not can_read_forum(user, thread.campaign):
+
+def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> Any:
+    """The thread if the user may read its campaign, else 404.
+
+    ``reader``: also fetch, in the same query, the user's role in the campaign
+    (cached for :func:`role_of`), their last read post (``thread.reader_last_read``)
+    and the dice chain head the page shows (``campaigns.dice.chain_head``).
+    """
+    from django.db.models import OuterRef, Subquery
+
+    from campaigns.models import Thread, ThreadRead
+
+    qs = Thread.objects.select_related(*THREAD_RELATED).filter(pk=thread_id)
+    authenticated = user is not None and user.is_authenticated
+    if reader and authenticated:
+        qs = qs.annotate(
+            reader_role=Subquery(
+                Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user_id=user.pk).values("role")[:1]
+            ),
+            reader_last_read=Subquery(
+                ThreadRead.objects.filter(thread_id=OuterRef("pk"), user_id=user.pk).values("last_read_number")[:1]
+            ),
+        )
+    if reader:
+        from campaigns.dice import head_annotations
+
+        qs = qs.annotate(**head_annotations("campaign_id"))
+    thread = qs.first()
+    if thread is None:
+        raise Http404
+    if reader:
+        from campaigns.dice import cache_head
+
+        cache_head(thread.campaign, thread)
+    if reader and authenticated:
+        thread.campaign.__dict__.setdefault("_role_cache", {})[user.pk] = thread.reader_role
+    if not can_read_forum(user, thread.campaign):
         raise Http404
     return thread
 

@@ -231,6 +231,10 @@ class PostForm(forms.Form):
     test_character = forms.ChoiceField(label=_("Test for character"), required=False, choices=())
     test_label = forms.CharField(label=_("Label of the test"), required=False, max_length=200)
     reply_to = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    #: Filled by static/js/rolls.js with crypto.getRandomValues: the player's share of the dice.
+    client_nonce = forms.CharField(
+        required=False, max_length=128, widget=forms.HiddenInput(attrs={"data-roll-nonce": ""})
+    )
     turn_for = forms.MultipleChoiceField(
         label=_("Tell them it is their turn"), required=False, choices=(), widget=forms.CheckboxSelectMultiple
     )

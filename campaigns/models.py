@@ -219,6 +219,29 @@ class ImmutableRecordError(Exception):
     """Raised when code tries to change or delete an immutable record."""
 
 
+class RollSeed(models.Model):
+    """A committed server seed of a campaign's dice (see ``rules.fair``).
+
+    ``commitment`` (SHA-256 of the seed) is public from the moment the row exists; ``seed``
+    stays secret until ``revealed_at`` (rotation at a session's close or on a GM's request),
+    when anyone can recompute every roll drawn from it. Index 1 is the campaign's first seed.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="roll_seeds")
+    index = models.PositiveIntegerField()
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    created = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "index"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "index"], name="rollseed_unique_index")]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} seed #{self.index}"
+
+
 class Roll(models.Model):
     """A dice roll or system test (*jet*): immutable, hash-chained per campaign.
 
@@ -248,6 +271,11 @@ class Roll(models.Model):
     #: Random salt mixed into the content digest, so a published digest of a
     #: secret roll cannot be brute-forced back to its dice.
     salt = models.CharField(max_length=32, blank=True, default="")
+    #: The fairness proof (``campaigns.dice``): seed index and commitment, nonce and who gave it,
+    #: request digest and every draw ``[a, b, value]``; or ``{"derived_from": n}`` for a roll that
+    #: re-reads the dice of roll n. Hashed into the chain. Empty for rolls made before it existed.
+    fair = models.JSONField(default=dict, blank=True)
+    roll_seed = models.ForeignKey(RollSeed, on_delete=models.PROTECT, null=True, blank=True, related_name="rolls")
 
     class Meta:
         ordering = ["campaign", "sequence"]

@@ -170,6 +170,7 @@ def create_campaign(
             **data,
         )
         Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
+        dice.current_seed(campaign)  # the first dice commitment is public before any roll
         with override(campaign.language):  # board names in the table's language
             for position, (name, kind) in enumerate(DEFAULT_BOARDS):
                 Board.objects.create(campaign=campaign, name=_(name), kind=kind, position=position)
@@ -429,6 +430,7 @@ def create_thread(
     visibility: str = Post.Visibility.PUBLIC,
     recipients: Iterable[Any] = (),
     roll_requests: Sequence[dict[str, Any]] = (),
+    client_nonce: str | None = None,
 ) -> Thread:
     """Open a thread (a scene) with its first post. Sticky/locked: GMs only."""
     campaign = board.campaign
@@ -448,6 +450,7 @@ def create_thread(
             visibility=visibility,
             recipients=recipients,
             roll_requests=roll_requests,
+            client_nonce=client_nonce,
         )
         if locked:
             Thread.objects.filter(pk=thread.pk).update(locked=True)
@@ -665,6 +668,7 @@ def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[s
             rolled["request"] = {**rolled["request"], "from_sheet": source}
         rolled["secret"] = bool(request.get("secret"))
         rolled["character"] = character
+        rolled["source_request"] = request
         prepared.append(rolled)
     if errors:
         raise ValidationError({"rolls": errors})
@@ -703,13 +707,15 @@ def create_post(
     reply_to: Post | None = None,
     system_message: bool = False,
     turn_for: Iterable[Any] = (),
+    client_nonce: str | None = None,
 ) -> Post:
     """Write a post in a thread, with its rolls.
 
     ``roll_requests``: ``{"expression": "2d6+3", "label": "...", "secret": False}``
     or ``{"system_test": {...}, "character_id": ..., "secret": bool}``. Every
-    request is validated and rolled (CSPRNG) before anything is saved; the
-    rolls are chained in the campaign and linked to the post and the open
+    request is validated before anything is saved, then rolled from the campaign's
+    committed seed mixed with ``client_nonce`` (the browser's; see ``campaigns.dice``);
+    the rolls are chained in the campaign and linked to the post and the open
     session. ``system_message``: a GM posts on behalf of the system (e.g. a
     combat round summary), without the locked-thread and rate checks.
     ``turn_for``: members told "your turn" (GMs only).
@@ -739,6 +745,7 @@ def create_post(
             raise PermissionDenied(_("Only the GM and co-GMs can do this."))
         turn_ids = _check_recipients(user, campaign, turn_for)
     rolls = _prepare_rolls(user, campaign, list(roll_requests))
+    client_nonce = dice.clean_nonce(client_nonce)
     if not system_message:
         check_post_rate(user)
     html, mentioned = _render(body, campaign)
@@ -764,7 +771,14 @@ def create_post(
         Thread.objects.filter(pk=thread.pk).update(post_count=F("post_count") + 1, last_post_at=now)
         thread.post_count = locked_thread.post_count + 1
         thread.last_post_at = now
-        for rolled in rolls:
+        for prepared in rolls:
+            source = dice.fair_source(campaign, prepared["request"], client_nonce=client_nonce)
+            try:
+                rolled = dice.resolve_request(campaign, prepared["source_request"], rng=source)
+            except RulesError as exc:  # validated above: only a draw-dependent rules error lands here
+                raise ValidationError({"rolls": _rules_errors(exc) or [_("invalid test.")]}) from exc
+            if "from_sheet" in prepared["request"]:  # what the test read, as prepared (and hashed by the source)
+                rolled["request"] = {**rolled["request"], "from_sheet": prepared["request"]["from_sheet"]}
             dice.record_roll(
                 campaign,
                 roller=user,
@@ -772,11 +786,12 @@ def create_post(
                 system=rolled["system"],
                 request=rolled["request"],
                 resolution=rolled["resolution"],
+                source=source,
                 label=rolled["label"],
-                secret=rolled["secret"],
+                secret=prepared["secret"],
                 post=post,
                 session=session,
-                character=rolled["character"],
+                character=prepared["character"],
             )
         _update_search(post)
         ThreadRead.objects.update_or_create(user=user, thread=thread, defaults={"last_read_number": post.number})
@@ -932,6 +947,7 @@ def lower_roll_die(user: Any, roll: Roll, *, points: Any) -> Roll:
             system=roll.system,
             request={"lower_die": {"sequence": roll.sequence, "points": points}},
             resolution=resolution,
+            derived_from=roll.sequence,
             label=roll.label,
             secret=roll.secret,
             post=roll.post,
@@ -1003,6 +1019,7 @@ def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
             system=roll.system,
             request={"reevaluate": {"sequence": roll.sequence, "difficulty": difficulty}},
             resolution=resolution,
+            derived_from=roll.sequence,
             label=roll.label,
             secret=roll.secret,
             post=roll.post,
@@ -1089,6 +1106,7 @@ def add_gm_inputs(user: Any, roll: Roll, *, declared: dict[str, Any]) -> Roll:
             system=roll.system,
             request={**built.request, "from_sheet": source, "gm_inputs": {"sequence": roll.sequence, **declared}},
             resolution=data,
+            derived_from=roll.sequence,
             label=roll.label,
             secret=roll.secret,
             post=roll.post,
@@ -1171,12 +1189,24 @@ def close_session(user: Any, session: PlaySession) -> PlaySession:
         if not updated:
             raise ValidationError({"__all__": [_("This session is already closed.")]})
         session.refresh_from_db()
+        dice.rotate_seed(campaign)  # reveal the session's seed, publish the next commitment
         publish(f"campaign:{campaign.pk}", "session-closed", {"session": session.pk})
         from rhythm import loop
 
         loop.session_changed(user, session, opened=False)
         transaction.on_commit(lambda: session_closed.send(sender=PlaySession, session=session))
     return session
+
+
+def rotate_roll_seed(user: Any, campaign: Campaign) -> tuple[Any, Any]:
+    """A GM reveals the campaign's current dice seed now; the next commitment is published with it."""
+    _require_gm(user, campaign)
+    with transaction.atomic():
+        revealed, current = dice.rotate_seed(campaign)
+        if revealed is None:
+            raise ValidationError({"__all__": [_("No roll was drawn from the current seed yet: nothing to reveal.")]})
+        publish(f"campaign:{campaign.pk}", "seed-revealed", {"seed": revealed.index, "next": current.index})
+    return revealed, current
 
 
 # ---------------------------------------------------------------------------
@@ -1220,6 +1250,7 @@ __all__ = [
     "rename_board",
     "request_to_join",
     "reset_invite_link",
+    "rotate_roll_seed",
     "set_email_digest",
     "set_member_role",
     "update_campaign",

@@ -55,5 +55,7 @@ urlpatterns = [
     path("<slug:slug>/search/", views.search, name="search"),
     path("<slug:slug>/rolls/verify/", views.rolls_verify, name="rolls_verify"),
     path("<slug:slug>/rolls/export.json", views.rolls_export, name="rolls_export"),
+    path("<slug:slug>/rolls/checkpoint.json", views.rolls_checkpoint, name="rolls_checkpoint"),
+    path("<slug:slug>/rolls/rotate/", views.rolls_rotate, name="rolls_rotate"),
     path("<slug:slug>/sessions/", views.sessions, name="sessions"),
 ]

@@ -7,6 +7,7 @@ on something visible answers 403 (``PermissionDenied``) and changes nothing.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,12 +20,13 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import rules
-from campaigns import access, dice, play, services
+from campaigns import access, checkpoints, dice, play, services
 from campaigns.forms import (
     BoardForm,
     CampaignForm,
@@ -94,6 +96,7 @@ def _campaign_context(request: HttpRequest, campaign: Campaign, **extra: Any) ->
         "can_post": access.can_post(request.user, campaign),
         "system_name": campaign.rule_system.name.get(_lang()),
         "has_gm_aids": role in access.GM_ROLES and hasattr(campaign.rule_system, "gm_aids"),
+        "chain_head": dice.chain_head(campaign),
         **extra,
     }
 
@@ -571,6 +574,7 @@ def thread_create(request: HttpRequest, slug: str, board_id: int) -> HttpRespons
                 visibility=post_form.cleaned_data["visibility"],
                 recipients=post_form.cleaned_data["recipients"],
                 roll_requests=post_form.roll_requests(),
+                client_nonce=post_form.cleaned_data.get("client_nonce") or None,
             )
         except ValidationError as exc:
             apply_errors(thread_form if "title" in getattr(exc, "error_dict", {}) else post_form, exc)
@@ -688,7 +692,7 @@ def _page_posts(request: HttpRequest, thread: Thread, first: int, last: int) -> 
 
 def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
     """A page of a thread: posts numbered ``(page-1)*20+1 .. page*20`` (a range, no OFFSET)."""
-    thread = access.get_thread_for_user(request.user, thread_id)
+    thread = access.get_thread_for_user(request.user, thread_id, reader=True)
     campaign = thread.campaign
     role = access.role_of(request.user, campaign)
     if role is None and request.user.is_authenticated:
@@ -710,12 +714,7 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
     posts = _page_posts(request, thread, first, last)
     last_read = None
     if request.user.is_authenticated:
-        last_read = (
-            ThreadRead.objects.filter(user=request.user, thread=thread)
-            .values_list("last_read_number", flat=True)
-            .first()
-            or 0
-        )
+        last_read = getattr(thread, "reader_last_read", None) or 0
         if posts and posts[-1].number > last_read:
             services.mark_read(request.user, thread, posts[-1].number)
     _decorate(posts, request.user, campaign, role, last_read)
@@ -823,6 +822,7 @@ def thread_reply(request: HttpRequest, thread_id: int) -> HttpResponse:
                 visibility=form.cleaned_data["visibility"],
                 recipients=form.cleaned_data["recipients"],
                 roll_requests=form.roll_requests(),
+                client_nonce=form.cleaned_data.get("client_nonce") or None,
                 reply_to=reply_to,
                 turn_for=form.cleaned_data.get("turn_for") or (),
             )
@@ -1135,22 +1135,132 @@ def search(request: HttpRequest, slug: str) -> HttpResponse:
 # Rolls
 # ---------------------------------------------------------------------------
 def rolls_verify(request: HttpRequest, slug: str) -> HttpResponse:
-    """Recompute the campaign's roll chain and show the result."""
+    """Recompute the campaign's roll chain on the server, and offer the in-browser check."""
     campaign = access.get_campaign_for_user(request.user, slug)
     ok, problems = dice.verify_chain(campaign)
+    messages_ = _verify_messages()
+    problems = [_translate_problem(p, messages_) for p in problems]
     count = Roll.objects.filter(campaign=campaign).count()
-    last = Roll.objects.filter(campaign=campaign).order_by("-sequence").values_list("hash", flat=True).first()
-    ctx = _campaign_context(request, campaign, ok=ok, problems=problems, count=count, last_hash=last)
+    seeds = dice.export_seeds(campaign)
+    ctx = _campaign_context(
+        request,
+        campaign,
+        ok=ok,
+        problems=problems,
+        count=count,
+        last_hash=dice.chain_head(campaign)["hash"] if count else None,
+        seeds=list(reversed(seeds)),
+        server_nonces=Roll.objects.filter(campaign=campaign, fair__nonce_by="server").count(),
+        verify_messages=messages_,
+    )
     return render(request, "campaigns/rolls_verify.html", ctx)
+
+
+_SERVER_PROBLEMS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"roll #(\d+): expected sequence (\d+) \(a roll is missing\)"), "sequence"),
+    (re.compile(r"roll #(\d+): previous hash does not match roll #\d+"), "prev"),
+    (re.compile(r"roll #(\d+): content does not match its hash \(altered\)"), "hash"),
+    (re.compile(r"roll #(\d+): drawn from a seed whose commitment was not published"), "unpublished"),
+    (re.compile(r"roll #(\d+): the request does not match the one the dice were drawn for"), "request"),
+    (re.compile(r"roll #(\d+): the dice shown differ from the dice drawn"), "shown"),
+    (re.compile(r"roll #(\d+): the revealed seed does not match its commitment"), "commitment"),
+    (re.compile(r"roll #(\d+): the dice are not those of the seed, nonce and request"), "dice"),
+    (re.compile(r"roll #(\d+): its dice differ from those of roll #(\d+)"), "derived"),
+    (re.compile(r"roll #(\d+): dice not drawn from a committed seed"), "unproven"),
+    (re.compile(r"roll #(\d+): the total is not the one its dice give"), "total"),
+]
+
+
+def _translate_problem(problem: str, messages_: dict[str, str]) -> str:
+    """A problem of ``dice.verify_chain`` (English, for the command and the API) in the page's language."""
+    for pattern, code in _SERVER_PROBLEMS:
+        match = pattern.fullmatch(problem)
+        if match:
+            text = messages_[code]
+            for i, value in enumerate(match.groups()):
+                text = text.replace("{" + str(i) + "}", value)
+            return text
+    return problem
+
+
+def _verify_messages() -> dict[str, str]:
+    """The in-browser verifier's messages ({0}, {1}: numbers filled in by static/js/rolls.js)."""
+    return {
+        "ok": _(
+            "✔ Verified by your browser: the chain, every revealed die, the checkpoints and the heads you saw agree."
+        ),
+        "broken": _("✘ First discrepancy: {1}"),
+        "failed": _("The check could not run:"),
+        "stats": _(
+            "Rolls: {0}; recomputed from a revealed seed: {1}; waiting for their seed: {2}; without a browser"
+            " nonce: {3}; heads seen by this browser: {4}; signed checkpoints: {5}."
+        ),
+        "foreseen": _("Rolls drawn from a seed whose commitment this browser had seen before: {0}."),
+        "sequence": _("roll #{0} is where roll #{1} should be (a roll is missing or out of order)."),
+        "prev": _("roll #{0} does not point to the roll before it."),
+        "hash": _("roll #{0} does not match its hash (altered)."),
+        "shown_content": _("roll #{0}: the content shown differs from the content hashed."),
+        "unpublished": _("roll #{0} was drawn from a seed whose commitment was not published."),
+        "request": _("roll #{0}: the request does not match the one its dice were drawn for."),
+        "shown": _("roll #{0}: the dice shown differ from the dice drawn."),
+        "commitment": _("roll #{0}: the revealed seed does not match its commitment."),
+        "dice": _("roll #{0}: the dice are not those its seed, nonce and request give."),
+        "derived": _("roll #{0}: its dice differ from those of roll #{1} it re-reads."),
+        "unproven": _("roll #{0} has dice that were not drawn from a committed seed."),
+        "total": _("roll #{0}: the total is not the one its dice give."),
+        "head_missing": _("roll #{0}, which this browser saw, is no longer in the chain."),
+        "head_rewritten": _("roll #{0}: the chain was rewritten since this browser saw it."),
+        "commitment_changed": _("seed #{0}: its commitment differs from the one this browser was shown."),
+        "signature": _("the checkpoint at roll #{0} is not signed by this site's key."),
+        "no_ed25519": _("this browser cannot check Ed25519 signatures (checkpoint at roll #{0})."),
+        "checkpoint_missing": _("roll #{0} of a signed checkpoint is no longer in the chain."),
+        "checkpoint_rewritten": _("roll #{0}: the chain differs from the signed checkpoint."),
+        "key_changed": _("this site's signing key differs from the one this browser saw before."),
+    }
 
 
 def rolls_export(request: HttpRequest, slug: str) -> JsonResponse:
     """The chain as JSON: rolls the user may not see appear only as digests."""
     campaign = access.get_campaign_for_user(request.user, slug)
-    rows = dice.export_chain(campaign, can_see=lambda roll: access.can_see_roll(request.user, roll))
-    return JsonResponse(
-        {"campaign": campaign.slug, "genesis": dice.GENESIS, "rolls": rows}, json_dumps_params={"ensure_ascii": False}
+    response = JsonResponse(
+        checkpoints.export_document(request.user, campaign), json_dumps_params={"ensure_ascii": False}
     )
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="tablee-rolls-{campaign.slug}.json"'
+    return response
+
+
+def rolls_checkpoint(request: HttpRequest, slug: str) -> JsonResponse:
+    """A signed checkpoint of the chain head, as a file to keep."""
+    campaign = access.get_campaign_for_user(request.user, slug)
+    response = JsonResponse(checkpoints.checkpoint(campaign))
+    stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+    response["Content-Disposition"] = f'attachment; filename="tablee-checkpoint-{campaign.slug}-{stamp}.json"'
+    return response
+
+
+@require_POST
+@login_required
+def rolls_rotate(request: HttpRequest, slug: str) -> HttpResponse:
+    """A GM reveals the current dice seed now (the next commitment is published at once)."""
+    campaign = access.get_campaign_for_user(request.user, slug)
+    try:
+        revealed, _current = services.rotate_roll_seed(request.user, campaign)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request, _("Seed #%(n)d is revealed: its rolls can now be recomputed.") % {"n": revealed.index}
+        )
+    return redirect("campaigns:rolls_verify", slug=campaign.slug)
+
+
+def rolls_public_key(request: HttpRequest) -> JsonResponse:
+    """``/.well-known/tablee-rolls-key``: the public key that signs dice checkpoints."""
+    response = JsonResponse(checkpoints.public_key_info())
+    response["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 # ---------------------------------------------------------------------------

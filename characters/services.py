@@ -107,18 +107,23 @@ def system_settings(campaign: Campaign) -> dict[str, Any]:
     return dict(campaign.system_settings or {})
 
 
-def evaluate(system: rules.base.RuleSystem, sheet: dict[str, Any], settings: dict[str, Any] | None) -> Evaluation:
-    """Validate, budget and derive; a sheet with type errors is only validated."""
+def evaluate(
+    system: rules.base.RuleSystem, sheet: dict[str, Any], settings: dict[str, Any] | None, *, npc: bool = False
+) -> Evaluation:
+    """Validate, budget and derive; a sheet with type errors is only validated.
+
+    An NPC follows the system's NPC rules (``validate_npc``) and has no creation budget.
+    """
     result = Evaluation()
     try:
-        result.errors = list(system.validate_sheet(sheet, settings))
+        result.errors = list(system.validate_npc(sheet, settings) if npc else system.validate_sheet(sheet, settings))
     except Exception:
         result.errors = [_error("", "engine_error", "Feuille illisible par les règles.", "The rules cannot read it.")]
         return result
     if type_errors(result.errors):
         return result
     try:
-        result.budget = system.creation_budget(sheet, settings)
+        result.budget = None if npc else system.creation_budget(sheet, settings)
     except Exception:
         result.budget = None
     try:
@@ -128,11 +133,40 @@ def evaluate(system: rules.base.RuleSystem, sheet: dict[str, Any], settings: dic
     return result
 
 
+def approval_sheet(character: Character) -> dict[str, Any] | None:
+    """The sheet as the GM approved it (the first approved version), migrated to the current schema."""
+    version = character.versions.filter(status=Character.Status.APPROVED).order_by("version").first()
+    if version is None:
+        return None
+    try:
+        return character.rule_system.migrate_sheet(copy.deepcopy(version.sheet), version.schema_version)
+    except Exception:
+        return None
+
+
+def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | None, bool]:
+    """The budget a sheet page shows, and whether it is frozen.
+
+    Before approval: the creation budget of the current sheet. Once approved,
+    creation is over: the creation budget is the one of the approved sheet
+    (frozen), and what was spent later comes from the ledger (purchases), not
+    from the creation budget of today's sheet, which would count raises paid
+    with experience as creation spending (Altaride "Talents : 4160 / 4000").
+    """
+    if character.status != Character.Status.APPROVED:
+        return result.budget, False
+    approved = approval_sheet(character)
+    if approved is None:
+        return result.budget, False
+    return evaluate_character(character, approved).budget, True
+
+
 def evaluate_character(character: Character, sheet: dict[str, Any] | None = None) -> Evaluation:
     return evaluate(
         character.rule_system,
         character.current_sheet() if sheet is None else sheet,
         system_settings(character.campaign),
+        npc=character.is_npc,
     )
 
 
@@ -260,7 +294,7 @@ def save_sheet(
     _check_size(sheet)
     sheet = _keep_locked(actor, character, sheet)
     system = character.rule_system
-    result = evaluate(system, sheet, system_settings(character.campaign))
+    result = evaluate(system, sheet, system_settings(character.campaign), npc=character.is_npc)
     errors = list(parse_errors or []) + type_errors(result.errors)
     if errors:
         raise SheetInvalid(errors)
@@ -361,8 +395,7 @@ def approve_character(actor: Any, character: Character, *, comment: str = "") ->
     system = character.rule_system
     with transaction.atomic():
         locked = _lock(character)
-        maker = getattr(system, "creation_ledger", None)
-        drafts = list(maker(locked.current_sheet(), system_settings(locked.campaign))) if maker else []
+        drafts = list(system.creation_ledger(locked.current_sheet(), system_settings(locked.campaign)))
         _write_creation_ledger(locked, drafts, actor)
         locked.status = Character.Status.APPROVED
         locked.gm_comment = comment[:5000]
@@ -524,15 +557,9 @@ def apply_template(
 
 
 def on_step_saved(character: Character, before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
-    """Templates a system applies when a wizard field changes (SMS race, L689)."""
-    if character.system == "sms" and after.get("race") != before.get("race"):
-        from rules.sms import creation as sms_creation
-
-        try:
-            return sms_creation.apply_race(after, after.get("race"), system_settings(character.campaign))
-        except (RulesError, KeyError, TypeError):
-            return after
-    return after
+    """What the rules carry through when a wizard step changes (``RuleSystem.follow_edit``: SMS race, L689;
+    Clefs: a new placement of the rolled results)."""
+    return character.rule_system.follow_edit(before, after, system_settings(character.campaign))
 
 
 # ---------------------------------------------------------------------------
@@ -1077,10 +1104,12 @@ def _sync_auction_results(auction: Auction) -> None:
         sheet = copy.deepcopy(character.sheet)
         for attr in closed:
             sheet.setdefault("attributes", {})[attr] = info["points"][attr]
-            rank = info["ranks"][attr]
+            # What the owner may know (L18): the public position and his points when last compared. The true
+            # ladder stays in the auction (GMs): another's buy-up never changes this sheet or its history.
+            known = info["known_ranks"][attr]
             sheet.setdefault("ladder", {})[attr] = {
-                "true_position": rank.get("true_position"),
-                "public_position": rank.get("public_position"),
+                "public_position": known["public_position"],
+                "public_points": (state.get("public_points", {}).get(attr) or {}).get(pid),
             }
         if sheet != character.sheet:
             character.sheet = sheet

@@ -244,6 +244,8 @@ def _parse_field(
         return value
     if f.kind in ("str", "text"):
         return raw.replace("\r\n", "\n")
+    if raw == "" and all(value != "" for value, _ in f.choices):
+        return None  # the blank option of a choice not made yet: "required" says so, not "unknown choice"
     return raw  # choice
 
 
@@ -322,6 +324,10 @@ def _node(
     if f.kind == "choice":
         node["choices"] = [(value_, msg(label) or value_ or "—") for value_, label in f.choices]
         node["value"] = "" if value is None else str(value)
+        if node["value"] not in {c for c, _ in node["choices"]}:
+            # Not chosen yet (a new list row): show a blank option, never the first choice the browser would
+            # display (and save) without the user picking it.
+            node["choices"] = [("", "—"), *node["choices"]]
         node["display"] = dict(node["choices"]).get(node["value"], node["value"])
     elif f.kind == "bool":
         node["value"] = bool(value) if isinstance(value, bool) else False

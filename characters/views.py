@@ -177,12 +177,18 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
     system = character.rule_system
     sheet = character.current_sheet()
     result = services.evaluate_character(character, sheet)
+    budget, frozen = services.shown_budget(character, result)
+    view = sf.budget_view(budget) if budget else None
+    if view and frozen:
+        # Creation is over: the headline figure is what the ledger holds now, in the budget's currency.
+        view["frozen"] = True
+        view["balance"] = balances(character).get(view["currency"], 0)
     return {
         "system": system,
         "system_name": sf.msg(system.name),
         "groups": sf.sheet_groups(system.sheet_fields(), sheet),
         "derived_groups": sf.derived_groups(system, result.derived or {}),
-        "budget": sf.budget_view(result.budget) if result.budget else None,
+        "budget": view,
         "sheet_errors": sf.leftover_errors(sf.error_map(result.all_errors()), system.sheet_fields()),
         "valid": result.valid,
     }
@@ -230,12 +236,8 @@ def _public_ranks(character: Character) -> list[dict[str, Any]]:
     from rules.ambre import auction as rules_auction
     from rules.ambre import tables as T
 
-    out = []
-    for attr, data in rules_auction.ladders(auction.state).items():
-        if data.get("closed") and str(character.pk) in data["public"]:
-            out.append({"label": sf.msg(T.ATTRIBUTE_LABELS[attr]), "position": data["public"].index(str(character.pk))
-                        + 1})
-    return out
+    positions = rules_auction.public_positions(auction.state, str(character.pk))
+    return [{"label": sf.msg(T.ATTRIBUTE_LABELS[attr]), "position": n} for attr, n in positions.items()]
 
 
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
@@ -413,6 +415,9 @@ def _system_extras(request: HttpRequest, character: Character, step: str, sheet:
         if step == "archetype":
             archetypes = getattr(sms_tables, "ARCHETYPES", {})
             extras["sms_archetypes"] = [(key, _label_of(value, key)) for key, value in archetypes.items()]
+            from rules.sms.creation import ARCHETYPE_DEFAULT_NOTE
+
+            extras["sms_archetype_note"] = sf.msg(ARCHETYPE_DEFAULT_NOTE)
     if character.system == "ambre" and step == "attributes":
         extras["ambre_auction"] = next(
             (a for a in Auction.objects.filter(campaign=character.campaign) if character.pk in a.character_ids()), None
@@ -450,6 +455,8 @@ def validate(request: HttpRequest, pk: int) -> HttpResponse:
         locked=_locked_paths(request.user, character),
         allow_dict=is_gm(request.user, character.campaign),
     )
+    if paths is not None:  # a wizard step: preview what saving it would carry through
+        parsed = services.on_step_saved(character, character.current_sheet(), parsed)
     context = {"character": character}
     context.update(_form_context(request, character, parsed, paths=paths, extra_errors=parse_errors))
     return render(request, "characters/_validate.html", context)

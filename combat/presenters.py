@@ -28,7 +28,8 @@ STATE_LABELS = {
     "wounds": pgettext_lazy("combat state", "Wounds"),
     "light": pgettext_lazy("combat state", "light"),
     "serious": pgettext_lazy("combat state", "serious"),
-    "grave": pgettext_lazy("combat state", "critical"),
+    # Ambre's wound track: "légère / sérieuse / grave / mortelle" (seed 000, L425–L428).
+    "grave": pgettext_lazy("combat state", "grave"),
     "mortal": pgettext_lazy("combat state", "mortal"),
     "wound_points": pgettext_lazy("combat state", "Wound points"),
     "determined": pgettext_lazy("combat state", "determined"),
@@ -189,7 +190,9 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
     campaign = encounter.campaign
     gm = is_gm(user, campaign)
     labels = _labels(encounter)
-    currencies = frozenset(system_for(encounter).currencies)
+    # Karma/experience balances, and values that give secret sheet values away (rules: private_state_keys).
+    currencies = system_for(encounter).private_state_keys()
+    balances = frozenset(system_for(encounter).currencies)  # an NPC the GM shows: all but balances
     current: Round | None = encounter.current_round()
     participants = list(encounter.participants.select_related("character", "controller"))
     by_id = {p.pk: p for p in participants}
@@ -206,7 +209,9 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
             p = by_id.get(int(row["id"]))
             if p is None:
                 continue
-            show_score = gm or p.stats_visible
+            show_score = gm or can_control(user, p, campaign) or (
+                p.stats_visible and (p.is_npc or "initiative" not in currencies)
+            )
             decl = declarations.get(p.pk)
             order.append(
                 {
@@ -235,7 +240,9 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
             "p": p,
             "controlled": controlled,
             # Experience and karma balances belong to the owner and the GMs (DESIGN: ledger).
-            "state_rows": state_rows(p.state, labels, frozenset() if gm or controlled else currencies)
+            "state_rows": state_rows(
+                p.state, labels, frozenset() if gm or controlled else currencies if not p.is_npc else balances
+            )
             if show_state
             else None,
             "declared": decl is not None,

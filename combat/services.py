@@ -283,7 +283,8 @@ def add_participant(
                     npc_sheet[key] = {**npc_sheet[key], **value}
                 else:
                     npc_sheet[key] = value
-            errors = [e for e in system.validate_sheet(npc_sheet, settings) if e.path.split(".")[0] in (sheet or {})]
+            # NPC rules, not a player character's creation rules (rules: validate_npc).
+            errors = [e for e in system.validate_npc(npc_sheet, settings) if e.path.split(".")[0] in (sheet or {})]
             if errors:
                 raise ValidationError({"sheet": [f"{e.path}: {e.message.get(_lang())}" for e in errors[:10]]})
         for index in range(count):
@@ -408,6 +409,18 @@ def declare_action(
     if target is not None and target.encounter_id != encounter.pk:
         raise ValidationError({"target": [gettext("Choose a participant of this encounter.")]})
     cleaned = clean_declaration(system_for(encounter), data)
+    if not is_gm(user, campaign):  # inputs the rules reserve to the GM (Field.audience)
+        for path in rules.base.gm_only_paths(system_for(encounter).action_fields()):
+            if get_path(cleaned, path) not in (None, False, "", 0, [], {}):
+                raise ValidationError({path: [gettext("Only the GM may set this.")]})
+    errors = system_for(encounter).validate_action(
+        participant.current_sheet(),
+        cleaned,
+        target.current_sheet() if target is not None else None,
+        campaign.system_settings or {},
+    )
+    if errors:  # e.g. a skill the character does not have (rules decide)
+        raise _rules_errors(RulesError(errors))
     with transaction.atomic():
         encounter = _lock(encounter)
         _require_active(encounter)
@@ -612,7 +625,13 @@ def _step_record(
         "declaration_id": declaration.pk,
         "target": target.pk if target else None,
     }
-    public_changes = [c for c in applied if str(c["participant_id"]) in visible]
+    # Values that give a PC's secret sheet values away (Ambre gauges, rules: private_state_keys) stay GM-only.
+    private = system_for(encounter).private_state_keys()
+    public_changes = [
+        c
+        for c in applied
+        if str(c["participant_id"]) in visible and str(c.get("path", "")).split(".")[0] not in private
+    ]
     if open_step:
         public = {
             "outcome": result.outcome,

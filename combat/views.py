@@ -25,6 +25,11 @@ from combat.models import Encounter, Round
 from combat.presenters import encounter_context
 
 
+def _action_fields(system: Any, gm: bool) -> tuple[Any, ...]:
+    """The declaration inputs this user may set: GM-only ones (``Field.audience``) for GMs only."""
+    return tuple(system.action_fields()) if gm else tuple(f for f in system.action_fields() if f.audience != "gm")
+
+
 def _errors(exc: ValidationError) -> list[str]:
     if hasattr(exc, "message_dict"):
         out = []
@@ -100,7 +105,10 @@ def _page_context(request: HttpRequest, encounter: Encounter, **extra: Any) -> d
                     initial = {k.replace(".", "__"): v for k, v in decl.data.items()}
                     initial["target"] = decl.target_id
                 form = DeclarationForm(
-                    initial=initial, encounter=encounter, action_fields=system.action_fields(), prefix=f"p{p.pk}"
+                    initial=initial,
+                    encounter=encounter,
+                    action_fields=_action_fields(system, context["is_gm"]),
+                    prefix=f"p{p.pk}",
                 )
             declare.append({"item": item, "form": form})
     context["declare"] = declare
@@ -320,7 +328,10 @@ def declare(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
         raise PermissionDenied
     system = services.system_for(encounter)
     form = DeclarationForm(
-        request.POST, encounter=encounter, action_fields=system.action_fields(), prefix=f"p{participant.pk}"
+        request.POST,
+        encounter=encounter,
+        action_fields=_action_fields(system, is_gm(request.user, encounter.campaign)),
+        prefix=f"p{participant.pk}",
     )
     if form.is_valid():
         try:

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.compression.CompressionMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -167,6 +168,10 @@ CELERY_BEAT_SCHEDULE["rhythm-tick"] = {
 
 # --- Auth and accounts (django-allauth) ---------------------------------
 AUTHENTICATION_BACKENDS = [
+    # The member, profile, suspension, moderator flag and unread count in one query.
+    "config.auth.ModelBackend",
+    "config.auth.AuthenticationBackend",
+    # Sessions opened before they were introduced.
     "django.contrib.auth.backends.ModelBackend",
     "allauth.account.auth_backends.AuthenticationBackend",
 ]
@@ -241,6 +246,11 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 TABLEE_MAX_PORTRAIT_BYTES = int(os.environ.get("TABLEE_MAX_PORTRAIT_BYTES", str(2 * 1024 * 1024)))
 TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
+# Dice checkpoints are signed with the instance's Ed25519 key (campaigns.checkpoints): the 32-byte
+# private key in hex or base64 from the environment, or else a key generated on first use into
+# TABLEE_DATA_DIR (never served: keep it out of the media directory, back it up with the database).
+TABLEE_DATA_DIR = Path(os.environ.get("TABLEE_DATA_DIR", BASE_DIR / "data"))
+TABLEE_ROLLS_SIGNING_KEY = os.environ.get("TABLEE_ROLLS_SIGNING_KEY", "")
 #: Posting rate per user ("count/period", period s, m, h or d; "0" turns it off).
 TABLEE_POST_RATE = os.environ.get("TABLEE_POST_RATE", "10/m")
 #: Reports per user (see moderation.services.report_rate).

@@ -15,6 +15,7 @@ from campaigns import views as campaign_views  # noqa: E402
 urlpatterns = [
     path("", campaign_views.home, name="home"),
     path("admin/", admin.site.urls),
+    path(".well-known/tablee-rolls-key", campaign_views.rolls_public_key, name="rolls_public_key"),
     path("accounts/", include("allauth.urls")),
     path("profile/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

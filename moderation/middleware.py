@@ -87,7 +87,9 @@ class SuspensionMiddleware:
         user = getattr(request, "user", None)
         suspension = None
         if user is not None and user.is_authenticated:
-            suspension = active_suspension(user)
+            # ``tablee_suspended`` is annotated by config.auth.load_user: no query when False.
+            if getattr(user, "tablee_suspended", True):
+                suspension = active_suspension(user)
         elif is_api:
             suspension = active_suspension(_api_user(request))
         if suspension is None:

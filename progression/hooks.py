@@ -9,9 +9,10 @@ arithmetic lives here: the ladders come from :mod:`rules.ambre.ranks`.
 Ambre (L18, spec §6.3): after buy-ups, each attribute's *true* ladder is
 recomputed from the current points; the *public* ladder is the order last
 made public, read from the sheets' ``ladder.<attr>.public_position``.
-``ladder.<attr>.true_position`` is written back, and
-:func:`rules.ambre.derive.rank_label` then shows the rank as secret (owner
-and GMs only) when the character overtook someone.
+The true ladder goes to the GMs' snapshot (``state["ranks"]``); what the
+owner may know (public positions only) to ``state["known_ranks"]``
+(:func:`rules.ambre.ranks.known_rank`). Nothing of the true ladder is
+written on a sheet.
 """
 
 from __future__ import annotations
@@ -58,8 +59,13 @@ def ambre_ladders(sheets: Sheets, settings: dict[str, Any]) -> dict[int, dict[st
             slot = ladder.setdefault(attr, {})
             if not isinstance(slot, dict):
                 slot = ladder[attr] = {}
-            slot["true_position"] = info["true_position"]
+            # The true position is the GMs' (L18): never on the sheet, whose owner and history would show
+            # another character's buy-up (older sheets stored it: dropped here).
+            slot.pop("true_position", None)
             slot.setdefault("public_position", None)
+            out[pk]["state"].setdefault("known_ranks", {})[attr] = ranks.known_rank(
+                info["points"], slot.get("public_position"), slot.get("public_points")
+            )
             out[pk]["state"]["ranks"][attr] = {
                 "points": info["points"],
                 "label": info["label"],

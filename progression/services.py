@@ -31,6 +31,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -883,35 +884,30 @@ def decide_purchase(actor: Any, purchase: PurchaseRequest, *, approve: bool, com
 
 
 def affordable(character: Character, limit: int = 60) -> list[dict[str, Any]]:
-    """What the character can buy now: purchase kinds whose only required
-    inputs are choices, each choice tried through the rules' ``purchase``.
-
-    Only offers the rules accept with the current balance (no loan) are kept.
-    """
+    """What the character can buy now, as the rules offer it (``RuleSystem.purchase_offers``),
+    each with the query string that prefills the purchase form."""
     system = character.rule_system
-    sheet = character.current_sheet()
-    balances = ledger.balances(character)
-    settings = character.campaign.system_settings
-    out: list[dict[str, Any]] = []
     lang = get_language() or "fr"
-    for kind, fields in system.purchase_fields().items():
-        required = [f for f in fields if f.required]
-        if len(required) != 1 or required[0].kind != "choice":
-            continue
-        choice_field = required[0]
-        for value, label in choice_field.choices:
-            if not value:
-                continue
-            request = _purchase_request(system, character, {"kind": kind, choice_field.path: value})
-            result = system.purchase(sheet, request, balances, settings)
-            if result.errors or not result.entries:
-                continue
-            cost = -sum(d.amount for d in result.entries)
-            out.append(
-                {"kind": kind, "field": choice_field.path, "value": value, "label": label.get(lang), "cost": cost}
-            )
-            if len(out) >= limit:
-                return out
+    offers = system.purchase_offers(
+        character.current_sheet(),
+        ledger.balances(character),
+        character.campaign.system_settings,
+        {"already_bought": session_purchases(character)},
+    )
+    out: list[dict[str, Any]] = []
+    for offer in offers[:limit]:
+        inputs = {k: v for k, v in (offer.get("request") or {}).items() if v is not None}
+        first = next(iter(inputs.items()), ("", ""))
+        out.append(
+            {
+                "kind": offer["kind"],
+                "field": first[0],
+                "value": first[1],
+                "label": offer["label"].get(lang),
+                "cost": offer["cost"],
+                "query": urlencode({"kind": offer["kind"], **{f"p-{k}": v for k, v in inputs.items()}}),
+            }
+        )
     return out
 
 

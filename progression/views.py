@@ -222,10 +222,12 @@ def _character_context(request: HttpRequest, character: Character, form: Purchas
     attribute_labels = {
         f.path.split(".", 1)[1]: f.label.get(lang) for f in system.sheet_fields() if f.path.startswith("attributes.")
     }
+    # GMs see the true ladder; the owner what he may know: public positions only (L18, rules.ambre.ranks).
+    state = (snapshot.state or {}) if snapshot else {}
     ranks = [
         {**r, "attribute": attribute_labels.get(attr, attr)}
-        for attr, r in ((snapshot.state or {}).get("ranks") or {} if snapshot else {}).items()
-        if isinstance(r, dict) and r.get("true_position")
+        for attr, r in (state.get("ranks" if gm else "known_ranks") or {}).items()
+        if isinstance(r, dict) and (r.get("true_position") if gm else (r.get("public_position") or r.get("secret")))
     ]
     return {
         "character": character,

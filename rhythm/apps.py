@@ -10,4 +10,8 @@ class RhythmConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from campaigns import access
         from rhythm import signals  # noqa: F401
+
+        if "rhythm" not in access.THREAD_RELATED:
+            access.THREAD_RELATED.append("rhythm")  # the scene's rhythm comes with its thread

@@ -694,9 +694,31 @@ class RuleSystem(ABC):
             raise ValueError(f"sheet version {from_version} is newer than {self.schema_version}")
         return sheet
 
+    def follow_edit(
+        self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The sheet once an edit (``before`` → ``after``) is carried through by the rules.
+
+        Called when a creation step is saved or previewed: a change may set
+        values that depend on it (SMS: a new race brings its modules; Clefs: a
+        new placement of the rolled aspects restarts the exchanges). Returns a
+        new sheet, never mutates its inputs. Default: ``after`` unchanged.
+        """
+        return after
+
     # ---- validation and derived values ------------------------------------
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         """Field-level errors (types and ranges, then the system's rules)."""
+        return validate_fields(sheet, self.sheet_fields())
+
+    def validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+        """Field-level errors of an NPC's sheet, by the system's NPC rules.
+
+        An NPC is not built with a player character's creation rules (budget,
+        creation rolls, skill packages): the GM sets its values. Default: the
+        types and ranges of the stored fields only. A system with NPC rules
+        (SMS: definition methods, L987–1035) adds its checks.
+        """
         return validate_fields(sheet, self.sheet_fields())
 
     @abstractmethod
@@ -706,6 +728,11 @@ class RuleSystem(ABC):
     @abstractmethod
     def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
         """What the sheet spends of its creation budget."""
+
+    def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
+        """Ledger entries written when the GM approves the sheet (e.g. a creation leftover kept as
+        experience, karma spent at creation). Default: none."""
+        return []
 
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
@@ -826,9 +853,31 @@ class RuleSystem(ABC):
         """Initial combat state of a participant (gauges, pools, wounds)."""
         return {}
 
+    def private_state_keys(self) -> frozenset[str]:
+        """Top-level combat state keys only the participant's controller and the GMs may see.
+
+        Default: the balances (:attr:`currencies`, e.g. karma, which are the
+        owner's and the GMs' business). A system adds the values from which
+        another player could work out secret sheet values (Ambre: gauges that
+        are sums of attribute points). ``"initiative"`` in the set means an
+        initiative score is itself a secret sheet value: only the order is shown.
+        """
+        return frozenset(self.currencies)
+
     def action_fields(self) -> tuple[Field, ...]:
         """Fields of a combat declaration for this system."""
         return ()
+
+    def validate_action(
+        self,
+        actor_sheet: dict[str, Any],
+        declaration: dict[str, Any],
+        target_sheet: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> list[FieldError]:
+        """Errors of a declaration (already checked against :meth:`action_fields`) against the sheets
+        involved: e.g. a skill the character does not have. Default: none."""
+        return []
 
     def initiative(
         self,
@@ -869,6 +918,38 @@ class RuleSystem(ABC):
             [],
             [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")],
         )
+
+    def purchase_offers(
+        self,
+        sheet: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+        facts: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The simple purchases the character can pay now, each priced by :meth:`purchase`.
+
+        Returns ``[{"kind": str, "request": {path: value}, "label": Msg, "cost": int}]``; ``facts``
+        are inputs the app knows (e.g. ``already_bought``), passed to the kinds that declare them.
+        Default: every purchase kind whose only required input is a choice, one offer per choice.
+        """
+        facts = facts or {}
+        out: list[dict[str, Any]] = []
+        for kind, fields in self.purchase_fields().items():
+            required = [f for f in fields if f.required]
+            if len(required) != 1 or required[0].kind != "choice":
+                continue
+            paths = {f.path for f in fields}
+            known = {k: v for k, v in facts.items() if k in paths}
+            for value, label in required[0].choices:
+                if not value:
+                    continue
+                offer = {required[0].path: value}
+                result = self.purchase(sheet, {"kind": kind, **offer, **known}, balances, settings)
+                if result.errors or not result.entries:
+                    continue
+                cost = -sum(d.amount for d in result.entries)
+                out.append({"kind": kind, "request": offer, "label": label, "cost": cost})
+        return out
 
     def session_fact_fields(self) -> tuple[Field, ...]:
         """The GM's inputs on the session award screen that :meth:`suggest_session_awards` reads."""

@@ -66,7 +66,7 @@ def test_it_lets_players_post_with_rolls_and_records_the_chain(table: Any, scene
     verify = token_client(table.spectator).get(f"/api/v1/campaigns/{table.campaign.pk}/rolls/verify/").json()
     assert verify == {"ok": True, "count": 2, "problems": []}
     chain = token_client(table.player2).get(f"/api/v1/campaigns/{table.campaign.pk}/rolls/chain/").json()
-    assert "content" in chain[0] and "content_digest" in chain[1] and "content" not in chain[1]
+    assert "content" in chain[0] and "body_digest" in chain[1] and "content" not in chain[1]
     from campaigns.dice import verify_export
 
     assert verify_export(chain) == (True, [])

@@ -12,10 +12,11 @@ import pytest
 from api.tests.conftest import token_client
 from campaigns import dice, services
 from campaigns.models import Roll
+from campaigns.tests.fairness import nonce_giving
+from campaigns.tests.sheet_fairness import nonce_for
 from characters import ledger
 from characters.models import Character
 from conftest import make_table
-from rules.base import ScriptedRandom
 
 pytestmark = pytest.mark.django_db
 
@@ -34,12 +35,13 @@ def altaride(monkeypatch: Any) -> Any:
         sheet={"talents": {"HAB": 12}},
     )
     ledger.append_entry(hero, "xp", 10, "gm_award", created_by=table.gm)
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([14]))
+    request = {"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk}
     post = services.create_post(
         table.player,
         thread,
         body="Je saute.",
-        roll_requests=[{"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk}],
+        roll_requests=[request],
+        client_nonce=nonce_for(table.player, table.campaign, request, [14]),
     )
     return table, hero, post.rolls.get()
 
@@ -49,10 +51,12 @@ def clefs(monkeypatch: Any) -> Any:
     table = make_table("clefs-de-l-aube", prefix="apind")
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="La tour", body="Le vent siffle.")
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5]))
     test = {"kind": "action", "aspect": 3, "means": 2, "skill_nc": 12, "nd_hidden": True}
     # A test typed in full (a hidden ND) is the GM's.
-    post = services.create_post(table.gm, thread, body="J'escalade.", roll_requests=[{"system_test": test}])
+    nonce = nonce_giving(table.campaign, {"system_test": test}, [5])
+    post = services.create_post(
+        table.gm, thread, body="J'escalade.", roll_requests=[{"system_test": test}], client_nonce=nonce
+    )
     return table, post.rolls.get()
 
 
@@ -82,18 +86,19 @@ def test_lowering_refuses_bad_input_and_other_users(altaride: Any) -> None:
 
 def test_the_gm_sets_a_difficulty_after_the_roll(clefs: Any) -> None:
     table, roll = clefs
-    refused = token_client(table.player).post(
-        f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json"
-    )
+    refused = token_client(table.player).post(f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json")
     assert refused.status_code == 403
     response = token_client(table.gm).post(f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json")
     assert response.status_code == 201, response.content
     data = response.json()
     assert data["resolution"]["draws"] == [5]
     assert data["resolution"]["outcome"]["nd"] == 5
-    assert token_client(table.outsider).post(
-        f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json"
-    ).status_code == 404
+    assert (
+        token_client(table.outsider)
+        .post(f"/api/v1/rolls/{roll.pk}/difficulty/", {"difficulty": 5}, format="json")
+        .status_code
+        == 404
+    )
 
 
 def test_gm_aids_are_for_the_gms_only(clefs: Any) -> None:

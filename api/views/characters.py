@@ -114,11 +114,8 @@ def public_ranks(character: Character) -> list[dict[str, Any]]:
         return []
     from rules.ambre import auction as rules_auction
 
-    out = []
-    for attr, data in rules_auction.ladders(auction.state).items():
-        if data.get("closed") and str(character.pk) in data["public"]:
-            out.append({"attribute": attr, "position": data["public"].index(str(character.pk)) + 1})
-    return out
+    positions = rules_auction.public_positions(auction.state, str(character.pk))  # none in blind mode (L5)
+    return [{"attribute": attr, "position": n} for attr, n in positions.items()]
 
 
 def character_data(request: Request, character: Character) -> dict[str, Any]:

@@ -60,6 +60,8 @@ def encounter_data(user: Any, encounter: Encounter) -> dict[str, Any]:
     gm = campaign_access.is_gm(user, campaign)
     system = services.system_for(encounter)
     hidden_kinds = {f.path for f in system.action_fields() if f.kind in ("int", "list", "dict")}
+    private = system.private_state_keys()  # a PC's balances and values that give secret sheet values away
+    balances = frozenset(system.currencies)  # an NPC the GM shows: all but its balances
     current: Round | None = encounter.current_round()
     declarations = {}
     if current is not None:
@@ -89,7 +91,13 @@ def encounter_data(user: Any, encounter: Encounter) -> dict[str, Any]:
                 "controlled_by_you": controlled,
                 "active": p.active,
                 "stats_visible": p.stats_visible,
-                "state": p.state if (gm or p.stats_visible) else None,
+                "state": (
+                    p.state
+                    if gm or controlled
+                    else {k: v for k, v in p.state.items() if k not in (balances if p.is_npc else private)}
+                )
+                if (gm or p.stats_visible)
+                else None,
                 "declared": decl is not None,
                 "declaration": shown,
                 "declaration_target": target,
@@ -105,11 +113,14 @@ def encounter_data(user: Any, encounter: Encounter) -> dict[str, Any]:
             if p is None:
                 continue
             decl = declarations.get(p.pk)
+            shown = gm or services.can_control(user, p, campaign) or (
+                p.stats_visible and (p.is_npc or "initiative" not in private)
+            )
             initiative.append(
                 {
                     "participant": p.pk,
-                    "score": row.get("score") if (gm or p.stats_visible) else None,
-                    "draws": list(row.get("draws", [])) if (gm or p.stats_visible) else [],
+                    "score": row.get("score") if shown else None,
+                    "draws": list(row.get("draws", [])) if shown else [],
                     "status": decl.status if decl else None,
                 }
             )

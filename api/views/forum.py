@@ -39,7 +39,7 @@ from api.serializers import (
 )
 from api.throttles import AnonThrottle, IPThrottle, PostingThrottle, UserThrottle
 from api.views.common import CAMPAIGN, get_or_404, id_param
-from campaigns import access, dice, services
+from campaigns import access, checkpoints, dice, services
 from campaigns.models import Board, Post, Roll, Thread
 
 BOARD = id_param("board_id")
@@ -127,6 +127,7 @@ def _create_kwargs(data: dict[str, Any]) -> dict[str, Any]:
         "visibility": data["visibility"],
         "recipients": data.get("recipients") or [],
         "roll_requests": [{k: v for k, v in r.items() if v is not None} for r in data.get("roll_requests") or []],
+        "client_nonce": data.get("client_nonce") or None,
     }
 
 
@@ -193,7 +194,7 @@ class ThreadDetailView(APIView):
 class PostListView(_PostingMixin, generics.ListAPIView):
     """Posts of a thread you may see, in order, with their rolls (cursor pagination: follow ``next``).
 
-    POST writes a post; ``roll_requests`` are rolled by the server (secure random) and chained.
+    POST writes a post; ``roll_requests`` are rolled from the committed seed with ``client_nonce`` and chained.
     """
 
     permission_classes = [AllowAny]
@@ -290,7 +291,12 @@ class ChainRowSerializer(serializers.Serializer):
     hash = serializers.CharField()
     content = serializers.DictField(required=False, help_text="The hashed content (rolls you may see).")
     salt = serializers.CharField(required=False)
-    content_digest = serializers.CharField(required=False, help_text="Only the digest (rolls you may not see).")
+    canonical = serializers.CharField(required=False, help_text="The exact text hashed (rolls you may see).")
+    body_digest = serializers.CharField(required=False, help_text="Only the digest (rolls you may not see).")
+    fair = serializers.DictField(
+        required=False, help_text="The fairness proof (secret rolls: once the seed is revealed)."
+    )
+    proof_digest = serializers.CharField(required=False, help_text="Digest of a secret roll's proof before reveal.")
 
 
 class ChainVerificationSerializer(serializers.Serializer):
@@ -313,8 +319,51 @@ class RollChainView(APIView):
         return Response(rows)
 
 
+class RollExportView(APIView):
+    """The export the stand-alone verifier takes: chain rows, every seed (revealed ones in clear), a checkpoint."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(parameters=[CAMPAIGN], responses=OpenApiTypes.OBJECT, operation_id="rolls_export", tags=["rolls"])
+    def get(self, request: Request, campaign: str) -> Response:
+        obj = access.get_campaign_for_user(request.user, campaign)
+        return Response(checkpoints.export_document(request.user, obj))
+
+
+class RollCheckpointView(APIView):
+    """A checkpoint of the chain head signed with the site's Ed25519 key (``/.well-known/tablee-rolls-key``)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[CAMPAIGN], responses=OpenApiTypes.OBJECT, operation_id="rolls_checkpoint", tags=["rolls"]
+    )
+    def get(self, request: Request, campaign: str) -> Response:
+        obj = access.get_campaign_for_user(request.user, campaign)
+        return Response(checkpoints.checkpoint(obj))
+
+
+class RollSeedRotateView(APIView):
+    """The GM reveals the current dice seed; the next seed's commitment is published at the same moment."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[CAMPAIGN], request=None, responses=OpenApiTypes.OBJECT, operation_id="rolls_rotate", tags=["rolls"]
+    )
+    def post(self, request: Request, campaign: str) -> Response:
+        obj = access.get_campaign_for_user(request.user, campaign)
+        revealed, current = services.rotate_roll_seed(request.user, obj)
+        return Response(
+            {
+                "revealed": {"index": revealed.index, "commitment": revealed.commitment, "seed": revealed.seed},
+                "current": {"index": current.index, "commitment": current.commitment},
+            }
+        )
+
+
 class RollVerifyView(APIView):
-    """Recompute the campaign's chain on the server: is any roll missing or altered?"""
+    """Recompute the campaign's chain and every die from its committed seed: is anything missing or altered?"""
 
     permission_classes = [AllowAny]
 

@@ -18,11 +18,21 @@ def unread_notifications(context: dict[str, Any]) -> int:
         return 0
     cached = getattr(request, "_tablee_unread_notifications", None)
     if cached is None:
+        cached = getattr(user, "tablee_unread", None)  # annotated by config.auth.load_user
+    if cached is None:
         from campaigns.models import Notification
 
         cached = Notification.objects.filter(user=user, read_at__isnull=True).count()
         request._tablee_unread_notifications = cached
     return cached
+
+
+@register.filter(name="is_moderator")
+def is_moderator_filter(user: Any) -> bool:
+    """Site staff (moderators and admins); no query for the request's user."""
+    from campaigns.access import is_moderator
+
+    return is_moderator(user)
 
 
 @register.filter

@@ -72,11 +72,12 @@ def test_it_verifies_an_export_without_secret_content(table: Any, thread: Any) -
     services.create_post(table.player, thread, body="Jet", roll_requests=[{"expression": "1d6", "secret": True}])
     services.create_post(table.player, thread, body="Jet", roll_requests=[{"expression": "1d8"}])
     rows = dice.export_chain(table.campaign, can_see=lambda roll: not roll.secret)
-    assert "content" not in rows[0] and "content_digest" in rows[0]
+    assert "content" not in rows[0] and "body_digest" in rows[0]
     assert rows[1]["content"]["request"] == {"expression": "1d8"}
-    assert dice.verify_export(rows) == (True, [])
+    seeds = dice.export_seeds(table.campaign)
+    assert dice.verify_export(rows, seeds) == (True, [])
     rows[1]["content"]["resolution"]["draws"] = [9]
-    assert dice.verify_export(rows)[0] is False
+    assert dice.verify_export(rows, seeds)[0] is False
 
 
 def test_it_refuses_a_malformed_expression_and_saves_nothing(table: Any, thread: Any) -> None:

@@ -11,10 +11,10 @@ from django.urls import reverse
 
 from campaigns import dice, services
 from campaigns.models import Roll
+from campaigns.tests.sheet_fairness import nonce_for
 from characters import ledger
 from characters.models import Character, LedgerEntry
 from conftest import make_table
-from rules.base import ScriptedRandom, SecureRandom
 
 pytestmark = pytest.mark.django_db
 
@@ -34,12 +34,13 @@ def scene(monkeypatch: Any) -> Any:
         sheet={"talents": {"HAB": 12}},
     )
     ledger.append_entry(hero, "xp", 10, "gm_award", created_by=table.gm)
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([14]))
+    request = {"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk, "label": "Saut"}
     post = services.create_post(
         table.player,
         thread,
         body="Je saute.",
-        roll_requests=[{"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk, "label": "Saut"}],
+        roll_requests=[request],
+        client_nonce=nonce_for(table.player, table.campaign, request, [14]),
     )
     return table, hero, post, post.rolls.get()
 
@@ -111,7 +112,6 @@ def test_outsiders_get_404(scene: Any) -> None:
 
 def test_it_refuses_a_dice_expression(scene: Any, monkeypatch: Any) -> None:
     table, _hero, post, _roll = scene
-    monkeypatch.setattr(dice, "SecureRandom", SecureRandom)
     plain = services.create_post(table.player, post.thread, body="d6", roll_requests=[{"expression": "1d6"}])
     with pytest.raises(PermissionDenied):
         services.lower_roll_die(table.player, plain.rolls.get(), points=1)

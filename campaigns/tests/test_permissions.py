@@ -238,7 +238,7 @@ def test_it_hides_secret_rolls_from_the_export(client: Any, table: Any, thread: 
     services.create_post(table.player, thread, body="x", roll_requests=[{"expression": "1d20", "secret": True}])
     client.force_login(table.player2)
     rows = client.get(reverse("campaigns:rolls_export", args=[table.campaign.slug])).json()["rolls"]
-    assert "content" not in rows[0] and "content_digest" in rows[0]
+    assert "content" not in rows[0] and "body_digest" in rows[0] and "fair" not in rows[0]
     client.force_login(table.player)
     rows = client.get(reverse("campaigns:rolls_export", args=[table.campaign.slug])).json()["rolls"]
     assert rows[0]["content"]["request"] == {"expression": "1d20"}

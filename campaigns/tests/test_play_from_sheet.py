@@ -19,9 +19,9 @@ import rules
 from api.tests.conftest import token_client
 from campaigns import dice, play, services
 from campaigns.models import Post, Roll
+from campaigns.tests.sheet_fairness import nonce_for
 from characters.models import Character, SheetVersion
 from conftest import make_table
-from rules.base import ScriptedRandom
 
 pytestmark = pytest.mark.django_db
 
@@ -142,7 +142,6 @@ def test_a_player_s_test_is_resolved_with_the_sheet_s_values_whatever_the_client
 ) -> None:
     table, thread, hero = _scene(slug)
     case = CASES[slug]
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5, 5, 5]))
     # Numbers typed in full: refused (only a GM types a test in full).
     forged_test = {"kind": rules.get_system(slug).sheet_tests(hero.sheet)[0].kind, **case["forged"]}
     response = _api_post(table.player, thread, {"system_test": forged_test, "character_id": hero.pk})
@@ -211,7 +210,6 @@ def test_a_draft_or_someone_else_s_character_cannot_roll_from_its_sheet() -> Non
 
 def test_the_roll_keeps_showing_the_values_of_the_sheet_version_it_read(monkeypatch: Any) -> None:
     table, thread, hero = _scene("clefs-de-l-aube")
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5]))
     roll = {"sheet_test": {"test": "skill:0", "declared": {"means_code": "PU"}}, "character_id": hero.pk}
     services.create_post(table.player, thread, body="En garde !", roll_requests=[roll])
     # The GM changes the sheet later: Épée NC 5 → 9, version 2.
@@ -235,7 +233,6 @@ def test_the_roll_keeps_showing_the_values_of_the_sheet_version_it_read(monkeypa
 
 def test_the_gm_sets_the_difficulty_after_a_player_s_sheet_roll(monkeypatch: Any) -> None:
     table, thread, hero = _scene("clefs-de-l-aube")
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5]))
     roll = {"sheet_test": {"test": "skill:0", "declared": {"means_code": "PU"}}, "character_id": hero.pk}
     post = services.create_post(table.player, thread, body="En garde !", roll_requests=[roll])
     reread = services.set_roll_difficulty(table.gm, post.rolls.get(), difficulty=10)
@@ -308,7 +305,6 @@ def test_sms_wounds_and_fatigue_lower_the_action_score_automatically(monkeypatch
         ("negative", 1),
     ]
     assert odds["score"] == 1
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([1]))
     post = services.create_post(
         table.player,
         thread,
@@ -365,9 +361,9 @@ def test_the_gm_adds_gm_only_inputs_after_a_player_s_sheet_roll_with_the_same_di
     from django.core.exceptions import PermissionDenied, ValidationError
 
     table, thread, hero = _scene("altaride")
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([14]))
     roll = {"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk}
-    post = services.create_post(table.player, thread, body="Je saute.", roll_requests=[roll])
+    nonce = nonce_for(table.player, table.campaign, roll, [14])
+    post = services.create_post(table.player, thread, body="Je saute.", roll_requests=[roll], client_nonce=nonce)
     first = post.rolls.get()
     assert first.resolution["outcome"]["success"] is False  # 14 over HAB 12
     with pytest.raises(PermissionDenied):
@@ -397,7 +393,6 @@ def test_the_gm_adds_gm_only_inputs_after_a_player_s_sheet_roll_with_the_same_di
 
 def test_the_api_adds_gm_inputs_after_a_clefs_sheet_roll_and_refuses_players(monkeypatch: Any) -> None:
     table, thread, hero = _scene("clefs-de-l-aube")
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5]))
     roll = {"sheet_test": {"test": "skill:0", "declared": {"means_code": "PU"}}, "character_id": hero.pk}
     first = services.create_post(table.player, thread, body="En garde !", roll_requests=[roll]).rolls.get()
     url = f"/api/v1/rolls/{first.pk}/gm-inputs/"
@@ -405,6 +400,6 @@ def test_the_api_adds_gm_inputs_after_a_clefs_sheet_roll_and_refuses_players(mon
     response = token_client(table.gm).post(url, {"declared": {"nd": 10}}, format="json")
     assert response.status_code == 201, response.content
     data = response.json()
-    assert data["resolution"]["draws"] == [5] and data["resolution"]["outcome"]["nd"] == 10
+    assert data["resolution"]["draws"] == first.resolution["draws"] and data["resolution"]["outcome"]["nd"] == 10
     assert data["request"]["from_sheet"]["declared"] == {"means_code": "PU", "nd": 10}
     assert token_client(table.outsider).post(url, {"declared": {"nd": 1}}, format="json").status_code == 404

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from campaigns import dice, services
 from campaigns.models import Roll
+from campaigns.tests.fairness import nonce_giving
 from conftest import make_table
-from rules.base import ScriptedRandom
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,12 @@ def scene(monkeypatch: Any) -> Any:
     table = make_table("clefs-de-l-aube", prefix="nd")
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="La tour", body="Le vent siffle.")
-    monkeypatch.setattr(dice, "SecureRandom", lambda: ScriptedRandom([5]))
     test = {"kind": "action", "aspect": 3, "means": 2, "skill_nc": 12, "nd_hidden": True}
     # A test typed in full (a hidden ND) is the GM's; a player's test from the sheet: test_play_from_sheet.
-    post = services.create_post(table.gm, thread, body="J'escalade.", roll_requests=[{"system_test": test}])
+    nonce = nonce_giving(table.campaign, {"system_test": test}, [5])
+    post = services.create_post(
+        table.gm, thread, body="J'escalade.", roll_requests=[{"system_test": test}], client_nonce=nonce
+    )
     return table, post, post.rolls.get()
 
 

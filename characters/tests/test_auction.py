@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -52,8 +53,8 @@ def test_it_runs_an_attribute_and_writes_results_to_sheets_and_ledger(table: Any
     corwin.refresh_from_db()
     eric.refresh_from_db()
     assert corwin.sheet["attributes"]["psy"] == 10 and eric.sheet["attributes"]["psy"] == 15
-    assert eric.sheet["ladder"]["psy"] == {"true_position": 1, "public_position": 1}
-    assert corwin.sheet["ladder"]["psy"] == {"true_position": 2, "public_position": 2}
+    assert eric.sheet["ladder"]["psy"] == {"public_position": 1, "public_points": 15}
+    assert corwin.sheet["ladder"]["psy"] == {"public_position": 2, "public_points": 10}
     assert [(e.amount, e.kind) for e in LedgerEntry.objects.filter(character=corwin)] == [(-10, "auction_bid")]
     assert [(e.amount, e.kind) for e in LedgerEntry.objects.filter(character=eric)] == [(-15, "auction_bid")]
     # Downgrade the next attribute: +25 karma for a human rank.
@@ -124,7 +125,7 @@ def test_it_keeps_secret_ranks_for_their_owner_and_the_gms(table: Any, cast: dic
     # After closing, Corwin privately buys up Psyche past Eric: his rank becomes secret (L18).
     _act(p1, auction, corwin, type="buy_up", attribute="psy", amount="8")
     corwin.refresh_from_db()
-    assert corwin.sheet["attributes"]["psy"] == 18 and corwin.sheet["ladder"]["psy"]["true_position"] == 1
+    assert corwin.sheet["attributes"]["psy"] == 18 and corwin.sheet["ladder"]["psy"]["public_position"] == 2
     assert sum(e.amount for e in LedgerEntry.objects.filter(character=corwin)) == -18
     mine = p1.get(f"/characters/auctions/{auction.pk}/").content.decode()
     assert "rang secret" in mine or "secret rank" in mine
@@ -200,7 +201,7 @@ def test_a_gm_comparison_makes_a_secret_rank_public(table: Any, cast: dict[str, 
     auction.refresh_from_db()
     assert auction.state["public"]["psy"] == [str(corwin.pk), str(eric.pk)]
     corwin.refresh_from_db()
-    assert corwin.sheet["ladder"]["psy"] == {"true_position": 1, "public_position": 1}
+    assert corwin.sheet["ladder"]["psy"] == {"public_position": 1, "public_points": 18}
     assert "rang secret" not in p1.get(f"/characters/auctions/{auction.pk}/").content.decode()
 
 
@@ -229,3 +230,30 @@ def test_the_expiry_task_closes_only_a_passed_deadline(table: Any, cast: dict[st
     assert auction.state["lots"]["psy"]["status"] == "closed"
     assert expire_auction(auction.pk) is False  # the next attribute has a fresh deadline
     assert expire_auction(999999) is False
+
+
+def test_an_overtaken_player_sees_nothing_change_when_another_buys_up(table: Any, cast: dict[str, Any]) -> None:
+    """Issue #19 item 1 (L18): page, API, sheet and sheet history of the overtaken player stay as they were."""
+    from characters.models import SheetVersion
+
+    auction, corwin, eric = cast["auction"], cast["corwin"], cast["eric"]
+    p1, p2 = client_for(table.player), client_for(table.player2)
+    _act(p1, auction, corwin, type="bid", attribute="psy", amount="10")
+    _act(p2, auction, eric, type="bid", attribute="psy", amount="15")
+    _act(p1, auction, corwin, type="pass", attribute="psy")
+
+    def seen_by_eric() -> tuple[Any, ...]:
+        eric.refresh_from_db()
+        page = p2.get(f"/characters/auctions/{auction.pk}/").content.decode()
+        mine = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page.split("auction-me")[1])
+        api = p2.get(f"/api/v1/auctions/{auction.pk}/?as={eric.pk}").json()["view"]["me"]
+        return (eric.version, eric.sheet, SheetVersion.objects.filter(character=eric).count(), mine, api)
+
+    before = seen_by_eric()
+    assert before[4]["ranks"]["psy"]["label"] == "dominant" and "true_position" not in str(before[4])
+    assert "#1" in before[3]
+    _act(p1, auction, corwin, type="buy_up", attribute="psy", amount="8")
+    assert seen_by_eric() == before
+    # The GM sees the true ladder.
+    gm_api = client_for(table.gm).get(f"/api/v1/auctions/{auction.pk}/").json()["view"]
+    assert gm_api["results"]["players"][str(eric.pk)]["ranks"]["psy"]["true_position"] == 2

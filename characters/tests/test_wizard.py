@@ -314,3 +314,87 @@ def test_it_returns_a_submitted_sheet_with_comments(table: Any) -> None:
     client.post(f"/characters/{character.pk}/approve/")
     character.refresh_from_db()
     assert character.status == "submitted"
+
+
+@pytest.mark.parametrize(("step", "path", "sub"), [("powers", "powers", "power"), ("assets", "allies", "type")])
+def test_a_new_power_or_ally_row_shows_no_choice_and_says_only_required(
+    table: Any, step: str, path: str, sub: str
+) -> None:
+    """Issue #19 item 10: a new row showed "La Marelle" while holding nothing, then saved it unasked."""
+    client = client_for(table.player)
+    character = _create(client, table.campaign, "Julian")
+    data = {f"n:{path}": "0", "_add": path, "version": str(character.version)}
+    html = client.post(f"/characters/{character.pk}/wizard/{step}/", data, HTTP_HX_REQUEST="true").content.decode()
+    select = re.search(rf'<select id="f-{path}-0-{sub}".*?</select>', html, re.S)
+    assert select, html
+    assert re.findall(r"<option [^>]*>", select.group(0))[0] == '<option value="" selected>'
+    # Revalidating the untouched row: one "required" message, no "unknown: None", nothing chosen for the user.
+    data = {f"n:{path}": "1", f"s:{path}.0.{sub}": "", "version": str(character.version)}
+    url = f"/characters/{character.pk}/validate/?step={step}"
+    html = client.post(url, data, HTTP_HX_REQUEST="true").content.decode()
+    assert _errors_of(html, f"f-{path}-0-{sub}") == ["Ce champ est obligatoire."]
+    assert "None" not in html
+
+
+def test_placing_the_clefs_aspects_in_another_order_is_not_an_exchange(db: Any) -> None:
+    """Issue #19 item 3: a new placement shows in step 2 and counts no aspect exchange."""
+    from rules.base import SeededRandom
+    from rules.clefs import creation_roll
+
+    table = make_table("clefs-de-l-aube", prefix="c")
+    client = client_for(table.player)
+    character = _create(client, table.campaign, "Aube")
+    record = creation_roll(SeededRandom(26), "ROLL_STANDARD", "ROLL")
+    assert record["aspect_results"] == [11, 11, 8]
+    sheet = copy.deepcopy(character.sheet)
+    sheet["creation"].update(aspect_method="ROLL_STANDARD", means_method="ROLL", roll=record)
+    sheet["creation"]["aspects_assigned"] = {"PH": 11, "ME": 11, "MY": 8}
+    sheet["aspects"] = {"PH": 11, "ME": 11, "MY": 8}
+    Character.objects.filter(pk=character.pk).update(sheet=sheet)
+    character.refresh_from_db()
+    data = form_data(character.rule_system, character.sheet, ["creation.aspects_assigned.PH",
+                     "creation.aspects_assigned.ME", "creation.aspects_assigned.MY"], character.version)
+    data.update({"s:creation.aspects_assigned.PH": "8", "s:creation.aspects_assigned.MY": "11"})
+    preview = client.post(f"/characters/{character.pk}/validate/?step=aspects", data, HTTP_HX_REQUEST="true")
+    assert "échanges d&#x27;aspects utilisés" not in preview.content.decode()
+    response = client.post(f"/characters/{character.pk}/wizard/aspects/", {**data, "go": "next"})
+    assert response.status_code == 302
+    character.refresh_from_db()
+    assert character.sheet["aspects"] == {"PH": 8, "ME": 11, "MY": 11}
+    page = client.get(f"/characters/{character.pk}/wizard/aspect_exchanges/").content.decode()
+    assert 'name="s:aspects.PH" value="8"' in page
+    codes = {e.code for e in character.rule_system.validate_sheet(character.sheet)}
+    assert "too_many_aspect_exchanges" not in codes
+
+
+def test_a_gm_approves_a_clefs_npc_without_pc_creation_rules(db: Any) -> None:
+    """Issue #19 item 6: an NPC follows the NPC rules (RuleSystem.validate_npc), and has no creation budget."""
+    from characters import services
+
+    table = make_table("clefs-de-l-aube", prefix="n")
+    npc = services.create_character(table.gm, table.campaign, name="Orque", is_npc=True)
+    sheet = copy.deepcopy(npc.sheet)
+    sheet["aspects"] = {"PH": 14, "ME": 8, "MY": 6}
+    sheet["skills"] = [{"name": "Hache", "aspect": "PH", "default_means": "PU", "nc": 15}]
+    npc = services.save_sheet(table.gm, npc, sheet=sheet, expected_version=npc.version)
+    result = services.evaluate_character(npc)
+    assert result.valid and result.budget is None
+    npc = services.approve_character(table.gm, npc)
+    assert npc.status == "approved"
+
+
+def test_an_sms_archetype_without_gm_list_applies_the_seeds_modules(db: Any) -> None:
+    """Issue #19 item 8: "Modèle appliqué." used to add nothing when the GM had set no module list."""
+    table = make_table("sms", prefix="sa")
+    client = client_for(table.player)
+    character = _create(client, table.campaign, "Lucantor")
+    page = client.get(f"/characters/{character.pk}/wizard/archetype/").content.decode()
+    assert "ne donne que les noms des archétypes (L893–985)" in page
+    response = client.post(
+        f"/characters/{character.pk}/template/",
+        {"kind": "archetype", "key": "lancer_des_sorts_de_magie_divine", "version": character.version},
+    )
+    assert response.status_code == 302
+    character.refresh_from_db()
+    added = [m for m in character.sheet["modules"] if m["source"] == "archetype"]
+    assert [(m["name"], m["predefined"], m["rank"]) for m in added] == [("Magie divine", "divine_power", 1)]

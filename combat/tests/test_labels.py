@@ -29,12 +29,22 @@ def test_it_writes_log_changes_readably():
     with translation.override("fr"):
         rows = _readable_changes({"life": "Vie"}, changes)
     assert [(r["path"], r["before"], r["after"]) for r in rows] == [
-        ("Blessures", "légères 0, graves 0", "légères 1, graves 0"),
+        ("Blessures", "légères 0, sérieuses 0", "légères 1, sérieuses 0"),
         ("Blessures · légères", "0", "1"),
         ("mort", "—", "✓"),
     ]
     with translation.override("en"):
         assert _readable_changes({}, changes[:1])[0]["after"] == "light 1, serious 0"
+
+
+def test_it_names_ambre_wounds_as_the_text_does():
+    """Issue #19 item 4: L425–L428 "légère / sérieuse / grave / mortelle", not "graves / critiques"."""
+    state = {"wounds": {"light": 1, "serious": 1, "grave": 1, "mortal": 1}}
+    with translation.override("fr"):
+        (row,) = state_rows(state, {})
+    assert row["value"] == "légères 1, sérieuses 1, graves 1, mortelles 1"
+    with translation.override("en"):
+        assert state_rows(state, {})[0]["value"] == "light 1, serious 1, grave 1, mortal 1"
 
 
 def test_it_keeps_unknown_keys_humanized_and_declared_labels_first():

@@ -93,11 +93,15 @@ def test_it_shows_ranks_only_when_there_are_some_with_attribute_names(table: Any
     page = client.get(url).content.decode()
     assert "<h3>Rangs</h3>" not in page
     ranks["cbt"]["true_position"] = 2
-    snapshot.state = {"ranks": ranks}
+    known = {a: {"points": 0, "label": "amberite", "public_position": None, "secret": False} for a in ranks}
+    known["cbt"] = {"points": 5, "label": "ranked", "public_position": 3, "secret": False}
+    snapshot.state = {"ranks": ranks, "known_ranks": known}
     snapshot.save()
     page = client.get(url).content.decode()
     assert "<h3>Rangs</h3>" in page
     assert "<li>Combat : " in page and "<li>cbt" not in page
+    assert "public 3" in page or "public 3" in page.replace("publique", "public")
+    assert "2" not in page.split("<h3>Rangs</h3>")[1].split("</ul>")[0]  # the true position is the GMs'
 
 
 def test_it_explains_a_confirmed_recap_without_visible_awards(

@@ -208,11 +208,15 @@ def test_it_makes_an_ambre_rank_secret_after_a_buy_up(table: Any, run_on_commit:
     run_on_commit(services.start_session_review, session)
     second.refresh_from_db()
     first.refresh_from_db()
-    assert second.sheet["ladder"]["phy"] == {"public_position": 2, "true_position": 1}
-    assert first.sheet["ladder"]["phy"] == {"public_position": 1, "true_position": 2}
+    # The true ladder is the GMs' (snapshot "ranks"); sheets keep public positions only (L18, issue #19 item 1).
+    assert second.sheet["ladder"]["phy"] == {"public_position": 2, "public_points": 20}
+    assert first.sheet["ladder"]["phy"] == {"public_position": 1}
     ranks = CharacterBalance.objects.get(character=second).state["ranks"]["phy"]
     assert ranks["secret"] is True and ranks["label"] == "dominant"
+    known = CharacterBalance.objects.get(character=second).state["known_ranks"]["phy"]
+    assert known["secret"] is True and known["label"] == "ranked" and known["public_position"] == 2
     assert CharacterBalance.objects.get(character=first).state["ranks"]["phy"]["secret"] is False
+    assert CharacterBalance.objects.get(character=first).state["known_ranks"]["phy"]["label"] == "dominant"
     derived = get_system("ambre").derive(second.sheet)
     assert derived["attributes"]["phy"]["secret"] is True
     versions = SheetVersion.objects.filter(character=second).count()

@@ -64,6 +64,8 @@ class AuctionState:
     external: dict[str, dict[str, int]] = field(default_factory=dict)  # attr -> player -> points paid by karma
     since: dict[str, dict[str, int]] = field(default_factory=dict)  # attr -> player -> seq of current value
     public: dict[str, list[str]] = field(default_factory=dict)  # attr -> public ladder, best first
+    #: attr -> player -> his points when last compared (auction close or a GM comparison).
+    public_points: dict[str, dict[str, int]] = field(default_factory=dict)
     log: list[dict[str, Any]] = field(default_factory=list)
     seq: int = 0
     version: int = 1
@@ -180,6 +182,7 @@ def _close(state: AuctionState, attr: str) -> None:
     bidders.sort(key=lambda p: (-lot["bids"][p], state.since[attr].get(p, 0)))
     # In blind mode this baseline is never shown to players (see :func:`view`).
     state.public[attr] = bidders
+    state.public_points[attr] = {p: points(state, p, attr) for p in state.players}
 
 
 def _maybe_close(state: AuctionState, attr: str) -> None:
@@ -234,6 +237,25 @@ def _check_funds(state: AuctionState, player: str, extra: int) -> None:
             "insufficient_points",
             "Points insuffisants : il vous reste {n}.",
             "Not enough points: {n} left.",
+            n=remaining(state, player),
+        )
+
+
+def _check_refund_loss(state: AuctionState, player: str, lost: int) -> None:
+    """Refuse taking back a downgrade refund the player has already spent.
+
+    L18: the human rank "rend 25pts", the chaosian rank "rend 10 points"; those
+    points join the same pool as the 100 of L22, so a bid may spend them. Going
+    back from human to chaosian (or to Amberite) returns 15 (or 25) points to
+    the rank; it is refused when the pool would then fall below ``-debt_limit``
+    (the seed's loan, L389, happens in play, not at the auction: 0 by default).
+    """
+    if lost > 0 and remaining(state, player) - lost < -state.debt_limit:
+        raise _fail(
+            "rank",
+            "refund_spent",
+            "Impossible : vous avez déjà dépensé les points rendus par ce rang (il vous reste {n}).",
+            "Not possible: you already spent the points this rank returned ({n} left).",
             n=remaining(state, player),
         )
 
@@ -312,6 +334,9 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
             )
         current = {p: points(state, p, attr) for p in state.players}
         state.public[attr] = R.record_comparison(state.public[attr], current, pair[0], pair[1])
+        compared = state.public_points.setdefault(attr, {})
+        for p in pair:
+            compared[p] = current[p]
         return _record(state, event)
 
     if lot["status"] == "closed":
@@ -335,6 +360,9 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
             raise _fail(
                 "rank", "already_bid", "Vous avez déjà enchéri sur cet attribut.", "You already bid on this attribute."
             )
+        # Changing human (+25) to chaosian (+10) takes back 15 points the player may have bid elsewhere already.
+        old = lot["downgrades"].get(player)
+        _check_refund_loss(state, player, (DOWNGRADES[old][1] if old else 0) - DOWNGRADES[rank][1])
         lot["downgrades"][player] = rank
         lot["passed"] = [p for p in lot["passed"] if p != player]
         _maybe_close(state, attr)
@@ -343,6 +371,7 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
     if kind == "cancel_downgrade":
         if player not in lot["downgrades"]:
             raise _fail("rank", "not_downgraded", "Aucune rétrogradation à annuler.", "No downgrade to cancel.")
+        _check_refund_loss(state, player, DOWNGRADES[lot["downgrades"][player]][1])
         del lot["downgrades"][player]
         return _record(state, event)
     if lot["status"] != "open":
@@ -414,12 +443,47 @@ def ladders(state: AuctionState | dict[str, Any]) -> dict[str, dict[str, Any]]:
     return out
 
 
+def known_ranks(state: AuctionState | dict[str, Any], player: str) -> dict[str, dict[str, Any]]:
+    """What ``player`` may know of his ranks: :func:`rules.ambre.ranks.known_rank`
+    per attribute (public positions only; closed attributes, else his base rank).
+    Blind mode (L5 "sans connaître son classement"): no position at all."""
+    state = AuctionState.from_dict(state if isinstance(state, dict) else state.to_dict())
+    out = {}
+    for attr in state.attributes:
+        a = points(state, player, attr)
+        public = state.public.get(attr) or []
+        closed = state.lots[attr]["status"] == "closed"
+        shown = closed and state.mode == "open" and player in public
+        position = public.index(player) + 1 if shown else None
+        before = (state.public_points.get(attr) or {}).get(player) if closed else a
+        out[attr] = R.known_rank(a, position, before)
+    return out
+
+
+def public_positions(state: AuctionState | dict[str, Any], player: str) -> dict[str, int]:
+    """``player``'s places in the closed public ladders (the public part of a sheet, L18).
+
+    Blind mode (L5 "sans connaître son classement"): none.
+    """
+    state = AuctionState.from_dict(state if isinstance(state, dict) else state.to_dict())
+    if state.mode == "blind":
+        return {}
+    out = {}
+    for attr in state.attributes:
+        public = state.public.get(attr) or []
+        if state.lots[attr]["status"] == "closed" and player in public:
+            out[attr] = public.index(player) + 1
+    return out
+
+
 def results(state: AuctionState | dict[str, Any]) -> dict[str, Any]:
-    """Points, ranks and karma per player, plus the ladders.
+    """Points, ranks and karma per player, plus the ladders (the GMs' view).
 
     ``players[p]`` = ``{"points": {attr: A}, "ranks": {attr: {...}},
-    "karma_spent", "refunds", "budget", "remaining"}``. ``ranks`` carry both
-    the true label and the ``secret`` flag (owner and GM only).
+    "known_ranks": {attr: {...}}, "karma_spent", "refunds", "budget",
+    "remaining"}``. ``ranks`` carry the true label and position and the
+    ``secret`` flag from everyone's points: GMs only. ``known_ranks`` is what
+    the player himself may know (:func:`known_ranks`).
     """
     state = AuctionState.from_dict(state if isinstance(state, dict) else state.to_dict())
     table = ladders(state)
@@ -442,6 +506,7 @@ def results(state: AuctionState | dict[str, Any]) -> dict[str, Any]:
         players[p] = {
             "points": {attr: points(state, p, attr) for attr in state.attributes},
             "ranks": ranks,
+            "known_ranks": known_ranks(state, p),
             "karma_spent": spent(state, p),
             "refunds": refunds(state, p),
             "budget": state.budgets[p],
@@ -486,7 +551,9 @@ def view(state: AuctionState | dict[str, Any], viewer: str | None = None, gm: bo
 
     Open mode: the current high bid and bidder, passes and downgrades are
     public; after closing, the public ladder (ids only); point values are the
-    owner's. Blind mode: only one's own figures.
+    owner's. Blind mode: only one's own figures. ``me["ranks"]`` are the
+    viewer's :func:`known_ranks` (public positions only, L18): another
+    player's buy-up never changes what the viewer sees.
     """
     state = AuctionState.from_dict(state if isinstance(state, dict) else state.to_dict())
     if gm:
@@ -507,6 +574,9 @@ def view(state: AuctionState | dict[str, Any], viewer: str | None = None, gm: bo
             entry["public_ladder"] = list(state.public[attr]) if lot["status"] == "closed" else []
         lots[attr] = entry
     mine = res["players"].get(viewer) if viewer else None
+    if mine is not None:
+        mine = {k: v for k, v in mine.items() if k != "known_ranks"}
+        mine["ranks"] = res["players"][viewer]["known_ranks"]
     return {
         "mode": state.mode,
         "status": state.status,

@@ -135,6 +135,8 @@ def power_cost(
     """
     result = Cost()
     spec = T.POWERS.get(power) if isinstance(power, str) else None
+    if power is None or power == "":
+        return result  # not chosen yet: the schema's "required" error says so (no "unknown power: None")
     if spec is None:
         result.errors.append(
             error(_p(prefix, "power"), "invalid_choice", "Pouvoir inconnu : {v}.", "Unknown power: {v}.", v=power)
@@ -761,6 +763,8 @@ def ally_cost(spec: dict[str, Any] | str, prefix: str = "") -> Cost:
     """Cost of an ally or friend (L329–L340): 1, 1, 2, 3, 4 or 6 points."""
     result = Cost()
     kind = spec if isinstance(spec, str) else (spec or {}).get("type") if isinstance(spec, dict) else None
+    if kind is None or kind == "":
+        return result  # not chosen yet: the schema's "required" error says so
     if not isinstance(kind, str) or kind not in T.ALLIES:
         result.errors.append(
             error(

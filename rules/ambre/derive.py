@@ -16,6 +16,7 @@ from typing import Any
 
 from rules.ambre import tables as T
 from rules.ambre.costs import power_rank
+from rules.ambre.ranks import known_rank
 from rules.ambre.schema import coerce
 
 
@@ -53,23 +54,16 @@ def base_rank(points: int) -> str:
     return "ranked"
 
 
-def rank_label(points: int, true_position: int | None = None, public_position: int | None = None) -> dict[str, Any]:
-    """Rank label of one attribute (L18), with the secret overlay.
+def rank_label(points: int, public_position: int | None = None, public_points: int | None = None) -> dict[str, Any]:
+    """Rank of one attribute as its owner may know it (L18): public positions only.
 
-    ``true_position`` is the position among the campaign's characters with
-    A > 0 (1 = dominant); ``public_position`` the last publicly known one.
-    Secret = it overtook someone without a comparison (true < public).
+    The sheet stores the last public ladder position and the owner's points
+    at that comparison (``ladder.<attr>``); see
+    :func:`rules.ambre.ranks.known_rank`. The true ladder (everyone's current
+    points) is the GMs' and is never stored on a sheet: the overtaken
+    player's sheet, and its history, would change when someone bought up.
     """
-    label = base_rank(points)
-    if label == "ranked" and true_position == 1:
-        label = "dominant"
-    secret = (
-        label in ("ranked", "dominant")
-        and true_position is not None
-        and public_position is not None
-        and true_position < public_position
-    )
-    return {"label": label, "secret": secret, "true_position": true_position, "public_position": public_position}
+    return known_rank(points, public_position, public_points)
 
 
 def minor_keys(mental: int, volonte: int) -> int:
@@ -129,7 +123,7 @@ def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) 
             "effective": effective(points),
             "pool": pool(points),
             "allocated": sum(characteristic(sheet, c) for c in T.GOVERNS[key]),
-            **rank_label(points, positions.get("true_position"), positions.get("public_position")),
+            **rank_label(points, positions.get("public_position"), positions.get("public_points")),
         }
     condition = sheet.get("condition") or {}
     keys = minor_keys(characteristic(sheet, "mental"), characteristic(sheet, "volonte"))

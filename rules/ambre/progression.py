@@ -109,6 +109,13 @@ def purchase_fields() -> dict[str, tuple[Field, ...]]:
 
 _FIELDS = purchase_fields()
 _LIST_OF = {"artefact": "artefacts", "shadow": "shadows", "construct": "constructs", "ally": "allies"}
+#: The text's names of the assets a purchase adds (L96 "Artefacts", L169 "Ombres", L236 "Constructs", L325 "Alliés").
+_ASSET_LABELS = {
+    "artefact": Msg("Artefact", "Artefact"),
+    "shadow": Msg("Ombre", "Shadow"),
+    "construct": Msg("Construct", "Construct"),
+    "ally": Msg("Allié", "Ally"),
+}
 
 
 def purchase(
@@ -171,6 +178,11 @@ def purchase(
         unit = settings.get("attribute_point_cost") or 1
         cost.add(T.ATTRIBUTE_LABELS[key], points * unit, "points")
         new.setdefault("attributes", {})[key] = target
+        # L18: the rank stays where the last comparison put it; remember the points it was compared with
+        # (sheets from before ``public_points`` existed), so the owner sees his rank turn secret.
+        slot = (new.get("ladder") or {}).get(key)
+        if isinstance(slot, dict) and slot.get("public_points") is None and slot.get("public_position"):
+            slot["public_points"] = old
         chars = new.setdefault("characteristics", {})
         for char, value in allocation.items():
             if value and T.PARENT.get(char) == key:
@@ -255,10 +267,11 @@ def purchase(
                 "ally": lambda: ally_cost(item, prefix="item."),
             }[kind]()
             errors.extend(calc.errors)
-            cost.add(Msg(kind, kind), calc.paid, "item")
+            label = _ASSET_LABELS[kind]
+            cost.add(label, calc.paid, "item")
             new.setdefault(_LIST_OF[kind], []).append(copy.deepcopy(item))
             data["item"] = item.get("name", "")
-            note = Msg(f"{kind} : {item.get('name', '')}", f"{kind}: {item.get('name', '')}")
+            note = Msg(f"{label.fr} : {item.get('name', '')}", f"{label.en}: {item.get('name', '')}")
     balance = int((balances or {}).get("karma", 0)) + int((balances or {}).get("xp", 0) or 0)
     after = balance - cost.amount
     if after < 0 and cost.amount > 0:

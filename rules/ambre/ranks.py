@@ -73,6 +73,43 @@ def ladder(
     return {"true": groups, "public": public, "ranks": ranks}
 
 
+def known_rank(points: int, public_position: int | None, public_points: int | None = None) -> dict[str, Any]:
+    """What a player may know of his own rank: public positions only (L18).
+
+    L18 defines the ladder by comparisons: "rang secret (rang classé dont la
+    dernière comparaison a été faussé par l'évolution du personnage qui était
+    auparavant inférieur dans l'attribut)". Between two comparisons a player
+    knows his own points and the last public ladder, nothing of the others'
+    buy-ups. So his label follows his *public* position ("dominant" = public
+    position 1) and never moves because someone else bought up (the
+    overtaken player would learn of the purchase). ``secret`` is what the
+    overtaker knows of himself: he was publicly below someone (not publicly
+    dominant) and his points rose since the last comparison
+    (``public_points``: his points then; ``None`` without a public position
+    = never compared, from 0). Whether
+    he really passed anyone needs the others' points: only the GMs see the
+    true ladder (:func:`ladder`).
+    """
+    base = "human" if points <= -25 else "chaosian" if points < 0 else "amberite" if points == 0 else "ranked"
+    pp = public_position if isinstance(public_position, int) and not isinstance(public_position, bool) else None
+    if base != "ranked":
+        public_label = base
+    else:
+        public_label = "dominant" if pp == 1 else "ranked" if pp else "unranked"
+    if isinstance(public_points, int) and not isinstance(public_points, bool):
+        before = public_points
+    else:  # never compared: a late joiner (L22) starts from 0; an older sheet's comparison value is unknown
+        before = points if pp else 0
+    secret = base == "ranked" and pp != 1 and points > before
+    return {
+        "points": points,
+        "label": "dominant" if public_label == "dominant" else base,
+        "public_position": pp,
+        "public_label": public_label,
+        "secret": secret,
+    }
+
+
 def record_comparison(public_order: Sequence[str], points: dict[str, int], a: str, b: str) -> list[str]:
     """A GM-recorded comparison of ``a`` and ``b`` (L18 "dernière comparaison"):
     the public order of that pair is corrected to their true order."""

@@ -178,6 +178,13 @@ def shadow_item_fields(full: bool = True) -> tuple[Field, ...]:
     return tuple(fields)
 
 
+#: Ladder slots of an attribute (L18), as people read them (never the internal key on a page).
+_LADDER_LABELS = {
+    "true_position": ("place réelle (ancienne donnée, MJ)", "true place (old data, GM)"),
+    "public_position": ("place publique", "public place"),
+    "public_points": ("points à la dernière comparaison", "points at the last comparison"),
+}
+
 def sheet_fields() -> tuple[Field, ...]:
     fields: list[Field] = [
         Field("name", "str", Msg("Nom", "Name"), default="", max_length=120, group="identity", step="identity"),
@@ -491,14 +498,16 @@ def sheet_fields() -> tuple[Field, ...]:
             )
         )
     for key in T.ATTRIBUTES:
-        for pos in ("true_position", "public_position"):
+        # ``true_position`` is no longer written (the GMs' true ladder is never stored on a sheet, L18);
+        # it stays declared so that older sheets validate. ``public_points``: the owner's points when last compared.
+        for pos, (fr, en) in _LADDER_LABELS.items():
             fields.append(
                 Field(
                     f"ladder.{key}.{pos}",
                     "int",
-                    Msg(f"{T.ATTRIBUTE_LABELS[key].fr} : {pos}", f"{T.ATTRIBUTE_LABELS[key].en}: {pos}"),
+                    Msg(f"{T.ATTRIBUTE_LABELS[key].fr} : {fr}", f"{T.ATTRIBUTE_LABELS[key].en}: {en}"),
                     default=None,
-                    minimum=1,
+                    minimum=T.HUMAN_POINTS if pos == "public_points" else 1,
                     maximum=1000,
                     group="ladder",
                     step="",

@@ -161,6 +161,18 @@ class AmbreSystem(RuleSystem):
     ) -> dict[str, Any]:
         return combat.combat_state(sheet, self.settings(settings), karma)
 
+    def private_state_keys(self) -> frozenset[str]:
+        """Gauges that give the true attribute points away (L18: only the ladder is public).
+
+        Life and energy are sums of attributes ("Endurance et du Physique +50",
+        L402; "Psyché et de l'Endurance +50", L404) and a full gauge equals its
+        maximum; minor keys are "Mental+Volonté / 4" (L440); an initiative
+        score is the Rapidité or the Concentration itself (L416), so only the
+        order is public. Other players see the wounds and the coma/death
+        flags, which the fiction shows.
+        """
+        return super().private_state_keys() | {"life", "life_max", "energy", "energy_max", "keys", "initiative"}
+
     def action_fields(self) -> tuple[Field, ...]:
         return combat._ACTION_FIELDS
 

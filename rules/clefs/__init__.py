@@ -67,7 +67,13 @@ from rules.clefs import combat, progression, schema
 from rules.clefs import tables as t
 from rules.clefs import sheet_tests as _sheet_tests
 from rules.clefs.combat import request_from_sheet
-from rules.clefs.creation import creation_errors, creation_pools, creation_roll, replay_creation_roll
+from rules.clefs.creation import (
+    creation_errors,
+    creation_pools,
+    creation_roll,
+    follow_placement,
+    replay_creation_roll,
+)
 from rules.clefs.derive import (
     aspect_ladder,
     combination_name,
@@ -207,6 +213,12 @@ class ClefsDeLAube(RuleSystem):
         errors += [FieldError(path, code, msg) for path, code, msg in means_errors(sheet.get("means") or {})]
         errors += creation_errors(sheet, merged)
         return errors
+
+    def follow_edit(
+        self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """A new placement of the rolled results restarts the exchanges (L523-L525, L550, L576-L577)."""
+        return follow_placement(before, after)
 
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
         return derive_sheet(sheet)
@@ -455,6 +467,18 @@ class ClefsDeLAube(RuleSystem):
     def action_fields(self) -> tuple[Field, ...]:
         return schema.action_fields()
 
+    def validate_action(
+        self,
+        actor_sheet: dict[str, Any],
+        declaration: dict[str, Any],
+        target_sheet: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> list[FieldError]:
+        """A declared skill must be on the sheet, unless the GM marks the roll untrained (G13)."""
+        from rules.clefs.combat import declaration_errors
+
+        return declaration_errors(actor_sheet, declaration, target_sheet)
+
     def initiative(
         self,
         combatants: Sequence[Combatant],
@@ -477,6 +501,34 @@ class ClefsDeLAube(RuleSystem):
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
         return schema.purchase_fields()
+
+    def purchase_offers(
+        self,
+        sheet: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+        facts: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Also one level more in each skill the PX pay for: "chaque niveau coûte le nouveau NC"
+        (L626-L667, :func:`skill_cost`), priced by :meth:`purchase`."""
+        out = super().purchase_offers(sheet, balances, settings, facts)
+        for skill in skills_of(sheet):
+            name, nc = skill.get("name"), skill.get("nc")
+            if not isinstance(name, str) or not name.strip() or not isinstance(nc, int) or nc >= t.NC_MAX:
+                continue
+            offer = {"skill": name, "aspect": skill.get("aspect"), "to": nc + 1}
+            result = self.purchase(sheet, {"kind": "raise_skill", **offer}, balances, settings)
+            if result.errors or not result.entries:
+                continue
+            out.append(
+                {
+                    "kind": "raise_skill",
+                    "request": offer,
+                    "label": Msg(f"{name} : NC {nc} → {nc + 1}", f"{name}: NC {nc} → {nc + 1}"),
+                    "cost": -sum(d.amount for d in result.entries if d.currency == "xp"),
+                }
+            )
+        return out
 
     def purchase(
         self,

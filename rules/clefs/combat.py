@@ -99,7 +99,8 @@ def request_from_sheet(
         request["skill_nc"] = _as_int(found[1].get("nc")) if found else 0
         if found and found[1].get("aspect") != aspect:
             request["other_aspect"] = True
-    handicaps, advantages = [], []
+    handicaps: list[int] = []
+    advantages: list[int] = []
     for condition in sheet.get("conditions") or []:
         if isinstance(condition, dict) and condition.get("active", True):
             target = advantages if condition.get("kind") == "advantage" else handicaps
@@ -112,9 +113,46 @@ def request_from_sheet(
     return request
 
 
+def declaration_errors(
+    actor_sheet: dict[str, Any], declaration: dict[str, Any], target_sheet: dict[str, Any] | None = None
+) -> list[FieldError]:
+    """A declared skill must be one of the character's skills (issue #19 item 9).
+
+    A skill is "reliée à un aspect particulier" and written on the sheet
+    with its NC (L429-L432, L475); a name the sheet does not hold would be
+    resolved as an untrained NC 0 (reading G13) without anyone noticing.
+    So it is refused, unless the GM marks the roll untrained
+    (``skill_untrained``, G13 (a): "profane", BC −10). The defence's skill
+    is checked against the target's sheet the same way.
+    """
+    errors: list[FieldError] = []
+    checks = [("skill_name", actor_sheet, bool(declaration.get("skill_untrained")))]
+    if target_sheet is not None:
+        checks.append(("defense_skill_name", target_sheet, False))
+    for path, sheet, untrained in checks:
+        name = declaration.get(path)
+        if not isinstance(name, str) or not name.strip() or untrained:
+            continue
+        if find_skill(sheet or {}, name) is None:
+            known = ", ".join(str(s.get("name")) for s in (sheet or {}).get("skills") or [] if isinstance(s, dict))
+            errors.append(
+                error(
+                    path,
+                    "unknown_skill",
+                    "« {name} » n'est pas une compétence du personnage ({known}). "
+                    "Laissez vide pour aspect + moyen seuls.",
+                    "“{name}” is not one of the character's skills ({known}). Leave empty for aspect + means only.",
+                    name=name.strip(),
+                    known=known or "—",
+                )
+            )
+    return errors
+
+
 def combat_state(sheet: dict[str, Any]) -> dict[str, Any]:
     """Initial state: the sheet's active handicaps and advantages (wounds, gear...)."""
-    handicaps, advantages = [], []
+    handicaps: list[dict[str, Any]] = []
+    advantages: list[dict[str, Any]] = []
     for condition in sheet.get("conditions") or []:
         if isinstance(condition, dict) and condition.get("active", True):
             item = {

@@ -14,6 +14,7 @@ against it.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Any
 
@@ -160,6 +161,33 @@ def aspect_exchange_errors(initial: dict[str, int], final: dict[str, int]) -> li
                 )
             )
     return errors
+
+
+def follow_placement(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """A new placement of the rolled results restarts the exchanges made on the old one.
+
+    The text orders the steps: the player places the three results "dans les
+    aspects qu'il désire" (L523-L525), "peut ensuite faire 5 échanges"
+    (L550); the means results are distributed, then "peut faire encore une
+    fois jusqu'à 5 points d'échange" (L576-L577). Placing the same results in
+    another order is therefore not an exchange: when
+    ``creation.aspects_assigned`` (or ``means_assigned``) changes and the
+    final values were not edited in the same change, the final values become
+    the new placement. Returns a new sheet.
+    """
+    new = copy.deepcopy(after)
+    old_raw, raw = before.get("creation"), new.get("creation")
+    old_creation: dict[str, Any] = old_raw if isinstance(old_raw, dict) else {}
+    creation: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    for placed, final in (("aspects_assigned", "aspects"), ("means_assigned", "means")):
+        placement = creation.get(placed)
+        if (
+            isinstance(placement, dict)
+            and placement != old_creation.get(placed)
+            and new.get(final) == before.get(final)
+        ):
+            new[final] = dict(placement)
+    return new
 
 
 def means_exchange_points(assigned: dict[str, int], final: dict[str, int]) -> int:

@@ -380,8 +380,16 @@ def tags_for(outcome: dict[str, Any]) -> list[str]:
 
 
 def summary_for(outcome: dict[str, Any], label: str | None = None) -> Msg:
-    """A bilingual one-line summary; a hidden ND is not revealed."""
+    """A bilingual one-line summary; a hidden ND is not revealed.
+
+    A triggered critical die names the result as the text does: "prouesse
+    exceptionnelle" / "maladresse exceptionnelle" (L993-L1047), not "réussite
+    normale" / "échec normal".
+    """
     level = t.LEVEL_LABELS[outcome["level"]]
+    crit = outcome.get("crit")
+    if crit and crit.get("triggered") and outcome["level"] in t.EXCEPTIONAL_LABELS:
+        level = t.EXCEPTIONAL_LABELS[outcome["level"]]
     head = f"{label} : " if label else ""
     head_en = f"{label}: " if label else ""
     fr = f"{head}CA {outcome['ca']}"

@@ -592,6 +592,20 @@ def action_fields() -> tuple[Field, ...]:
             default="",
         ),
         Field("skill_name", "str", Msg("Compétence", "Skill"), max_length=80),
+        Field(
+            "skill_untrained",
+            "bool",
+            Msg(
+                "Jet profane (MJ) : compétence absente de la feuille, NC 0",
+                "Untrained roll (GM): skill not on the sheet, NC 0",
+            ),
+            default=False,
+            audience="gm",
+            help=Msg(
+                "Le MJ fait jouer une compétence que le personnage n'a pas : BC −10 (L431-L432, L493-L495).",
+                "The GM has the character use a skill he lacks: BC −10 (L431-L432, L493-L495).",
+            ),
+        ),
         Field("handicap", "int", Msg("Handicap supplémentaire", "Extra handicap"), default=0, minimum=0, maximum=200),
         Field("advantage", "int", Msg("Avantage", "Advantage"), default=0, minimum=0, maximum=200),
         Field(

@@ -173,6 +173,12 @@ LEVEL_LABELS: dict[str, Msg] = {
     "AUTO_FAILURE": Msg("échec automatique", "automatic failure"),
 }
 SUCCESS_LEVELS = frozenset({"AUTO_SUCCESS", "SUCCESS"})
+#: A natural 1 on the critical die names the result (section "les prouesses et maladresses exceptionnelles",
+#: L993-L994; examples "une prouesse exceptionnelle" L1015, "Maladresse exceptionnelle" L1034).
+EXCEPTIONAL_LABELS: dict[str, Msg] = {
+    "SUCCESS": Msg("prouesse exceptionnelle", "exceptional feat"),
+    "FAILURE": Msg("maladresse exceptionnelle", "exceptional fumble"),
+}
 
 #: Table "les difficultés" (L837-L869); the table's labels win over L826-L827 (reading G7).
 DIFFICULTIES: tuple[tuple[int, Msg], ...] = (

@@ -26,6 +26,7 @@ from rules.sms.tables import (
     CREATION_RANK_CAP,
     CREATION_XP,
     NEGATIVE_XP_CAP,
+    PREDEFINED_MODULES,
     RACE_PACKAGE_XP,
     RACES,
     SPECIAL_POWER_MAGIC,
@@ -204,15 +205,53 @@ def apply_race(sheet: Mapping[str, Any], race: str, settings: Mapping[str, Any] 
     return new
 
 
+#: What the wizard says about the default archetype contents (shown beside the archetype list).
+ARCHETYPE_DEFAULT_NOTE = Msg(
+    "Le texte ne donne que les noms des archétypes (L893–985), pas leurs modules ni leurs coûts. Sans liste du MJ "
+    "(options de la campagne), un archétype ajoute un module à son nom, sans rang acheté : sa portée (1 par défaut) "
+    "est à fixer avec le MJ (L26) et ses rangs s'achètent avec le budget de création (L59–71). Les traits « Lancer "
+    "des sorts » ajoutent le module de magie prédéfini au rang 1, le minimum du texte (L297).",
+    "The text gives only the archetypes' names (L893–985), not their modules or costs. Without a GM list "
+    "(campaign options), an archetype adds one module named after it, with no rank bought: its scope (1 by "
+    "default) is agreed with the GM (L26) and its ranks are bought from the creation budget (L59–71). The "
+    "\"Cast spells\" traits add the predefined magic module at rank 1, the text's minimum (L297).",
+)
+
+
+def default_archetype_modules(key: str) -> list[dict[str, Any]]:
+    """An archetype's modules when the GM has set none: only what the seed gives (L876–985, L297).
+
+    The seed names the archetypes and says an archetype is "un jeu de modules d'un coût fixé à l'avance"
+    (L878) costing at most 33 XP (L882), but lists no module, scope or rank. So no number is invented:
+
+    * the spell-casting traits need "le module « pouvoir des arcanes » au rang 1 minimum" (L297, and its
+      divine and natural counterparts): that predefined module at rank 1;
+    * any other archetype: one module named after the archetype (a practice, a trade or a social rank:
+      L887–890), at rank 0, i.e. listed and not bought. Its scope is the module form's default (1) until
+      the player and the GM agree on it ("il faut en revanche s'accorder avec le meneur de jeu", L26).
+    """
+    data = ARCHETYPES[key]
+    predefined = data.get("required_predefined") or ""
+    if predefined:
+        label = dict(PREDEFINED_MODULES)[predefined]
+        return [{"name": label.fr, "kind": "positive", "scope": 1, "rank": 1, "predefined": predefined}]
+    return [{"name": data["label"].fr, "kind": "positive", "scope": 1, "rank": 0, "predefined": ""}]
+
+
 def archetype_modules(key: str, settings: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The GM-supplied module list of an archetype (the seed gives only names, L893–985)."""
-    raw = (settings.get("archetype_modules") or {}).get(key) or []
+    """An archetype's modules: the GM's list from the campaign options when set (the seed gives only
+    names, L893–985), else :func:`default_archetype_modules`."""
+    given = settings.get("archetype_modules") or {}
+    raw = given.get(key) if isinstance(given, Mapping) else None
+    if not raw:
+        return default_archetype_modules(key) if key in ARCHETYPES else []
     out = []
     for m in raw:
         if not isinstance(m, Mapping):
             continue
         out.append({"name": str(m.get("name", "")), "kind": m.get("kind", "positive"),
-                    "scope": _i(m.get("scope"), 1), "rank": _i(m.get("rank"), 1)})
+                    "scope": _i(m.get("scope"), 1), "rank": _i(m.get("rank"), 1),
+                    "predefined": str(m.get("predefined") or "")})
     return out
 
 
@@ -258,9 +297,9 @@ def apply_archetype(sheet: Mapping[str, Any], key: str, settings: Mapping[str, A
                 existing["rank"] = max(_i(existing.get("rank")), m["rank"])
                 break
         else:
-            modules.append({**m, "free_rank": 0, "progress_ranks": 0, "source": "archetype", "predefined": "",
+            modules.append({"free_rank": 0, "progress_ranks": 0, "source": "archetype", "predefined": "",
                             "domain": "", "removable": False, "object_name": "", "object_possessed": True,
-                            "progressable": True, "roleplay": False})
+                            "progressable": True, "roleplay": False, **m})
     new["modules"] = modules
     archetypes = [a for a in new.get("archetypes") or [] if isinstance(a, Mapping)]
     if not any(a.get("key") == key for a in archetypes):

@@ -54,6 +54,7 @@ from rules.sms.core import (
     success_probability,
 )
 from rules.sms.creation import (
+    apply_race,
     budget_lines,
     creation_budget,
     creation_errors,
@@ -200,6 +201,40 @@ class SMSSystem(RuleSystem):
         return validate_fields(merged, self.campaign_settings_fields()) + validate_archetype_settings(merged)
 
     # ---- validation, derived values, budget --------------------------------------
+    def follow_edit(
+        self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """A new race brings its fixed modules and size (L689, L695–874), replacing the old race's."""
+        race = after.get("race")
+        if race == before.get("race") or not isinstance(race, str):
+            return after
+        try:
+            # From the previous race, so that its default size is recognised and replaced.
+            return apply_race({**after, "race": before.get("race")}, race, self.settings(settings))
+        except (RulesError, KeyError, TypeError):
+            return after
+
+    def validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+        """NPCs follow the definition methods of L987–1035, not the PC creation budget.
+
+        Uber-simple and simple NPCs are noted difficulties ("la difficulté pour
+        lui résister est de 3", L997), so ``npc.difficulties`` must hold whole
+        numbers (0–30) when noted; semi-modular and deluxe NPCs carry modules checked by
+        their fields only (no XP budget, no creation rank cap: "pourra même
+        avoir de l'expérience pour progresser", L1009).
+        """
+        errors = validate_fields(sheet, self.sheet_fields())
+        raw = sheet.get("npc")
+        npc: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        difficulties = npc.get("difficulties")
+        if isinstance(difficulties, dict):
+            for key, value in difficulties.items():
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 30:
+                    errors.append(error(f"npc.difficulties.{key}", "invalid_difficulty",
+                                        "Une difficulté notée est un nombre entier de 0 à 30 (L997).",
+                                        "A noted difficulty is a whole number from 0 to 30 (L997)."))
+        return errors  # an uber-simple NPC may have nothing noted: "à la demande" (L997)
+
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         errors = validate_fields(sheet, self.sheet_fields())
         if errors:
@@ -805,6 +840,29 @@ class SMSSystem(RuleSystem):
         return out, _outcome_msg(out)
 
     # ---- progression ----------------------------------------------------------------
+    def purchase_offers(
+        self,
+        sheet: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+        facts: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """One more rank in each module the XP pay for: "autant de point d'expérience que sa portée" (L63,
+        L77), priced by :meth:`purchase`. The scenario is the player's to name in the form (L77)."""
+        out = super().purchase_offers(sheet, balances, settings, facts)
+        for index, m in enumerate(sheet.get("modules") or []):
+            if not isinstance(m, Mapping):
+                continue
+            request = {"kind": "raise_module", "module": index, "scenario": "—", "scenario_completed": True}
+            result = self.purchase(sheet, request, balances, settings)
+            if result.errors or not result.entries:
+                continue
+            rank = _i(m.get("rank"))
+            label = f"{module_notation(m)} → {rank + 1}"
+            out.append({"kind": "raise_module", "request": {"module": index}, "label": Msg(label, label),
+                        "cost": -sum(d.amount for d in result.entries if d.currency == "xp")})
+        return out
+
     def purchase(
         self, sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int],
         settings: dict[str, Any] | None = None,

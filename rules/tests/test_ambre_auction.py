@@ -208,3 +208,60 @@ def test_auction_invariants(evts):
             ladder = res["ladders"][attr]
             positions = [ladder["ranks"][p]["true_position"] for g in ladder["true"] for p in g]
             assert positions == sorted(positions)
+
+
+def test_a_downgrade_changed_after_spending_its_refund_is_refused():
+    """Issue #19 item 2, the example ``test_auction_invariants`` found: human (+25), bid, then chaosian."""
+    state = A.new_auction(PLAYERS)
+    state = run(
+        state,
+        {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "human"},
+        bid("P1", 111),
+    )
+    with pytest.raises(RulesError) as exc:
+        A.apply(state, {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "chaosian"})
+    assert exc.value.errors[0].code == "refund_spent"
+    with pytest.raises(RulesError):
+        A.apply(state, {"type": "cancel_downgrade", "player": "P1", "attribute": "phy"})
+    assert A.results(state)["players"]["P1"]["remaining"] == 14
+    # Unspent refunds may still change: 100 + 25 - 20 = 105, then chaosian: 100 + 10 - 20 = 90.
+    state = run(A.new_auction(PLAYERS), {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "human"},
+                bid("P1", 20), {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "chaosian"})
+    assert A.results(state)["players"]["P1"]["remaining"] == 90
+
+
+def test_an_overtaken_player_sees_no_change_when_another_buys_up():
+    """Issue #19 item 1 (L18): public positions only; the overtaker alone sees his rank as secret."""
+    state = psyche_closed()  # public ladder P1 (25) > P3 (16) > P2 (10)
+    before = A.view(state, "P1")["me"]
+    state = A.apply(state, {"type": "buy_up", "player": "P3", "attribute": "psy", "amount": 20})
+    after = A.view(state, "P1")["me"]
+    assert after["ranks"] == before["ranks"]
+    assert after["ranks"]["psy"] == {"points": 25, "label": "dominant", "public_position": 1,
+                                      "public_label": "dominant", "secret": False}
+    assert "true_position" not in json.dumps(after)
+    mine = A.view(state, "P3")["me"]["ranks"]["psy"]
+    assert mine["points"] == 36 and mine["public_position"] == 2 and mine["secret"] is True
+    assert mine["label"] == "ranked"  # not "dominant": that would tell him P1 did not buy up too
+    # The GM sees the truth; a recorded comparison makes it public and clears the secret.
+    assert A.results(state)["players"]["P3"]["ranks"]["psy"]["label"] == "dominant"
+    state = A.apply(state, {"type": "comparison", "attribute": "psy", "players": ["P1", "P3"]})
+    assert A.view(state, "P1")["me"]["ranks"]["psy"]["public_position"] == 2
+    assert A.view(state, "P3")["me"]["ranks"]["psy"] == {"points": 36, "label": "dominant", "public_position": 1,
+                                                        "public_label": "dominant", "secret": False}
+
+
+def test_blind_mode_shows_players_no_position():
+    state = A.new_auction(["a", "b"], {"mode": "blind"})
+    state = run(state, bid("a", 20, "psy"), bid("b", 10, "psy"), {"type": "close", "attribute": "psy"})
+    assert A.view(state, "b")["me"]["ranks"]["psy"]["public_position"] is None
+
+
+def test_public_positions_are_the_public_ladder_and_none_in_blind_mode():
+    state = psyche_closed()
+    assert A.public_positions(state, "P2") == {"psy": 3}
+    state = A.apply(state, {"type": "buy_up", "player": "P2", "attribute": "psy", "amount": 30})
+    assert A.public_positions(state, "P2") == {"psy": 3}  # a buy-up is private (L18)
+    blind = A.new_auction(["a", "b"], {"mode": "blind"})
+    blind = run(blind, bid("a", 20, "psy"), {"type": "close", "attribute": "psy"})
+    assert A.public_positions(blind, "a") == {}

@@ -88,10 +88,12 @@ def test_it_labels_ranks_and_secret_overlay():
     assert derive.rank_label(-25)["label"] == "human"
     assert derive.rank_label(-10)["label"] == "chaosian"
     assert derive.rank_label(0)["label"] == "amberite"
-    assert derive.rank_label(5, 2, 2)["label"] == "ranked"
-    assert derive.rank_label(5, 1, 1)["label"] == "dominant"
-    secret = derive.rank_label(26, 1, 2)
-    assert secret["label"] == "dominant" and secret["secret"] is True
+    assert derive.rank_label(5, 2, 5)["label"] == "ranked"
+    assert derive.rank_label(5, 1, 5)["label"] == "dominant"
+    # Bought up from 20 while publicly second: secret, still shown at the public position (L18).
+    secret = derive.rank_label(26, 2, 20)
+    assert secret["label"] == "ranked" and secret["secret"] is True and secret["public_position"] == 2
+    assert "true_position" not in secret
 
 
 @pytest.mark.parametrize("maker", [ariane, borel, cendre])

@@ -118,6 +118,9 @@ def test_asset_purchases(kind, item, cost):
     assert result.ok and result.entries[0].amount == -cost
     listed = {"artefact": "artefacts", "shadow": "shadows", "construct": "constructs", "ally": "allies"}[kind]
     assert result.sheet[listed][-1]["name"] == item["name"]
+    # The ledger note names the asset as the text does, never by its internal key.
+    label = {"artefact": "Artefact", "shadow": "Ombre", "construct": "Construct", "ally": "Allié"}[kind]
+    assert result.entries[0].note.fr == f"{label} : {item['name']}"
 
 
 def test_purchase_bad_input_and_permissions_of_the_loan():

@@ -197,3 +197,19 @@ def test_it_only_raises_rules_errors_on_junk_declarations(declaration):
         SYSTEM.resolve_action(fighter("alice"), fighter("bob"), declaration, SeededRandom(3))
     except RulesError as exc:
         assert exc.errors
+
+
+def test_a_declared_skill_must_be_on_the_sheet():
+    """Issue #19 item 9: "Hache" is refused for a character who has only "Épée" (L429-L432; reading G13)."""
+    alice, bob = fighter("alice"), fighter("bob")
+    errors = SYSTEM.validate_action(alice.sheet, {"kind": "simple", "skill_name": "Hache"})
+    assert [(e.path, e.code) for e in errors] == [("skill_name", "unknown_skill")]
+    assert "Hache" in errors[0].message.fr and "Épée" in errors[0].message.fr
+    assert SYSTEM.validate_action(alice.sheet, {"kind": "simple", "skill_name": "épée"}) == []
+    assert SYSTEM.validate_action(alice.sheet, {"kind": "simple", "skill_name": ""}) == []
+    # The GM may have the character use a skill he lacks: an untrained roll (NC 0).
+    assert SYSTEM.validate_action(alice.sheet, {"kind": "simple", "skill_name": "Hache", "skill_untrained": True}) == []
+    defence = {"kind": "opposed", "skill_name": "Épée", "defense_skill_name": "Bouclier"}
+    assert [e.path for e in SYSTEM.validate_action(alice.sheet, defence, bob.sheet)] == ["defense_skill_name"]
+    untrained = next(f for f in SYSTEM.action_fields() if f.path == "skill_untrained")
+    assert untrained.audience == "gm"

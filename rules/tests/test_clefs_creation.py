@@ -310,3 +310,22 @@ def test_it_matches_the_third_aspect_distribution_d50():
         above = Fraction(sum(c for v, c in counts.items() if v > 15), 1296)
         below = Fraction(sum(c for v, c in counts.items() if v < 5), 1296)
         assert above == below == Fraction(70, 1296)
+
+
+def test_a_new_placement_is_not_an_exchange():
+    """Issue #19 item 3: 12/6/12 placed again as 6/12/12 restarts the exchanges (L523-L525, L550)."""
+    from rules import get_system
+
+    system = get_system("clefs-de-l-aube")
+    before = {"creation": {"aspects_assigned": {"PH": 12, "ME": 6, "MY": 12}}, "aspects": {"PH": 13, "ME": 6, "MY": 11}}
+    after = {"creation": {"aspects_assigned": {"PH": 6, "ME": 12, "MY": 12}}, "aspects": {"PH": 13, "ME": 6, "MY": 11}}
+    followed = system.follow_edit(before, after)
+    assert followed["aspects"] == {"PH": 6, "ME": 12, "MY": 12}
+    assert after["aspects"] == {"PH": 13, "ME": 6, "MY": 11}  # inputs untouched
+    # Final values edited in the same change are the player's: kept.
+    edited = {**after, "aspects": {"PH": 7, "ME": 11, "MY": 12}}
+    assert system.follow_edit(before, edited)["aspects"] == {"PH": 7, "ME": 11, "MY": 12}
+    # Means: same reading (L576-L577).
+    m_before = {"creation": {"means_assigned": {"PU": 2, "RE": -2}}, "means": {"PU": 2, "RE": -2}}
+    m_after = {"creation": {"means_assigned": {"PU": -2, "RE": 2}}, "means": {"PU": 2, "RE": -2}}
+    assert system.follow_edit(m_before, m_after)["means"] == {"PU": -2, "RE": 2}

@@ -403,3 +403,20 @@ def test_it_only_raises_rules_errors_on_junk(request_, kind):
         SYSTEM.odds({"kind": kind, **request_})
     except RulesError as exc:
         assert exc.errors
+
+
+def test_a_triggered_critical_die_is_named_as_the_text_names_it():
+    """Issue #19 item 4 / #15 item 6: L1015 "prouesse exceptionnelle", L1034 "Maladresse exceptionnelle"."""
+    from rules import get_system
+    from rules.base import ScriptedRandom
+
+    system = get_system("clefs-de-l-aube")
+    # Jonathan (L1036-L1046): CA 16, d20 18, critical d10 1, reroll 18 -> degree of failure 22.
+    jonathan = system.resolve({"kind": "action", "aspect": 16, "crit_die": 10}, ScriptedRandom([18, 1, 18]))
+    assert jonathan.outcome["de"] == 20 and "exceptional_fumble" in jonathan.tags
+    assert "maladresse exceptionnelle" in jonathan.summary.fr and "échec normal" not in jonathan.summary.fr
+    assert "exceptional fumble" in jonathan.summary.en
+    feat = system.resolve({"kind": "action", "aspect": 10, "crit_die": 10}, ScriptedRandom([5, 1, 7]))
+    assert "prouesse exceptionnelle" in feat.summary.fr and "réussite normale" not in feat.summary.fr
+    plain = system.resolve({"kind": "action", "aspect": 10, "crit_die": 10}, ScriptedRandom([5, 4]))
+    assert "réussite normale" in plain.summary.fr

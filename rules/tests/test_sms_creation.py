@@ -185,8 +185,8 @@ def test_it_lists_archetypes_and_applies_gm_templates():
     assert {e.code for e in SMS.validate_settings(settings)} == {"archetype_too_expensive"}
     with pytest.raises(RulesError):
         apply_archetype(SMS.default_sheet(), "ninja", settings)
-    # without GM data the template adds nothing but is recorded
-    assert apply_archetype(SMS.default_sheet(), "mage")["modules"] == []
+    # without GM data the template adds what the seed gives (issue #19 item 8): a module named after it, rank 0
+    assert [(m["name"], m["rank"]) for m in apply_archetype(SMS.default_sheet(), "mage")["modules"]] == [("Mage", 0)]
 
 
 def test_it_has_the_bestiary_classes():
@@ -197,3 +197,29 @@ def test_it_writes_modules_in_the_seed_notation():
     assert module_notation(mod("Fort", 5, 2)) == "Fort (5) : 2"
     assert module_notation(mod("Colérique", 4, 2, "negative")) == "Colérique (-4) : 2"
     assert module_notation(mod("Résistance à la douleur", 3, 1, "resistive")) == "Résistance à la douleur (*3) : 1"
+
+
+def test_default_archetypes_apply_what_the_seed_gives():
+    """Issue #19 item 8: with no GM list, applying an archetype adds its modules (L297, L876–985)."""
+    from rules.sms.creation import ARCHETYPE_DEFAULT_NOTE, archetype_cost, archetype_modules
+    from rules.sms.tables import ARCHETYPES
+
+    assert len(ARCHETYPES) == 50
+    for key in ARCHETYPES:
+        modules = archetype_modules(key, {})
+        assert modules and archetype_cost(modules) <= 33
+    # A spell-casting trait: the predefined magic module at rank 1 (L297), paid 1 XP (scope 1 × rank 1, L63).
+    caster = apply_archetype(SMS.default_sheet(), "lancer_des_sorts_de_magie_des_arcanes", {})
+    magic = [m for m in caster["modules"] if m["source"] == "archetype"]
+    assert [(m["name"], m["predefined"], m["rank"]) for m in magic] == [("Pouvoir des arcanes", "arcane_power", 1)]
+    assert not [e for e in SMS.validate_sheet(caster) if e.path.startswith("modules.0")]
+    # Any other archetype: a module named after it, no rank bought (the text gives no numbers).
+    smith = apply_archetype(SMS.default_sheet(), "forgeron", {})
+    assert [(m["name"], m["rank"], m["source"]) for m in smith["modules"] if m["source"] == "archetype"] == [
+        ("Forgeron", 0, "archetype")
+    ]
+    assert SMS.creation_budget(smith).spent == SMS.creation_budget(SMS.default_sheet()).spent
+    # A GM list replaces the default.
+    gm = {"archetype_modules": {"forgeron": [{"name": "Métallurgie", "kind": "positive", "scope": 2, "rank": 2}]}}
+    assert [m["name"] for m in apply_archetype(SMS.default_sheet(), "forgeron", gm)["modules"]] == ["Métallurgie"]
+    assert "L893" in ARCHETYPE_DEFAULT_NOTE.fr and "L297" in ARCHETYPE_DEFAULT_NOTE.en

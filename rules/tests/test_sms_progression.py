@@ -92,3 +92,20 @@ def test_it_flags_a_negative_balance():
     res = SMS.apply_progression(sheet_d23(), [{"currency": "xp", "amount": 1, "kind": "system_award", "data": {}},
                                               {"currency": "xp", "amount": -3, "kind": "purchase", "data": {}}])
     assert res.balances == {"xp": -2} and res.flags[0]["code"] == "negative_xp"
+
+
+def test_it_offers_one_more_rank_in_each_module_the_xp_pay_for():
+    """L63/L77: a rank costs its scope; the progression page lists what the balance pays for."""
+    from rules import get_system
+
+    sms = get_system("sms")
+    sheet = sms.default_sheet()
+    sheet["modules"] = [
+        {"name": "Fort", "kind": "positive", "scope": 5, "rank": 2},
+        {"name": "Épée", "kind": "positive", "scope": 2, "rank": 1},
+        {"name": "Colérique", "kind": "negative", "scope": 3, "rank": 1},
+    ]
+    offers = [(o["request"], o["cost"]) for o in sms.purchase_offers(sheet, {"xp": 4}) if o["kind"] == "raise_module"]
+    assert offers == [({"module": 1}, 2)]
+    offers = [o["label"].fr for o in sms.purchase_offers(sheet, {"xp": 5}) if o["kind"] == "raise_module"]
+    assert offers == ["Fort (5) : 2 → 3", "Épée (2) : 1 → 2"]

@@ -1,4 +1,5 @@
-"""``manage.py verify_rolls [slug ...]``: verify the dice hash chain of campaigns."""
+"""``manage.py verify_rolls [slug ...]``: verify the dice hash chain of campaigns and recompute every die
+from its committed seed (the server knows every seed, revealed or not)."""
 
 from __future__ import annotations
 

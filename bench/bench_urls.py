@@ -1,0 +1,35 @@
+"""The site's URLs plus ``/bench/lean/<thread>/``: the same thread page written as lean as Django allows."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template import engines
+from django.urls import path
+
+from config.urls import urlpatterns as site_urlpatterns
+
+LEAN = engines["django"].from_string(
+    """<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>{{ thread.title }}</title></head><body>
+<h1>{{ thread.title }}</h1><ol class="posts">{% for post in posts %}<li id="post-{{ post.number }}" class="post">
+<header><strong>{{ post.author.username }}</strong> <a href="?n={{ post.number }}">#{{ post.number }}</a>
+<time>{{ post.created|date:"SHORT_DATETIME_FORMAT" }}</time></header><div class="body">{{ post.body_html|safe }}</div>
+{% for roll in post.rolls.all %}<p class="roll">{{ roll.request.expression }} =
+{{ roll.resolution.outcome.total }}</p>{% endfor %}
+</li>{% endfor %}</ol></body></html>"""
+)
+
+
+def lean_thread(request: HttpRequest, thread_id: int) -> HttpResponse:
+    """Posts 1–20 of a thread with their rolls: what a page shows, with none of the product around it."""
+    from campaigns.models import Post, Thread
+
+    thread = get_object_or_404(Thread, pk=thread_id)
+    posts = list(
+        Post.objects.filter(thread=thread, number__lte=20, visibility="public")
+        .select_related("author")
+        .prefetch_related("rolls")
+        .order_by("number")
+    )
+    return HttpResponse(LEAN.render({"thread": thread, "posts": posts}, request))
+
+
+urlpatterns = [path("bench/lean/<int:thread_id>/", lean_thread), *site_urlpatterns]
