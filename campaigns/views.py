@@ -523,11 +523,16 @@ def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwa
     from characters.models import Character
 
     is_gm = access.is_gm(request.user, campaign)
-    characters = Character.objects.filter(campaign=campaign).only("pk", "name", "is_npc", "owner_id")
+    characters = Character.objects.filter(campaign=campaign)
     if is_gm:
-        characters = characters.filter(Q(owner=request.user) | Q(is_npc=True))
+        characters = characters.filter(Q(owner=request.user) | Q(is_npc=True)).only("pk", "name", "is_npc", "owner_id")
+        sheet_characters = list(play.sheet_test_characters(request.user, campaign))
     else:
-        characters = characters.filter(owner=request.user, is_npc=False)
+        # One query: a player's voices are their characters; those approved can also roll from their sheet.
+        characters = list(characters.filter(owner=request.user, is_npc=False))
+        sheet_characters = [c for c in characters if c.status in play.PLAYABLE_STATUSES]
+    for character in sheet_characters:
+        character.campaign = campaign
     members = [
         (m.user_id, m.user.profile.name if hasattr(m.user, "profile") else m.user.username)
         for m in Membership.objects.filter(campaign=campaign).exclude(user=request.user).select_related("user__profile")
@@ -538,7 +543,7 @@ def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwa
         characters=list(characters),
         members=members,
         is_gm=is_gm,
-        sheet_characters=list(play.sheet_test_characters(request.user, campaign).select_related("campaign")),
+        sheet_characters=sheet_characters,
         sheet_options=play.sheet_tests_of,
         **kwargs,
     )
