@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "rhythm.middleware.TimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspensionMiddleware",
+    "config.idempotency.IdempotencyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -101,6 +102,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.site",
             ],
+            # {% once_field %}: the one-time token of forms that create something.
+            "builtins": ["config.idempotency"],
         },
     },
 ]
@@ -110,8 +113,37 @@ ASGI_APPLICATION = "config.asgi.application"
 
 # --- Database -------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+#: Connections never outlive their request (``CONN_MAX_AGE=0``): under ASGI a
+#: request runs in a thread of its own, and a kept connection would stay with
+#: that thread. On PostgreSQL each process shares a bounded psycopg pool
+#: instead (``TABLEE_DB_POOL_SIZE`` connections at most, ``0`` turns it off),
+#: so a burst waits up to ``TABLEE_DB_POOL_TIMEOUT`` seconds for a free
+#: connection rather than exhausting the server's ``max_connections``.
+DB_POOL_SIZE = int(os.environ.get("TABLEE_DB_POOL_SIZE", "10"))
+DB_POOL_TIMEOUT = float(os.environ.get("TABLEE_DB_POOL_TIMEOUT", "10"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+    # Not in Celery processes: a pool's threads do not survive the worker's
+    # fork, and a worker process runs one task at a time anyway.
+    _celery_process = "celery" in Path(sys.argv[0] if sys.argv else "").parts[-2:]
+    if (
+        DATABASES["default"]["ENGINE"].endswith("postgresql")
+        and DB_POOL_SIZE > 0
+        and "pytest" not in sys.modules
+        and not _celery_process
+    ):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, DB_POOL_SIZE),
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            # A connection idle for a minute is closed: a quiet site holds
+            # only ``min_size`` connections.
+            "max_idle": 60,
+            # A failed reconnection is given up after 5 s (psycopg's backoff
+            # doubles without bound): the next request starts a fresh one, so
+            # the site is back within a second or two of the database.
+            "reconnect_timeout": 5,
+        }
 else:
     DATABASES = {
         "default": {
@@ -130,16 +162,31 @@ if "pytest" in sys.modules:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 # --- Redis: cache, broker, live events -----------------------------------
+#: Names this site's live channels and cache keys on a shared Redis server
+#: (pub/sub ignores database numbers): two instances on one server must use
+#: different names. Defaults to the database name, so it differs per instance.
+TABLEE_INSTANCE = os.environ.get("TABLEE_INSTANCE") or (
+    Path(str(DATABASES["default"].get("NAME") or "tablee")).stem.replace(":", "_") or "tablee"
+)
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Fails open (config.cache): with Redis down the site keeps working,
+    # rate limits and throttles let everything through and log it.
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tablee:" + TABLEE_INSTANCE,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tablee"}}
 
 #: "redis" (one subscription per web process, fanned out to its streams) or
 #: "inprocess" (a single process, no Redis).
 LIVE_BACKEND = os.environ.get("TABLEE_LIVE_BACKEND", "redis" if REDIS_URL else "inprocess")
-LIVE_REDIS_PREFIX = os.environ.get("TABLEE_LIVE_PREFIX", "tablee:live:")
+LIVE_REDIS_PREFIX = os.environ.get("TABLEE_LIVE_PREFIX", f"tablee:{TABLEE_INSTANCE}:live:")
 #: Seconds between keep-alive comments on an open event stream.
 LIVE_KEEPALIVE_SECONDS = int(os.environ.get("TABLEE_LIVE_KEEPALIVE", "15"))
 
@@ -251,6 +298,10 @@ TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 
 # TABLEE_DATA_DIR (never served: keep it out of the media directory, back it up with the database).
 TABLEE_DATA_DIR = Path(os.environ.get("TABLEE_DATA_DIR", BASE_DIR / "data"))
 TABLEE_ROLLS_SIGNING_KEY = os.environ.get("TABLEE_ROLLS_SIGNING_KEY", "")
+#: Deepest nesting accepted in a JSON document (API bodies, JSON form fields).
+TABLEE_MAX_JSON_DEPTH = int(os.environ.get("TABLEE_MAX_JSON_DEPTH", "32"))
+#: How long a one-time form token or an API Idempotency-Key is remembered.
+TABLEE_IDEMPOTENCY_SECONDS = int(os.environ.get("TABLEE_IDEMPOTENCY_SECONDS", str(24 * 3600)))
 #: Posting rate per user ("count/period", period s, m, h or d; "0" turns it off).
 TABLEE_POST_RATE = os.environ.get("TABLEE_POST_RATE", "10/m")
 #: Reports per user (see moderation.services.report_rate).
@@ -285,7 +336,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # Refuses JSON nested deeper than TABLEE_MAX_JSON_DEPTH before parsing it.
+    "DEFAULT_PARSER_CLASSES": ["config.jsonlimits.BoundedJSONParser"],
     "PAGE_SIZE": 20,
     # Behind N trusted proxies, the per-IP throttle reads X-Forwarded-For.
     "NUM_PROXIES": int(os.environ["TABLEE_NUM_PROXIES"]) if os.environ.get("TABLEE_NUM_PROXIES") else None,
