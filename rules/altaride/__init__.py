@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.altaride import combat, creation, derive, outcome, progression, resolution, schema
-from rules.altaride import tables as T
 from rules.altaride import sheet_tests as _sheet_tests
+from rules.altaride import tables as T
 from rules.base import (
     Budget,
     Combatant,

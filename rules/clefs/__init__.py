@@ -65,8 +65,8 @@ from rules.base import (
     validate_fields,
 )
 from rules.clefs import combat, outcome, progression, schema
-from rules.clefs import tables as t
 from rules.clefs import sheet_tests as _sheet_tests
+from rules.clefs import tables as t
 from rules.clefs.combat import request_from_sheet
 from rules.clefs.creation import (
     creation_errors,
