@@ -249,7 +249,7 @@ def derived_specs() -> tuple[DerivedSpec, ...]:
 
 _SCORE = Field("score", "int", Msg("Score d'action", "Action score"), default=1, minimum=-99, maximum=99,
                help=Msg("Somme des rangs des modules retenus ; ≤ 0 compte 1 (L95).",
-                        "Sum of the approved module ranks; ≤ 0 counts as 1 (L95)."), audience="gm")
+                        "Sum of the approved module ranks; ≤ 0 counts as 1 (L95)."))
 _SCORE_MODULES = Field("modules", "list", Msg("Modules engagés", "Modules involved"), default=[], max_items=50,
                        item_fields=(
                            Field("name", "str", Msg("Nom", "Name"), default="", max_length=120),
@@ -259,12 +259,11 @@ _SCORE_MODULES = Field("modules", "list", Msg("Modules engagés", "Modules invol
                            Field("as_positive", "bool", Msg("Résistif compté positif", "Resistive as positive"),
                                  default=False),
                        ),
-                       help=Msg("Si renseigné, remplace le score saisi.", "If given, replaces the typed score."),
-                       audience="gm")
+                       help=Msg("Si renseigné, remplace le score saisi.", "If given, replaces the typed score."))
 _CIRC = Field("circumstances", "int", Msg("Circonstances (±1..±3 chacune)", "Circumstances (±1..±3 each)"),
-              default=0, minimum=-12, maximum=12, help=Msg("L246–258", "L246–258"), audience="gm")
+              default=0, minimum=-12, maximum=12, help=Msg("L246–258", "L246–258"))
 _MOD = Field("modifier", "int", Msg("Autres modificateurs au score", "Other score modifiers"), default=0,
-             minimum=-30, maximum=30, audience="gm")
+             minimum=-30, maximum=30)
 _SEV = Field("severity", "choice", Msg("Blessure visée", "Wound sought"), default="light",
              choices=WEAPON_SEVERITY_CHOICES)
 _RANGE = Field("range", "choice", Msg("Portée", "Range"), default="0", choices=SPELL_RANGES)

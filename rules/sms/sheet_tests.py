@@ -47,6 +47,8 @@ _SPELL_PATHS = (
     "modifier",
 )
 _GM_SPELL = {"opposed", "target_die", "circumstances", "modifier"}
+#: The GM's difficulty die, circumstances (L246-L258), other modifiers and threshold.
+_GM_ACTION = {"die", "circumstances", "modifier", "threshold"}
 IGNORE_WOUNDS = Field(
     "wounds_not_involved",
     "bool",
@@ -148,7 +150,8 @@ def sheet_tests(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[S
         declared: tuple[Field, ...] = ()
         if others:
             declared = (Field("with_module", "choice", Msg("Avec le module", "With the module"), choices=others),)
-        declared += (*pick_fields(kinds["action"], *_ACTION_PATHS), IGNORE_WOUNDS)
+        picked = pick_fields(kinds["action"], *_ACTION_PATHS)
+        declared += (*(f if f.path not in _GM_ACTION else _gm(f) for f in picked), IGNORE_WOUNDS)
         name = str(m["name"]).strip()
         out.append(
             SheetTest(
