@@ -2,7 +2,7 @@
 ``/api/docs/`` (browsable docs) and ``/api/tokens/`` (token page)."""
 
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api import pages
 from api.views import account, campaigns, characters, combat, forum, progression, rhythm, systems
@@ -162,9 +162,9 @@ v1 = [
 urlpatterns = [
     path("v1/", include(v1)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),  # no inline script (CSP)
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("tokens/", pages.tokens, name="token-page"),
     path("tokens/<id:token_id>/revoke/", pages.revoke, name="token-revoke"),
-    re_path(r"^(?P<rest>.*)$", pages.not_found),
+    re_path(r"^(?P<rest>[\s\S]*)\Z", pages.not_found),  # any character, newlines (%0A) too
 ]

@@ -44,9 +44,9 @@ from campaigns.models import (
 )
 from campaigns.play import sheet_test_characters
 from campaigns.signals import session_closed
-from config.ratelimit import hit, parse_rate
+from config.ratelimit import RateLimited, hit, parse_rate
 from live.events import publish
-from rules.base import Msg, RulesError, ScriptedRandom, validate_fields
+from rules.base import Msg, RulesError, ScriptedRandom, is_digits, validate_fields
 
 User = get_user_model()
 
@@ -94,7 +94,7 @@ def _require_main_gm(user: Any, campaign: Campaign) -> None:
 
 def _unique_slug(title: str) -> str:
     base = slugify(title)[:120] or "table"
-    if base.isdigit() or base in RESERVED_SLUGS:
+    if is_digits(base) or base in RESERVED_SLUGS:
         base = f"table-{base}"
     slug = base
     while Campaign.objects.filter(slug=slug).exists():
@@ -507,7 +507,7 @@ def check_post_rate(user: Any) -> None:
         return
     used, wait = hit(f"post:{user.pk}", period)
     if used > count:
-        raise ValidationError(
+        raise RateLimited(
             {
                 "__all__": [
                     _(
@@ -517,6 +517,7 @@ def check_post_rate(user: Any) -> None:
                     % {"count": count, "period": period, "wait": wait}
                 ]
             },
+            retry_after=wait,
             code="rate_limited",
         )
 
@@ -803,6 +804,8 @@ def create_post(
                 rolled = dice.resolve_request(campaign, prepared["source_request"], rng=source)
             except RulesError as exc:  # validated above: only a draw-dependent rules error lands here
                 raise ValidationError({"rolls": _rules_errors(exc) or [_("invalid test.")]}) from exc
+            if isinstance(rolled.get("request"), dict):
+                rolled["request"].pop("sheet", None)  # read from the character, not stored with the roll
             if "from_sheet" in prepared["request"]:  # what the test read, as prepared (and hashed by the source)
                 rolled["request"] = {**rolled["request"], "from_sheet": prepared["request"]["from_sheet"]}
             dice.record_roll(
@@ -1149,11 +1152,18 @@ def add_gm_inputs(user: Any, roll: Roll, *, declared: dict[str, Any]) -> Roll:
 
 
 def hide_post(user: Any, post: Post, *, hidden: bool = True, reason: str = "") -> Post:
-    """GM, co-GM or moderator hides (or shows again) a post. Its rolls stay in the chain."""
+    """GM, co-GM or moderator hides (or shows again) a post. Its rolls stay in the chain.
+
+    The write only: callers go through :func:`moderation.services.hide_post` and
+    ``restore_post`` (audit entry, reports closed, live event). A post a
+    moderator hid is the moderators' to show again (or to hide anew).
+    """
     if not access.can_see_post(user, post):
         raise Http404
     if not access.can_hide_post(user, post):
         raise PermissionDenied(_("Only the GM, co-GMs and moderators can hide a post."))
+    if not access.can_change_hidden_state(user, post):
+        raise PermissionDenied(_("A moderator hid this post: only a moderator can change that."))
     with transaction.atomic():
         post.hidden = hidden
         post.hidden_by = user if hidden else None

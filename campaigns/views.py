@@ -59,6 +59,7 @@ from campaigns.models import (
     Thread,
     ThreadRead,
 )
+from config.ratelimit import RateLimited
 from rules.base import RulesError
 
 User = get_user_model()
@@ -668,6 +669,8 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
             (mine and not post.is_system) or (role == Role.GM and post.visibility == Post.Visibility.GM_ONLY)
         )
         post.can_hide = is_gm or getattr(user, "_is_moderator", False)
+        # A moderator's hide is the moderators' to lift (GMs still read the post).
+        post.hide_locked = post.can_hide and not access.can_change_hidden_state(user, post)
         # Moderated posts keep their place and rolls; their text is withheld.
         post.content_withheld = post.hidden and not post.can_hide
         if post.content_withheld:
@@ -894,6 +897,11 @@ def thread_reply(request: HttpRequest, thread_id: int) -> HttpResponse:
             )
         except ValidationError as exc:
             apply_errors(form, exc)
+            if isinstance(exc, RateLimited):
+                ctx = _campaign_context(request, campaign, thread=thread, form=form)
+                response = render(request, "campaigns/post_form_page.html", ctx, status=429)
+                response["Retry-After"] = str(max(1, exc.retry_after))
+                return response
         else:
             url = reverse("campaigns:thread", kwargs={"thread_id": thread.pk})
             return redirect(f"{url}?page={page_of(post.number)}#post-{post.number}")

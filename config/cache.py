@@ -10,6 +10,11 @@ Redis for ``RETRY_AFTER`` seconds so a request never waits on a dead server
 more than once per period. Rate limits therefore fail open: nobody is
 throttled while Redis is down, and pages, login, posting and the API keep
 working.
+
+``clear()`` never empties the Redis database: it deletes only the keys under
+this cache's ``KEY_PREFIX`` (Django's ``RedisCache.clear()`` is ``FLUSHDB``,
+and the database may also hold the Celery broker's queues). Tests get a
+prefix per process (settings), so their ``cache.clear()`` touches only their keys.
 """
 
 from __future__ import annotations
@@ -102,4 +107,26 @@ class FailOpenRedisCache(RedisCache):
     get_many = _fail_open(lambda args, kwargs: {})(RedisCache.get_many)
     set_many = _fail_open(lambda args, kwargs: [])(RedisCache.set_many)
     delete_many = _fail_open(None)(RedisCache.delete_many)
-    clear = _fail_open(False)(RedisCache.clear)
+
+    @_fail_open(False)
+    def clear(self) -> bool:
+        client = self._cache.get_client(None, write=True)
+        pattern = f"{glob_escape(self.key_prefix)}:*" if self.key_prefix else "*:*"
+        batch: list[bytes] = []
+        for key in client.scan_iter(match=pattern, count=500):
+            batch.append(key)
+            if len(batch) >= 500:
+                client.delete(*batch)
+                batch.clear()
+        if batch:
+            client.delete(*batch)
+        return True
+
+
+#: The former name (the prefixed clear now lives in the fail-open cache).
+PrefixedRedisCache = FailOpenRedisCache
+
+
+def glob_escape(text: str) -> str:
+    """Escape Redis glob metacharacters."""
+    return "".join(f"\\{c}" if c in "*?[]\\" else c for c in text)

@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -32,6 +33,8 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+#: Production as configured (``DJANGO_DEBUG=0``), whatever a test runner does to DEBUG.
+TABLEE_PRODUCTION = not DEBUG
 _DEV_SECRET = "django-insecure-tablee-development-key-do-not-use-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", _DEV_SECRET if DEBUG else "")
 if not SECRET_KEY:
@@ -39,7 +42,10 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
-SITE_URL = os.environ.get("TABLEE_SITE_URL", "http://127.0.0.1:8000")
+#: The public address of the site (links in e-mails); its host is the ``django.contrib.sites`` domain.
+SITE_URL = os.environ.get("TABLEE_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SITE_DOMAIN = urlsplit(SITE_URL).netloc or "127.0.0.1:8000"
+SITE_NAME = os.environ.get("TABLEE_SITE_NAME", "Tablée")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -69,8 +75,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz first: answers before the HTTPS redirect and the Host check (internal probes).
+    "config.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.compression.CompressionMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
+    "config.security.ApiCacheHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -171,12 +181,15 @@ TABLEE_INSTANCE = os.environ.get("TABLEE_INSTANCE") or (
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Fails open (config.cache): with Redis down the site keeps working,
-    # rate limits and throttles let everything through and log it.
+    # rate limits and throttles let everything through and log it. Its clear()
+    # deletes only its own keys: the Redis database may also be the Celery
+    # broker's. Under pytest each test process has its own prefix.
     CACHES = {
         "default": {
             "BACKEND": "config.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "tablee:" + TABLEE_INSTANCE,
+            "KEY_PREFIX": (os.environ.get("TABLEE_CACHE_PREFIX") or "tablee:" + TABLEE_INSTANCE)
+            + (f"-test-{os.getpid()}" if "pytest" in sys.modules else ""),
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
@@ -197,11 +210,37 @@ TESTING = "pytest" in sys.modules
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", TESTING or not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
-CELERY_TASK_REJECT_ON_WORKER_LOST = False
+# A killed pool process puts its message back at once (acks_late alone would ack it as failed).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 600
-CELERY_TASK_SOFT_TIME_LIMIT = 540
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("TABLEE_TASK_TIME_LIMIT", "600"))
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 60
+# Redis redelivers an unacknowledged message after the visibility timeout: just
+# past the longest a task may run (Redis's default is one hour).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 60,
+    "socket_connect_timeout": 5,
+    "socket_timeout": 10,
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # a worker started before Redis waits for it
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 1}
+#: The session job's lease: a run whose worker has not refreshed its heartbeat for
+#: this long is dead and is re-sent by the sweeper (beat).
+TABLEE_RUN_LEASE_SECONDS = float(os.environ.get("TABLEE_RUN_LEASE_SECONDS", "120"))
+#: Period of the sweeper that re-sends dead or never-sent runs.
+TABLEE_RUN_SWEEP_INTERVAL = float(os.environ.get("TABLEE_RUN_SWEEP_INTERVAL", "60"))
+#: Retries of the session job on database errors (backoff up to 60 s each: ~25 min for 30).
+TABLEE_RUN_MAX_RETRIES = int(os.environ.get("TABLEE_RUN_MAX_RETRIES", "30"))
+#: Characters per transaction of the session job (set-based: a few queries per chunk).
+TABLEE_RUN_CHUNK_SIZE = int(os.environ.get("TABLEE_RUN_CHUNK_SIZE", "200"))
+#: A dedicated Celery queue for the session job and its sweeper (empty: the default queue).
+PROGRESSION_TASK_QUEUE = os.environ.get("TABLEE_PROGRESSION_QUEUE", "") or None
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE["progression-sweep-stale-runs"] = {
+    "task": "progression.sweep_stale_runs",
+    "schedule": TABLEE_RUN_SWEEP_INTERVAL,
+    "options": {"queue": PROGRESSION_TASK_QUEUE} if PROGRESSION_TASK_QUEUE else {},
+}
 # Campaigns: e-mail digest of unread notifications (members who opted in).
 CELERY_BEAT_SCHEDULE["campaigns-notification-digest"] = {
     "task": "campaigns.tasks.send_notification_digests",
@@ -259,6 +298,11 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+#: Seconds before an unresponsive SMTP server gives up (a request never hangs on it).
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+EMAIL_SUBJECT_PREFIX = os.environ.get("TABLEE_EMAIL_SUBJECT_PREFIX", f"[{SITE_NAME}] ")
+ACCOUNT_EMAIL_SUBJECT_PREFIX = EMAIL_SUBJECT_PREFIX
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tablée <noreply@tablee.localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -267,6 +311,9 @@ LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "tablee_language"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True  # no script reads it: the language switch is a form
+LANGUAGE_COOKIE_SECURE = not DEBUG
 TIME_ZONE = os.environ.get("TABLEE_TIME_ZONE", "Europe/Paris")
 USE_I18N = True
 USE_TZ = True
@@ -277,6 +324,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("TABLEE_STATIC_ROOT", BASE_DIR / "staticfiles"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("TABLEE_MEDIA_ROOT", BASE_DIR / "media"))
+#: No public ``/media/``: portraits are served by ``characters.views.portrait_file`` (authorization checked).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -291,6 +339,13 @@ STORAGES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 TABLEE_MAX_PORTRAIT_BYTES = int(os.environ.get("TABLEE_MAX_PORTRAIT_BYTES", str(2 * 1024 * 1024)))
+#: Portraits go through an authorization check (characters.views.portrait_file); behind a proxy,
+#: let it send the file: nginx's X-Accel-Redirect to this internal location, or X-Sendfile.
+TABLEE_MEDIA_ACCEL_REDIRECT = os.environ.get("TABLEE_MEDIA_ACCEL_REDIRECT", "")
+TABLEE_MEDIA_SENDFILE = env_bool("TABLEE_MEDIA_SENDFILE", False)
+#: Largest image (width x height) decoded: bounds the memory of a decode (12 Mpx RGB: 36 MB),
+#: checked from the header before any pixel is decoded.
+TABLEE_MAX_IMAGE_PIXELS = int(os.environ.get("TABLEE_MAX_IMAGE_PIXELS", str(12_000_000)))
 TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
 # Dice checkpoints are signed with the instance's Ed25519 key (campaigns.checkpoints): the 32-byte
@@ -332,12 +387,11 @@ REST_FRAMEWORK = {
         "posting": os.environ.get("TABLEE_RATE_API_POSTING", "30/min"),
     },
     "EXCEPTION_HANDLER": "api.exceptions.api_exception_handler",
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
-    # Refuses JSON nested deeper than TABLEE_MAX_JSON_DEPTH before parsing it.
-    "DEFAULT_PARSER_CLASSES": ["config.jsonlimits.BoundedJSONParser"],
+    # The browsable API is a development aid: production answers JSON only.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    # Refuses JSON nested deeper than TABLEE_MAX_JSON_DEPTH before parsing it, and NUL characters.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "PAGE_SIZE": 20,
     # Behind N trusted proxies, the per-IP throttle reads X-Forwarded-For.
     "NUM_PROXIES": int(os.environ["TABLEE_NUM_PROXIES"]) if os.environ.get("TABLEE_NUM_PROXIES") else None,
@@ -369,9 +423,15 @@ CSRF_COOKIE_HTTPONLY = False  # htmx reads it from the cookie-less header on <bo
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if not DEBUG:
+#: The Content-Security-Policy of every response (``config.security``); empty: the strict default.
+TABLEE_CSP = os.environ.get("TABLEE_CSP", "")
+#: Trust ``X-Forwarded-Proto`` only behind a proxy that sets it (``TABLEE_NUM_PROXIES`` > 0, or
+#: ``DJANGO_SECURE_PROXY_SSL_HEADER=1``): without one, a client could claim HTTPS itself.
+if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", int(os.environ.get("TABLEE_NUM_PROXIES") or 0) > 0):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))

@@ -1,7 +1,5 @@
 """Root URL configuration."""
 
-from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path, register_converter
 
@@ -30,5 +28,9 @@ urlpatterns = [
     path("healthz", campaign_views.healthz, name="healthz"),
 ]
 
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"
+
+# No public /media/: portraits are served by characters.views.portrait_file (authorization checked).

@@ -122,6 +122,15 @@ class RecalculationRun(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: When the task message last reached the broker (None: not sent yet, e.g. the broker was down).
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    #: The lease: the worker holding the run refreshes ``heartbeat_at``; a run whose
+    #: heartbeat is older than ``TABLEE_RUN_LEASE_SECONDS`` is dead and is re-sent.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    lease = models.CharField(max_length=32, blank=True)
+    #: The last time the run was found dead (worker killed, database or broker down) and re-sent.
+    interrupted_at = models.DateTimeField(null=True, blank=True)
+    resends = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-id"]
@@ -142,10 +151,20 @@ class RecalculationRun(models.Model):
         return self.status in self.ACTIVE
 
     @property
+    def interrupted(self) -> bool:
+        """Found dead and re-sent, not finished yet (the GM sees "interrupted — relaunched")."""
+        return self.active and self.interrupted_at is not None
+
+    @property
+    def waiting_for_broker(self) -> bool:
+        """Queued but the task could not be sent yet (it is retried automatically)."""
+        return self.status == self.Status.QUEUED and self.enqueued_at is None
+
+    @property
     def percent(self) -> int:
         if self.status == self.Status.DONE:
             return 100
-        return int(100 * self.done / self.total) if self.total else 0
+        return max(0, min(100, int(100 * self.done / self.total))) if self.total else 0
 
 
 class CharacterBalance(models.Model):

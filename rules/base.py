@@ -25,7 +25,7 @@ import random as _random
 import re
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -221,6 +221,21 @@ def gm_only_paths(fields: Iterable[Field], prefix: str = "") -> list[str]:
 
 
 @dataclass(frozen=True)
+class SheetContext:
+    """What the app knows about a sheet beyond its stored data (for :meth:`RuleSystem.locked_paths`).
+
+    ``gm``: the writer is a GM or co-GM of the campaign. ``rolls``: the server's
+    stored rolls for this character by kind (``{"creation": record}``), read from
+    the campaign's dice chain, never from the sheet. ``in_auction``: the character
+    takes part in an attribute auction (Ambre).
+    """
+
+    gm: bool = False
+    rolls: Mapping[str, Any] = field(default_factory=dict)
+    in_auction: bool = False
+
+
+@dataclass(frozen=True)
 class Step:
     """A creation wizard step: a key, a label and the field paths it edits."""
 
@@ -276,13 +291,22 @@ class SheetLayout:
 _MISSING = object()
 
 
+def is_digits(text: object) -> bool:
+    """Whether ``text`` is a non-empty string of ASCII digits ``0-9``.
+
+    ``str.isdigit()`` also accepts "²" (which ``int()`` rejects) and "١" (which
+    ``int()`` reads as 1): ids, indexes and counts from the outside use this.
+    """
+    return isinstance(text, str) and text.isascii() and text.isdigit()
+
+
 def get_path(data: JSON, path: str, default: JSON = None) -> JSON:
     """Read a dotted path (``a.b.0.c``) from nested dicts/lists."""
     current = data
     for part in path.split(".") if path else []:
         if isinstance(current, dict):
             current = current.get(part, _MISSING)
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+        elif isinstance(current, list) and is_digits(part) and int(part) < len(current):
             current = current[int(part)]
         else:
             return default
@@ -822,6 +846,26 @@ class RuleSystem(ABC):
         if from_version > self.schema_version:
             raise ValueError(f"sheet version {from_version} is newer than {self.schema_version}")
         return sheet
+
+    def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
+        """Schema paths (no list indexes) this writer may not set on this sheet.
+
+        A write keeps the stored value at these paths whatever the client sent
+        (edit, API, import). Default: nothing for a GM, the GM-only fields
+        (:func:`gm_only_paths` of :meth:`sheet_fields`) for anyone else.
+        Systems add dynamic locks (a choice made with a server roll, a value an
+        auction decided) and paths only the server writes (locked for GMs too).
+        """
+        return [] if context.gm else gm_only_paths(self.sheet_fields())
+
+    def verify_server_rolls(self, sheet: dict[str, Any], rolls: Mapping[str, Any]) -> list[FieldError]:
+        """Errors if the sheet disagrees with the server's stored rolls (``rolls`` by kind).
+
+        The app passes the records it stored in the dice chain (see
+        :class:`SheetContext`); a sheet is checked against them, not against
+        draws it carries itself. Default: no server roll, nothing to check.
+        """
+        return []
 
     def follow_edit(
         self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None

@@ -57,6 +57,7 @@ from campaigns import access as campaign_access
 from campaigns import play as campaign_play
 from characters import access, services
 from characters.models import Auction, ChangeRequest, Character
+from rules.base import is_digits
 
 CHARACTER = id_param("character_id")
 CHANGE = id_param("change_id")
@@ -580,7 +581,7 @@ class AuctionDetailView(APIView):
     def get(self, request: Request, auction_id: int) -> Response:
         auction = access.get_auction_for_user(request.user, auction_id)
         raw = request.query_params.get("as", "")
-        return Response(auction_data(request, auction, int(raw) if raw.isdigit() else None))
+        return Response(auction_data(request, auction, int(raw) if is_digits(raw) else None))
 
 
 class AuctionActView(APIView):

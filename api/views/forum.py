@@ -260,13 +260,23 @@ class PostHideView(APIView):
         responses=PostSerializer,
         operation_id="posts_hide",
         tags=["forum"],
-        description="GM, co-GM or moderator hides a post (or shows it again with hidden=false).",
+        description=(
+            "GM, co-GM or moderator hides a post (or shows it again with hidden=false), like the page: "
+            "a reason is required to hide, the moderation log records it, open reports on the post are "
+            "closed. A post a moderator hid can only be shown again by a moderator."
+        ),
     )
     def post(self, request: Request, post_id: int) -> Response:
+        from moderation import services as moderation
+
         post = access.get_post_for_user(request.user, post_id)
         serializer = PostHideSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.hide_post(request.user, post, **serializer.validated_data)
+        data = serializer.validated_data
+        if data["hidden"]:
+            moderation.hide_post(request.user, post, reason=data["reason"])
+        else:
+            moderation.restore_post(request.user, post, reason=data["reason"])
         fresh = _post_queryset(Post.objects.filter(pk=post.pk)).get()
         return Response(PostSerializer(fresh, context={"request": request}).data)
 

@@ -23,6 +23,7 @@ from rules.base import (
     RandomSource,
     Resolution,
     RuleSystem,
+    SheetContext,
     SheetLayout,
     SheetRead,
     SheetTest,
@@ -125,6 +126,18 @@ class AmbreSystem(RuleSystem):
                         )
                     )
         return errors
+
+    def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
+        """GM-only fields, plus the ladder (ranks come from the auction and the GM, never the
+        player), plus the attributes once the character takes part in an auction (the bids
+        decide them)."""
+        locked = super().locked_paths(sheet, context)
+        if context.gm:
+            return locked
+        locked.append("ladder")
+        if context.in_auction:
+            locked.append("attributes")
+        return locked
 
     # ---- validation and derived values ------------------------------------
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:

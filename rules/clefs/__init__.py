@@ -57,6 +57,7 @@ from rules.base import (
     Resolution,
     RulesError,
     RuleSystem,
+    SheetContext,
     SheetLayout,
     SheetRead,
     SheetTest,
@@ -74,6 +75,7 @@ from rules.clefs.creation import (
     creation_roll,
     follow_placement,
     replay_creation_roll,
+    server_roll_errors,
 )
 from rules.clefs.derive import (
     aspect_ladder,
@@ -183,6 +185,18 @@ class ClefsDeLAube(RuleSystem):
                     str(skill["default_means"]).upper(), skill["default_means"]
                 )
         return sheet
+
+    def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
+        """``creation.roll`` is the server's copy of its creation roll: nobody writes it (GMs
+        neither: they roll again). Once rolled, the methods it was rolled with stay (L517-L576)."""
+        locked = super().locked_paths(sheet, context)
+        locked.append("creation.roll")
+        if not context.gm and context.rolls.get("creation"):
+            locked += ["creation.aspect_method", "creation.means_method"]
+        return locked
+
+    def verify_server_rolls(self, sheet: dict[str, Any], rolls: Any) -> list[FieldError]:
+        return server_roll_errors(sheet, rolls)
 
     # ---- validation and derived values ------------------------------------
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
