@@ -88,12 +88,18 @@ v1 = [
     path("rolls/<id:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
     path("rolls/<id:roll_id>/lower-die/", forum.RollLowerView.as_view(), name="roll-lower-die"),
     path("rolls/<id:roll_id>/difficulty/", forum.RollDifficultyView.as_view(), name="roll-difficulty"),
+    path("rolls/<id:roll_id>/gm-inputs/", forum.RollGmInputsView.as_view(), name="roll-gm-inputs"),
     path(C + "gm-aids/", forum.GmAidsView.as_view(), name="campaign-gm-aids"),
     # Characters
     path(C + "characters/", characters.CharacterListView.as_view(), name="characters"),
     path(C + "characters/import/", characters.CharacterImportView.as_view(), name="characters-import"),
     path("characters/<id:character_id>/", characters.CharacterDetailView.as_view(), name="character"),
     path("characters/<id:character_id>/sheet/", characters.CharacterSheetView.as_view(), name="character-sheet"),
+    path(
+        "characters/<id:character_id>/sheet-tests/",
+        characters.CharacterSheetTestsView.as_view(),
+        name="character-sheet-tests",
+    ),
     path("characters/<id:character_id>/submit/", characters.submit_view.as_view(), name="character-submit"),
     path("characters/<id:character_id>/approve/", characters.approve_view.as_view(), name="character-approve"),
     path("characters/<id:character_id>/return/", characters.return_view.as_view(), name="character-return"),

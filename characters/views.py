@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 from django.views.decorators.http import require_POST
 
+from campaigns import play
 from campaigns.access import get_campaign_for_user, is_gm, role_of
 from campaigns.models import Role
 from characters import access, services
@@ -232,6 +233,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "status_form": StatusForm(initial={"status": character.status}),
                 "portrait_form": PortraitForm(),
                 "first_step": (character.rule_system.creation_steps() or [None])[0],
+                "roll_panel": play.sheet_panel(request.user, character, request.LANGUAGE_CODE or "fr"),
             }
         )
     return render(request, "characters/detail.html", context)
@@ -848,7 +850,10 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
     for v in versions:
         v.status_display = statuses.get(v.status, v.status)
         v.reason_display = _reason_in_reader_language(v.reason)
-    form = CompareForm(request.GET or None)
+    data = request.GET.copy()
+    if data.get("a") and not data.get("b"):  # "that version → now" (a roll's link to the sheet it read)
+        data["b"] = str(character.version)
+    form = CompareForm(data or None)
     comparison = None
     if request.GET and form.is_valid():
         by_number = {v.version: v for v in versions}

@@ -484,6 +484,34 @@ class RollDifficultyView(APIView):
         return Response(RollSerializer(reread).data, status=201)
 
 
+class RollGmInputsSerializer(serializers.Serializer):
+    declared = serializers.DictField(
+        help_text='GM-only inputs of the sheet test (its `gm_fields` in `request.from_sheet`), e.g. `{"nd": 5}`.'
+    )
+
+
+class RollGmInputsView(APIView):
+    """The GM adds GM-only inputs (difficulty, modifier, opposition) to a test rolled from a sheet, after
+    the roll: the test is built again from the sheet version it read and the same draws are re-read into
+    a new roll of the chain."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[ROLL],
+        request=RollGmInputsSerializer,
+        responses={201: RollSerializer},
+        operation_id="rolls_add_gm_inputs",
+        tags=["rolls"],
+    )
+    def post(self, request: Request, roll_id: int) -> Response:
+        roll = _roll_in_post_for_user(request.user, roll_id)
+        serializer = RollGmInputsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        reread = services.add_gm_inputs(request.user, roll, declared=dict(serializer.validated_data["declared"]))
+        return Response(RollSerializer(reread).data, status=201)
+
+
 class GmAidsView(APIView):
     """GM-only help tables of the campaign's system (Clefs de l'Aube: combination names, difficulty
     levels). 404 for everyone else and for systems without aids."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
+from rules.ambre import sheet_tests as _sheet_tests
 from rules.ambre.schema import safe_validate
 from rules.base import (
     Budget,
@@ -24,6 +25,8 @@ from rules.base import (
     RuleSystem,
     SheetContext,
     SheetLayout,
+    SheetRead,
+    SheetTest,
     Step,
 )
 
@@ -154,6 +157,22 @@ class AmbreSystem(RuleSystem):
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return resolution.test_kinds()
+
+    def sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    ) -> list[SheetTest]:
+        """Comparisons on each attribute and characteristic (L5-L51); a spell with its cost (L436-L446)."""
+        return _sheet_tests.sheet_tests(sheet, self.settings(settings))
+
+    def sheet_test_request(
+        self,
+        sheet: dict[str, Any],
+        test: SheetTest,
+        declared: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[SheetRead]]:
+        return _sheet_tests.sheet_test_request(sheet, test, declared, settings)
 
     def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
         return resolution.resolve(request, rng, self.settings(settings))

@@ -59,11 +59,14 @@ from rules.base import (
     RuleSystem,
     SheetContext,
     SheetLayout,
+    SheetRead,
+    SheetTest,
     Step,
     error,
     validate_fields,
 )
 from rules.clefs import combat, outcome, progression, schema
+from rules.clefs import sheet_tests as _sheet_tests
 from rules.clefs import tables as t
 from rules.clefs.combat import request_from_sheet
 from rules.clefs.creation import (
@@ -269,6 +272,22 @@ class ClefsDeLAube(RuleSystem):
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return schema.test_kinds()
+
+    def sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    ) -> list[SheetTest]:
+        """Every skill (with its aspect) and every aspect alone; the means is chosen (L471-L497)."""
+        return _sheet_tests.sheet_tests(sheet)
+
+    def sheet_test_request(
+        self,
+        sheet: dict[str, Any],
+        test: SheetTest,
+        declared: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[SheetRead]]:
+        return _sheet_tests.sheet_test_request(sheet, test, declared)
 
     def _inputs(self, request: dict[str, Any], settings: dict[str, Any], prefix: str = "") -> dict[str, Any]:
         if isinstance(request, dict) and isinstance(request.get("sheet"), dict):

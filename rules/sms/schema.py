@@ -302,13 +302,13 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
         "action": (
             _SCORE, _SCORE_MODULES, _MOD,
             Field("die", "int", Msg("Dé de difficulté du MJ", "GM difficulty die"), default=6, minimum=0, maximum=40,
-                  required=True),
+                  required=True, audience="gm"),
             _CIRC,
             Field("threshold", "choice", Msg("Seuil", "Threshold"), default="none", choices=_c(
                 ("none", "Dé du MJ", "GM die"),
                 ("relative", "Relatif (degrés de réussite)", "Relative (degrees of success)"),
                 ("absolute", "Absolu (tout ou rien)", "Absolute (all or nothing)"),
-            )),
+            ), audience="gm"),
             Field("chosen_die", "int", Msg("Dé choisi par le joueur", "Die chosen by the player"), default=None,
                   minimum=0, maximum=40),
         ),
