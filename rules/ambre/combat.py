@@ -176,8 +176,7 @@ class _Stats(dict):  # type: ignore[type-arg]
 
     __slots__ = ("_attrs", "_chars", "_mods")
 
-    def __init__(self, sheet: dict[str, Any]) -> None:
-        super().__init__()
+    def __init__(self, sheet: dict[str, Any]) -> None:  # starts empty: dict.__init__ has nothing to add
         self._chars = (sheet.get("characteristics") or {}).get
         self._attrs = (sheet.get("attributes") or {}).get
         mods = sheet.get("modifiers") or {}
