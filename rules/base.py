@@ -349,12 +349,11 @@ def default_from_fields(fields: Iterable[Field]) -> dict[str, Any]:
 
 
 def _copy(value: JSON) -> JSON:
-    if value.__class__ in _IMMUTABLE:
-        return value
+    """A copy of nested dicts and lists (leaves shared: they are immutable or not JSON)."""
     if isinstance(value, dict):
-        return {k: _copy(v) for k, v in value.items()}
+        return {k: v if v.__class__ in _IMMUTABLE else _copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_copy(v) for v in value]
+        return [v if v.__class__ in _IMMUTABLE else _copy(v) for v in value]
     return value
 
 
@@ -987,7 +986,10 @@ class RuleSystem(ABC):
         given = settings or {}
         # Same keys, order and values as a fresh defaults dict updated with ``given``;
         # only the defaults ``given`` does not replace are copied.
-        merged = {k: given[k] if k in given else _copy(v) for k, v in defaults.items()}
+        immutable = _IMMUTABLE
+        merged = {
+            k: given[k] if k in given else v if v.__class__ in immutable else _copy(v) for k, v in defaults.items()
+        }
         merged.update(given)
         return merged
 
