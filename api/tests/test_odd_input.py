@@ -59,12 +59,14 @@ def test_unicode_digits_answer_404_on_every_campaign_route(table: Any) -> None:
 
 
 def test_arabic_indic_one_is_not_campaign_one(table: Any) -> None:
-    assert table.campaign.pk == int("١")  # what str.isdigit() + int() used to resolve
-    assert_error(token_client(table.gm).get("/api/v1/campaigns/١/"), 404, "not_found")
+    # The campaign's own id in Arabic-Indic digits: what str.isdigit() + int() used to resolve.
+    arabic = str(table.campaign.pk).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    assert table.campaign.pk == int(arabic)
+    assert_error(token_client(table.gm).get(f"/api/v1/campaigns/{arabic}/"), 404, "not_found")
     client = Client()
     client.force_login(table.gm)
     assert client.get("/characters/campaign/%C2%B2/").status_code == 404
-    assert client.get("/characters/campaign/١/").status_code == 404
+    assert client.get(f"/characters/campaign/{arabic}/").status_code == 404
     assert client.get(f"/characters/campaign/{table.campaign.pk}/").status_code == 200
 
 
