@@ -22,6 +22,7 @@ start of every round after the first; :meth:`initiative` entries carry
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from rules.altaride import tables as T
@@ -78,6 +79,7 @@ def combat_state(sheet: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@cache  # static declarations: built once (#21)
 def action_fields() -> tuple[Field, ...]:
     return (
         Field("action", "choice", Msg("Action", "Action"), default="attack", choices=ACTIONS, required=True),

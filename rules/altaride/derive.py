@@ -14,15 +14,23 @@ def _int(value: Any, default: int = 0) -> int:
 
 def talent(sheet: dict[str, Any], code: str, with_magic: bool = True) -> int:
     """Talent score (+ temporary magic bonus, which may pass 20: L55)."""
-    score = _int((sheet.get("talents") or {}).get(code), T.TALENT_BASE)
+    value = (sheet.get("talents") or {}).get(code)
+    score = value if value.__class__ is int else _int(value, T.TALENT_BASE)
     if with_magic:
-        score += _int((sheet.get("talent_magic_bonus") or {}).get(code), 0)
+        bonus = sheet.get("talent_magic_bonus")
+        if bonus:
+            score += _int(bonus.get(code), 0)
     return score
 
 
 def domain(sheet: dict[str, Any], name: str) -> int:
     """Domain = floor(sum of its 3 talents / 3) (L49, L59, L220). Stored talents, no magic bonus."""
-    return sum(talent(sheet, t, with_magic=False) for t in T.DOMAINS[name]) // 3
+    talents = sheet.get("talents") or {}
+    total = 0
+    for code in T.DOMAINS[name]:
+        value = talents.get(code)
+        total += value if value.__class__ is int else _int(value, T.TALENT_BASE)
+    return total // 3
 
 
 def endurance_max(sheet: dict[str, Any], pool: str) -> int:

@@ -21,6 +21,7 @@ credit +1 XP per natural 1 (L213) from stored rolls.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rules.altaride import tables as T
@@ -202,6 +203,12 @@ _TALENT = Field("talent", "choice", Msg("Talent", "Talent"), choices=tuple((t, T
 
 
 def test_kinds() -> dict[str, tuple[Field, ...]]:
+    """The request fields of every test kind (a fresh dict over cached, immutable field tuples)."""
+    return dict(_test_kinds())
+
+
+@cache
+def _test_kinds() -> dict[str, tuple[Field, ...]]:
     return {
         "test": (Field("target", "int", Msg("Chances de réussite", "Success chance"), required=True), *_MODS),
         "skill_test": (Field("skill", "str", Msg("Compétence", "Skill"), required=True, max_length=60), _SHEET,

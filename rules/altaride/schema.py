@@ -25,6 +25,7 @@ empty. A sheet skill whose key is not in the catalogue may carry its own
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rules.altaride import tables as T
@@ -229,6 +230,7 @@ def starter_skill_catalogue() -> list[dict[str, Any]]:
     ]
 
 
+@cache  # static declarations: built once (#21)
 def campaign_settings_fields() -> tuple[Field, ...]:
     return (
         Field("skill_catalogue", "list", Msg("Catalogue des Compétences", "Skill catalogue"),

@@ -137,7 +137,10 @@ def apply_damage_quality(wound: str | None, quality: str | None) -> str | None:
 
 def accumulate_wounds(wounds: dict[str, int], new: Sequence[str]) -> dict[str, int]:
     """Add wounds then pair-merge (L429). Order-independent by construction."""
-    total = wound_points(wounds) + sum(T.WOUND_WEIGHTS[w] for w in new)
+    total = wound_points(wounds)
+    weights = T.WOUND_WEIGHTS
+    for w in new:
+        total += weights[w]
     return normalise_wounds(total)
 
 
@@ -151,13 +154,55 @@ def stays_determined(wound: str | None, net: int, volonte: int, reading: str = "
     return net < threshold
 
 
+_LEVELS = {  # global level -> (attributes summed, characteristic added, constant) (L402–L408)
+    "life_max": (("end", "phy"), None, 2 * T.HUMAN_GAP),  # L402
+    "energy_max": (("psy", "end"), None, 2 * T.HUMAN_GAP),  # L404
+    "ranged_level": (("phy",), "hab_distance", T.HUMAN_GAP),  # L406
+    "thrown_level": (("phy",), "dexterite", T.HUMAN_GAP),  # L406
+    "melee_level": (("phy",), "hab_cac", T.HUMAN_GAP),  # L408
+    "wrestling_level": (("phy",), "force", T.HUMAN_GAP),  # L408
+}
+_CHARACTERISTICS = frozenset(T.CHARACTERISTICS)
+_ATTR_KEYS = {f"attr_{a}": a for a in T.ATTRIBUTES}
+
+
+class _Stats(dict):  # type: ignore[type-arg]
+    """A sheet's characteristics, global levels and attribute points, each
+    computed the first time an exchange reads it (an exchange reads a handful).
+
+    Same numbers as :func:`rules.ambre.derive.global_levels` (the sheet page's);
+    an unknown key raises :class:`KeyError` as a plain dict would. The groups
+    are read up front, so a malformed sheet fails where it always did."""
+
+    __slots__ = ("_attrs", "_chars", "_mods")
+
+    def __init__(self, sheet: dict[str, Any]) -> None:  # starts empty: dict.__init__ has nothing to add
+        self._chars = (sheet.get("characteristics") or {}).get
+        self._attrs = (sheet.get("attributes") or {}).get
+        mods = sheet.get("modifiers") or {}
+        self._mods = mods.get if mods else None
+
+    def __missing__(self, key: str) -> int:
+        if key in _CHARACTERISTICS:
+            value = _i(self._chars(key))
+        elif key in _LEVELS:
+            attrs, char, constant = _LEVELS[key]
+            value = constant + sum(_i(self._attrs(a)) for a in attrs)
+            if char:
+                value += self[char]
+            if self._mods:
+                value += _i(self._mods(key))  # GM modifiers (L400)
+        elif key in _ATTR_KEYS:
+            value = _i(self._attrs(_ATTR_KEYS[key]))
+        else:
+            raise KeyError(key)
+        self[key] = value
+        return value
+
+
 def _stats(sheet: dict[str, Any]) -> dict[str, int]:
-    chars = sheet.get("characteristics") or {}
-    stats = {c: _i(chars.get(c)) for c in T.CHARACTERISTICS}
-    stats.update(global_levels(sheet))
-    attrs = sheet.get("attributes") or {}
-    stats.update({f"attr_{a}": _i(attrs.get(a)) for a in T.ATTRIBUTES})
-    return stats
+    """The stats an exchange reads from a sheet, computed on demand (see :class:`_Stats`)."""
+    return _Stats(sheet)
 
 
 def combat_state(
@@ -349,6 +394,7 @@ def action_fields() -> tuple[Field, ...]:
 
 
 _ACTION_FIELDS = action_fields()
+_ACTION_DEFAULTS = {f.path: f.default for f in _ACTION_FIELDS}
 
 
 def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
@@ -373,8 +419,10 @@ def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
         errors.extend(spell_request_errors(declaration))
     if errors:
         raise RulesError(errors)
-    data = {f.path: f.default for f in _ACTION_FIELDS}
-    data.update({k: v for k, v in declaration.items() if v is not None})
+    data = dict(_ACTION_DEFAULTS)
+    for k, v in declaration.items():
+        if v is not None:
+            data[k] = v
     data["action_type"] = "physical" if mode in PHYSICAL_MODES else "mental"
     return data
 
@@ -460,12 +508,21 @@ _STATE_KEYS = frozenset(
 )
 
 
-def _full_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any]:
-    """The participant's state, completed from its sheet where keys are missing."""
+def _full_state(c: Combatant, settings: dict[str, Any] | None, wounds: bool = True) -> dict[str, Any]:
+    """The participant's state, completed from its sheet where keys are missing.
+
+    ``wounds=False`` leaves the wounds as given: an exchange normalises them
+    (:func:`_normalise_state_wounds`) on the loser's state only, the one it reads."""
     given = c.state or {}
     state = dict(given) if _STATE_KEYS <= given.keys() else {**combat_state(c.sheet, settings), **given}
-    state["wounds"] = normalise_wounds(wound_points(state.get("wounds") or {}))
+    if wounds:
+        _normalise_state_wounds(state)
     return state
+
+
+def _normalise_state_wounds(state: dict[str, Any]) -> None:
+    wounds = state.get("wounds")
+    state["wounds"] = normalise_wounds(wound_points(wounds) if wounds else 0)
 
 
 class _Changes:
@@ -524,7 +581,7 @@ def resolve_action(
         raise RulesError(
             [error("target", "invalid_target", "On ne s'attaque pas soi-même.", "One cannot attack oneself.")]
         )
-    a_state, t_state = _full_state(actor, settings), _full_state(target, settings)
+    a_state, t_state = _full_state(actor, settings, wounds=False), _full_state(target, settings, wounds=False)
     for who, st, path in ((actor, a_state, ""), (target, t_state, "target")):
         if st.get("dead") or st.get("coma"):
             raise RulesError(
@@ -596,6 +653,7 @@ def resolve_action(
     w, lo = (actor, target) if winner == "actor" else (target, actor)
     w_stats, l_stats = (a_stats, t_stats) if winner == "actor" else (t_stats, a_stats)
     l_state = t_state if winner == "actor" else a_state
+    _normalise_state_wounds(l_state)  # the only state an exchange reads the wounds of
     w_mode = mode if winner == "actor" else target_mode
     if winner == "target" and mode in ("ranged", "thrown") and not decl.get("within_reach"):
         tags.append("miss")

@@ -95,7 +95,19 @@ def global_levels(sheet: dict[str, Any]) -> dict[str, int]:
 
 def wound_points(wounds: dict[str, Any]) -> int:
     """Weighted wound total W = L + 2S + 4G + 8M (L429)."""
-    return sum(T.WOUND_WEIGHTS[k] * max(0, _int((wounds or {}).get(k), 0)) for k in T.WOUND_ORDER)
+    if not wounds:
+        return 0
+    total = 0
+    for key, weight in _WEIGHTS:
+        v = wounds.get(key)
+        if v.__class__ is not int:
+            v = _int(v, 0)
+        if v > 0:
+            total += weight * v
+    return total
+
+
+_WEIGHTS = tuple((k, T.WOUND_WEIGHTS[k]) for k in T.WOUND_ORDER)
 
 
 def normalise_wounds(points: int) -> dict[str, int]:

@@ -95,6 +95,7 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
 
 
 _KINDS = test_kinds()
+_DEFAULTS = {kind: tuple((f.path, f.default) for f in fields) for kind, fields in _KINDS.items()}
 
 
 def compare(
@@ -124,7 +125,8 @@ def resolve(
     if errors:
         raise RulesError(errors)
     settings = settings or {}
-    inputs = {f.path: request.get(f.path, f.default) for f in _KINDS[kind]}
+    get = request.get
+    inputs = {path: get(path, default) for path, default in _DEFAULTS[kind]}
     inputs["kind"] = kind
     if kind == "comparison":
         rule = settings.get("tie_rule", "stalemate")

@@ -48,7 +48,7 @@ from rules.base import (
     error,
 )
 from rules.clefs import tables as t
-from rules.clefs.derive import _as_int, current_aspects, find_skill
+from rules.clefs.derive import _as_int, current_aspect, find_skill
 from rules.clefs.resolution import (
     confrontation_winner,
     draw,
@@ -87,7 +87,7 @@ def request_from_sheet(
     if errors:
         raise RulesError(errors)
     request: dict[str, Any] = {
-        "aspect": current_aspects(sheet)[aspect],  # type: ignore[index]
+        "aspect": current_aspect(sheet, aspect),  # type: ignore[arg-type]
         "aspect_code": aspect,
         "means": _as_int((sheet.get("means") or {}).get(means)) if means else 0,
     }

@@ -79,26 +79,37 @@ def skills_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
 
 def aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     """Per aspect: base, creation-final value, current value, aspect-PX left, post-creation increases."""
-    aspects = sheet.get("aspects") if isinstance(sheet.get("aspects"), dict) else {}
+    aspects: dict[str, Any] = sheet["aspects"] if isinstance(sheet.get("aspects"), dict) else {}
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
-    state: dict[str, dict[str, int]] = {}
-    for code in t.ASPECTS:
-        base = _as_int(aspects.get(code), 10)
-        mine = [s for s in skills_of(sheet) if s.get("aspect") == code]
-        creation_px = 0 if free else sum(creation_level(s) for s in mine)
-        total_px = sum(granted_px(s) for s in mine) - (sum(creation_level(s) for s in mine) if free else 0)
-        created, _, _ = aspect_ladder(base, creation_px)
-        current, left, _ = aspect_ladder(base, max(total_px, 0))
-        state[code] = {
-            "base": base,
-            "after_creation": created,
-            "current": current,
-            "px": left,
-            "threshold": current + 1,
-            "increases_after_creation": max(current - created, 0),
-            "total_px": total_px,
-        }
-    return state
+    skills = skills_of(sheet)
+    return {code: _aspect_values(code, aspects, skills, free) for code in t.ASPECTS}
+
+
+def current_aspect(sheet: dict[str, Any], code: str) -> int:
+    """``aspect_state(sheet)[code]["current"]``, computing that aspect only (a test reads one)."""
+    if code not in t.ASPECTS:
+        raise KeyError(code)
+    aspects: dict[str, Any] = sheet["aspects"] if isinstance(sheet.get("aspects"), dict) else {}
+    free = (sheet.get("creation") or {}).get("skill_package") == "free"
+    return _aspect_values(code, aspects, skills_of(sheet), free)["current"]
+
+
+def _aspect_values(code: str, aspects: dict[str, Any], skills: list[dict[str, Any]], free: bool) -> dict[str, int]:
+    base = _as_int(aspects.get(code), 10)
+    mine = [s for s in skills if s.get("aspect") == code]
+    creation_px = 0 if free else sum(creation_level(s) for s in mine)
+    total_px = sum(granted_px(s) for s in mine) - (sum(creation_level(s) for s in mine) if free else 0)
+    created, _, _ = aspect_ladder(base, creation_px)
+    current, left, _ = aspect_ladder(base, max(total_px, 0))
+    return {
+        "base": base,
+        "after_creation": created,
+        "current": current,
+        "px": left,
+        "threshold": current + 1,
+        "increases_after_creation": max(current - created, 0),
+        "total_px": total_px,
+    }
 
 
 def current_aspects(sheet: dict[str, Any]) -> dict[str, int]:

@@ -17,6 +17,7 @@ derived values: the text forbids printing them on the sheet (L360-L363).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
 from rules.base import Field, Msg, Step
 from rules.clefs import tables as t
@@ -269,6 +270,7 @@ def creation_steps() -> tuple[Step, ...]:
     return tuple(Step(key, labels[key][0], tuple(paths), labels[key][1]) for key, paths in by_step.items())
 
 
+@cache  # static declarations: built once (#21)
 def campaign_settings_fields() -> tuple[Field, ...]:
     return (
         Field(
@@ -511,6 +513,12 @@ def action_request_fields(prefix: str = "") -> tuple[Field, ...]:
 
 
 def test_kinds() -> dict[str, tuple[Field, ...]]:
+    """The request fields of every test kind (a fresh dict over cached, immutable field tuples)."""
+    return dict(_test_kinds())
+
+
+@cache
+def _test_kinds() -> dict[str, tuple[Field, ...]]:
     side_a = action_request_fields("a.")
     side_b = action_request_fields("b.")
     return {
@@ -569,6 +577,7 @@ GM_ACTION_INPUTS = frozenset(
 )
 
 
+@cache  # static declarations: built once (#21)
 def action_fields() -> tuple[Field, ...]:
     """Combat declaration fields (see :mod:`rules.clefs.combat`); :data:`GM_ACTION_INPUTS` are the GM's."""
     return tuple(replace(f, audience="gm") if f.path in GM_ACTION_INPUTS else f for f in _action_fields())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
 from rules.base import DerivedSpec, Field, Msg, Step
 from rules.sms.tables import (
@@ -156,6 +157,7 @@ def sheet_fields() -> tuple[Field, ...]:
     )
 
 
+@cache  # static declarations: built once (#21)
 def settings_fields() -> tuple[Field, ...]:
     return (
         Field("creation_xp", "int", Msg("Expérience de création", "Creation experience"), default=40, minimum=0,
@@ -298,6 +300,12 @@ SPELL_COMPONENT_FIELDS: tuple[Field, ...] = (
 
 
 def test_kinds() -> dict[str, tuple[Field, ...]]:
+    """The request fields of every test kind (a fresh dict over cached, immutable field tuples)."""
+    return dict(_test_kinds())
+
+
+@cache
+def _test_kinds() -> dict[str, tuple[Field, ...]]:
     return {
         "action": (
             _SCORE, _SCORE_MODULES, _MOD,
@@ -439,6 +447,7 @@ def _affliction_fields() -> tuple[Field, ...]:
 GM_ACTION_INPUTS = frozenset({"die", "circumstances", "modifier"})
 
 
+@cache  # static declarations: built once (#21)
 def action_fields() -> tuple[Field, ...]:
     return tuple(replace(f, audience="gm") if f.path in GM_ACTION_INPUTS else f for f in _action_fields())
 
