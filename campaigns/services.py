@@ -45,7 +45,7 @@ from campaigns.models import (
 from campaigns.signals import session_closed
 from config.ratelimit import hit, parse_rate
 from live.events import publish
-from rules.base import Msg, RulesError, validate_fields
+from rules.base import Msg, RulesError
 
 User = get_user_model()
 
@@ -132,9 +132,15 @@ def validate_system_settings(system_slug: str, values: dict[str, Any]) -> dict[s
     """Check campaign options against the system's declarations (field errors keyed ``system__<path>``)."""
     system = rules.get_system(system_slug)
     fields = system.campaign_settings_fields()
-    errors = validate_fields(values, fields)
+    errors = system.validate_settings(values)
     if errors:
-        raise ValidationError({f"system__{e.path}".replace(".", "__"): [e.message.get(_lang())] for e in errors})
+        # An error inside a list or dict option (``skill_catalogue.0.formula``) goes on the option's field.
+        paths = sorted((f.path for f in fields), key=len, reverse=True)
+        by_field: dict[str, list[str]] = {}
+        for e in errors:
+            path = next((p for p in paths if e.path == p or e.path.startswith(p + ".")), e.path)
+            by_field.setdefault(f"system__{path}".replace(".", "__"), []).append(e.message.get(_lang()))
+        raise ValidationError(by_field)
     known = {f.path.split(".")[0] for f in fields}
     return {key: value for key, value in values.items() if key in known}
 

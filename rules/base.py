@@ -611,6 +611,16 @@ class RuleSystem(ABC):
         merged.update(settings or {})
         return merged
 
+    def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
+        """Field-level errors of a campaign's settings for this system.
+
+        Called by the campaigns app before it saves the GM's options. Default:
+        the types, ranges and choices of :meth:`campaign_settings_fields`. A
+        system adds its own checks (Altaride: a skill formula is talent codes;
+        Ambre: the shape of a power table) after these.
+        """
+        return validate_fields(settings or {}, self.campaign_settings_fields())
+
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Bring a stored sheet from ``from_version`` to :attr:`schema_version`.
 

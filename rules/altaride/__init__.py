@@ -105,7 +105,7 @@ class AltarideSystem(RuleSystem):
         super().migrate_sheet(sheet, from_version)
         return schema.migrate(sheet, from_version)
 
-    def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
+    def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
         """Checks of the campaign settings and catalogues (formulas, duplicate keys)."""
         return schema.validate_settings(settings or {})
 
