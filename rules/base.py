@@ -16,7 +16,13 @@ Conventions
   recorded in the order it was made, so a result can be recomputed from its
   inputs and raw draws (:class:`ScriptedRandom` replays them).
 * *settings* are the campaign's options for this system (a dict validated
-  against :meth:`RuleSystem.campaign_settings_fields`); ``None`` means defaults.
+  by :meth:`RuleSystem.validate_settings`); ``None`` means defaults.
+* Results (:class:`Resolution`, :class:`CombatResult`) share their envelope
+  (``kind``, ``inputs``, ``draws``, ``outcome``, ``summary``, ``success``,
+  ``tags``); the keys inside ``outcome`` are each system's words in its
+  seed's terms. ``rules/README.md`` tabulates them (declaration type, outcome
+  level, margins, severity words) and how to add a system; the contract every
+  system honours is ``rules/tests/test_contract.py``.
 """
 
 from __future__ import annotations
