@@ -8,3 +8,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import signals  # noqa: F401
+        from accounts.exports import export_user_data
+        from config.exporters import register_exporter
+
+        register_exporter("accounts", export_user_data, order=10)
