@@ -291,7 +291,6 @@ class Roll(AppendOnlyModel):
         return f"{self.campaign} roll #{self.sequence}"
 
 
-
 class ThreadRead(models.Model):
     """How far a member has read a thread (*lu jusqu'au message n°*)."""
 

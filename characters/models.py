@@ -146,7 +146,6 @@ class LedgerEntry(AppendOnlyModel):
         return f"{self.character} {self.amount:+d} {self.currency} ({self.kind})"
 
 
-
 class ChangeRequest(models.Model):
     """A player's proposed edit of an approved sheet (*demande de modification*).
 
