@@ -7,8 +7,24 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Profiles")
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
         from accounts import signals  # noqa: F401
         from accounts.exports import export_user_data
         from config.exporters import register_exporter
 
         register_exporter("accounts", export_user_data, order=10)
+
+        post_migrate.connect(sync_site, sender=self, dispatch_uid="accounts.sync_site")
+
+
+def sync_site(**kwargs: object) -> None:
+    """The ``django.contrib.sites`` row follows the settings (``TABLEE_SITE_URL``, ``TABLEE_SITE_NAME``):
+    allauth's e-mails name the site and link to its domain."""
+    from django.conf import settings
+    from django.contrib.sites.models import Site
+
+    using = str(kwargs.get("using") or "default")
+    Site.objects.using(using).update_or_create(
+        pk=settings.SITE_ID, defaults={"domain": settings.SITE_DOMAIN, "name": settings.SITE_NAME}
+    )

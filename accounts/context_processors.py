@@ -7,4 +7,4 @@ from django.http import HttpRequest
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
-    return {"SITE_NAME": "Tablée", "LIVE_BACKEND": settings.LIVE_BACKEND}
+    return {"SITE_NAME": settings.SITE_NAME, "LIVE_BACKEND": settings.LIVE_BACKEND}

@@ -671,6 +671,7 @@ class ParticipantSerializer(serializers.Serializer):
     declaration = NullableObjectField(help_text="Its declaration, when you may see it.")
     declaration_target = serializers.IntegerField(allow_null=True)
     declaration_status = serializers.CharField(allow_null=True)
+    condition = serializers.CharField(help_text="active, unconscious, dead or removed (as the rules read the state).")
 
 
 class InitiativeRowSerializer(serializers.Serializer):
@@ -703,7 +704,13 @@ class ParticipantCreateSerializer(serializers.Serializer):
         min_value=1, max_value=MAX_ID, required=False, help_text="A character of the campaign."
     )
     name = serializers.CharField(max_length=90, required=False, allow_blank=True, default="")
-    side = serializers.ChoiceField(choices=["allies", "opponents", "neutral"], default="allies")
+    side = serializers.ChoiceField(
+        choices=["allies", "opponents", "neutral"],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Default: a player character with the players (allies), an NPC facing them (opponents).",
+    )
     sheet = serializers.DictField(required=False, help_text="Quick NPC stats merged over the system's defaults.")
     template = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, required=False, help_text="An NPC of the campaign to copy."
@@ -717,12 +724,26 @@ class DeclarationSerializer(serializers.Serializer):
     target = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
 
 
+class DefenceSerializer(serializers.Serializer):
+    data = serializers.DictField(help_text="The defender's choices, as in the system's `defence_fields`.")
+
+
+class SideSerializer(serializers.Serializer):
+    side = serializers.ChoiceField(choices=["allies", "opponents", "neutral"])
+
+
+class RemoveSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, required=False, allow_blank=True, default="")
+
+
 class DeclarationResultSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     participant = serializers.IntegerField(source="participant_id")
     target = serializers.IntegerField(source="target_id", allow_null=True)
     data = serializers.DictField()
     status = serializers.CharField()
+    defence = serializers.DictField(help_text="The defender's choices (its controller and the GMs).")
+    defence_status = serializers.CharField(help_text="'', pending, answered or gm.")
 
 
 class StepSerializer(serializers.Serializer):
@@ -762,6 +783,13 @@ class LogEntrySerializer(serializers.Serializer):
     gm_only = serializers.BooleanField()
     corrects = serializers.IntegerField(allow_null=True)
     created = serializers.DateTimeField()
+    sentence = serializers.CharField(help_text="What happened, in the reader's language (as on the page).")
+    roll = serializers.IntegerField(allow_null=True, help_text="Sequence of the chained roll of its dice.")
+    undone = serializers.BooleanField(help_text="Corrected by a later undo (its roll stays in the chain).")
+    changes = serializers.ListField(child=serializers.DictField(), help_text="State changes, labelled.")
+    details = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()), help_text="GMs: [label, value] rows."
+    )
 
     def to_representation(self, entry: Any) -> dict[str, Any]:
         gm = self.context.get("gm", False)
@@ -779,7 +807,17 @@ class LogEntrySerializer(serializers.Serializer):
             "gm_only": entry.gm_only,
             "corrects": entry.corrects_id,
             "created": serializers.DateTimeField().to_representation(entry.created),
+            **_log_read_model(entry, gm),
         }
+
+
+def _log_read_model(entry: Any, gm: bool) -> dict[str, Any]:
+    """What the combat page shows of the entry (its one read model): the sentence in the reader's
+    language, labelled changes, the chained roll, undone or not, the GMs' labelled details."""
+    from combat.presenters import log_rows
+
+    row = log_rows(entry.encounter, [entry], gm=gm)[0]
+    return {key: row[key] for key in ("roll", "undone", "details", "changes")} | {"sentence": row["text"]}
 
 
 # ---------------------------------------------------------------------------

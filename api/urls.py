@@ -131,6 +131,9 @@ v1 = [
     ],
     path("participants/<id:participant_id>/declaration/", combat.DeclarationView.as_view(), name="declaration"),
     path("participants/<id:participant_id>/adjust/", combat.ParticipantAdjustView.as_view(), name="adjust"),
+    path("participants/<id:participant_id>/side/", combat.ParticipantSideView.as_view(), name="participant-side"),
+    path("participants/<id:participant_id>/remove/", combat.ParticipantRemoveView.as_view(), name="participant-remove"),
+    path("declarations/<id:declaration_id>/defence/", combat.DefenceView.as_view(), name="declaration-defence"),
     path(
         "participants/<id:participant_id>/visibility/",
         combat.ParticipantVisibilityView.as_view(),

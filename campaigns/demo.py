@@ -48,6 +48,10 @@ def populate(context: dict[str, Any]) -> None:
                 "created_by": users["mj"],
             },
         )
+        starter = campaign.rule_system.starter_settings()
+        if any(key not in (campaign.system_settings or {}) for key in starter):  # the GM's edits are kept
+            campaign.system_settings = {**starter, **(campaign.system_settings or {})}
+            campaign.save(update_fields=["system_settings"])
         if not campaign.invite_token:
             campaign.invite_token = secrets.token_urlsafe(24)
             campaign.save(update_fields=["invite_token"])

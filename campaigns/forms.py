@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -75,6 +76,10 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
     lang = _lang()
     label = spec.label.get(lang)
     help_text = spec.help.get(lang) if spec.help else ""
+    if spec.kind in ("list", "dict"):
+        # The data-shape notation ("{key: [{name, kind}]}") is for developers (#23).
+        help_text = re.sub(r"\s*\{[^{}]*(\{[^{}]*\}[^{}]*)*\}\.?", "", help_text).strip(" —-:")
+        help_text = help_text[:1].upper() + help_text[1:]
     value = spec.default if initial is None else initial
     common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": value}
     if spec.kind == "int":
@@ -90,6 +95,12 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
         widget = forms.Textarea(attrs={"rows": 3}) if spec.kind == "text" else None
         return forms.CharField(required=spec.required, max_length=spec.max_length, widget=widget, strip=True, **common)
     return OptionalJSONField(required=False, widget=forms.Textarea(attrs={"rows": 3}), **common)
+
+
+def structured_lists(specs: tuple[Field, ...]) -> tuple[Field, ...]:
+    """Settings that are lists of records (catalogues, bestiary, archetypes):
+    edited with their own structured editor, never as JSON."""
+    return tuple(f for f in specs if f.kind == "list" and f.item_fields)
 
 
 def add_rules_fields(form: forms.Form, specs: tuple[Field, ...], values: dict[str, Any], prefix: str) -> None:
@@ -140,14 +151,32 @@ class CampaignForm(forms.Form):
         if campaign is not None:
             # The system is fixed once characters exist: shown, not editable.
             del self.fields["system"]
-            add_rules_fields(
-                self, campaign.rule_system.campaign_settings_fields(), campaign.system_settings, "system__"
-            )
+            add_rules_fields(self, self._plain_specs(), campaign.system_settings, "system__")
+
+    def _plain_specs(self) -> tuple[Field, ...]:
+        specs = self.campaign.rule_system.campaign_settings_fields()
+        lists = {f.path for f in structured_lists(specs)}
+        return tuple(f for f in specs if f.path not in lists)
+
+    def structured_lists(self) -> list[dict[str, Any]]:
+        """The settings edited on their own page, with their current size."""
+        if self.campaign is None:
+            return []
+        values = self.campaign.system_settings or {}
+        lang = _lang()
+        return [
+            {"path": f.path, "label": f.label.get(lang), "count": len(values.get(f.path) or [])}
+            for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
+        ]
 
     def system_values(self) -> dict[str, Any] | None:
+        """The plain options posted, over the lists kept from the stored settings."""
         if self.campaign is None:
             return None
-        return collect_rules_values(self.cleaned_data, self.campaign.rule_system.campaign_settings_fields(), "system__")
+        stored = self.campaign.system_settings or {}
+        kept = {f.path: stored[f.path] for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
+                if f.path in stored}
+        return {**kept, **collect_rules_values(self.cleaned_data, self._plain_specs(), "system__")}
 
     def basic_fields(self) -> list[Any]:
         return [
@@ -264,11 +293,29 @@ class PostForm(forms.Form):
             self.fields["test_kind"].choices = [("", _("No test")), *named]
             kind = test_kind or (self.data.get(self.add_prefix("test_kind")) if self.is_bound else "") or ""
             if kind in kinds:
-                self.test_specs = kinds[kind]
+                # A record (the character's sheet) is read by the server, never typed.
+                self.test_specs = tuple(f for f in kinds[kind] if f.kind != "dict")
                 add_rules_fields(self, self.test_specs, {}, "test__")
         else:
             for name in ("test_kind", "test_character", "test_label"):
                 del self.fields[name]
+
+    #: Fields outside the "Dice and tests" section.
+    MAIN_FIELDS = ("body", "character", "visibility", "recipients", "reply_to", "turn_for")
+
+    def dice_has_errors(self) -> bool:
+        """An error inside the (folded) "Dice and tests" section: it must open."""
+        return any(name not in self.MAIN_FIELDS and name != "__all__" for name in self.errors)
+
+    def error_summary(self) -> list[dict[str, str]]:
+        """Every error with the field it belongs to, for the summary at the top of the form."""
+        out = []
+        for name, errors in self.errors.items():
+            field = self.fields.get(name)
+            target = self[name].auto_id if field is not None else ""
+            for e in errors:
+                out.append({"label": str(field.label) if field is not None else "", "message": e, "id": target})
+        return out
 
     def test_fields(self) -> list[Any]:
         return [self[name] for name in self.fields if name.startswith("test__")]

@@ -45,7 +45,7 @@ from campaigns.models import (
 from campaigns.signals import session_closed
 from config.ratelimit import hit, parse_rate
 from live.events import publish
-from rules.base import Msg, RulesError
+from rules.base import Msg, RulesError, validate_fields
 
 User = get_user_model()
 
@@ -132,15 +132,14 @@ def validate_system_settings(system_slug: str, values: dict[str, Any]) -> dict[s
     """Check campaign options against the system's declarations (field errors keyed ``system__<path>``)."""
     system = rules.get_system(system_slug)
     fields = system.campaign_settings_fields()
-    errors = system.validate_settings(values)
+    errors = validate_fields(values, fields)
+    if not errors:
+        errors = system.validate_settings(system.settings(values))
     if errors:
-        # An error inside a list or dict option (``skill_catalogue.0.formula``) goes on the option's field.
-        paths = sorted((f.path for f in fields), key=len, reverse=True)
-        by_field: dict[str, list[str]] = {}
+        out: dict[str, list[str]] = {}
         for e in errors:
-            path = next((p for p in paths if e.path == p or e.path.startswith(p + ".")), e.path)
-            by_field.setdefault(f"system__{path}".replace(".", "__"), []).append(e.message.get(_lang()))
-        raise ValidationError(by_field)
+            out.setdefault(f"system__{e.path}".replace(".", "__"), []).append(e.message.get(_lang()))
+        raise ValidationError(out)
     known = {f.path.split(".")[0] for f in fields}
     return {key: value for key, value in values.items() if key in known}
 
@@ -164,7 +163,9 @@ def create_campaign(
     )
     if system not in rules.SYSTEM_MODULES:
         raise ValidationError({"system": [_("Choose a rule system from the list.")]})
-    options = validate_system_settings(system, system_settings or {})
+    # Starter content (a catalogue from what the text gives) the GM then edits.
+    starter = rules.get_system(system).starter_settings()
+    options = validate_system_settings(system, {**starter, **(system_settings or {})})
     with transaction.atomic():
         campaign = Campaign.objects.create(
             slug=_unique_slug(data["title"]),
@@ -562,6 +563,8 @@ def _check_character(user: Any, campaign: Campaign, character: Any) -> Any:
     own = character.owner_id == user.pk and not character.is_npc
     if not (own or access.is_gm(user, campaign)):
         raise ValidationError({"character": [_("Choose one of your characters in this campaign.")]})
+    if character.status == Character.Status.DEAD:
+        raise ValidationError({"character": [_("%(name)s is dead and cannot speak.") % {"name": character.name}]})
     return character
 
 
@@ -602,7 +605,10 @@ def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[s
         try:
             if request.get("system_test") is not None and not isinstance(request["system_test"], dict):
                 raise RulesError([])
+            request = _with_character_sheet(campaign, request, character)
             rolled = dice.resolve_request(campaign, request)
+            if isinstance(rolled.get("request"), dict):
+                rolled["request"].pop("sheet", None)  # read from the character, not stored with the roll
         except RulesError as exc:
             messages = _rules_errors(exc) or [_("invalid test.")]
             errors.extend(_("Roll %(n)d: %(error)s") % {"n": index, "error": m} for m in messages)
@@ -614,6 +620,20 @@ def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[s
     if errors:
         raise ValidationError({"rolls": errors})
     return prepared
+
+
+def _with_character_sheet(campaign: Campaign, request: dict[str, Any], character: Any) -> dict[str, Any]:
+    """A system test whose kind reads a ``sheet`` (an Altaride skill test) gets
+    the chosen character's current sheet from the server; a posted one is
+    never trusted."""
+    test = request.get("system_test")
+    if not isinstance(test, dict):
+        return request
+    test = {k: v for k, v in test.items() if k != "sheet"}
+    fields = rules.get_system(campaign.system).test_kinds().get(str(test.get("kind", "")), ())
+    if character is not None and any(f.path == "sheet" for f in fields):
+        test["sheet"] = character.current_sheet()
+    return {**request, "system_test": test}
 
 
 def post_audience(post: Post) -> dict[str, Any]:

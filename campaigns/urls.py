@@ -28,6 +28,7 @@ urlpatterns = [
     path("sessions/<id:session_id>/close/", views.session_close, name="session_close"),
     path("<slug:slug>/", views.campaign_detail, name="detail"),
     path("<slug:slug>/settings/", views.campaign_settings, name="settings"),
+    path("<slug:slug>/settings/list/<str:path>/", views.settings_list, name="settings_list"),
     path("<slug:slug>/members/", views.members, name="members"),
     path("<slug:slug>/members/invite/", views.invite, name="invite"),
     path("<slug:slug>/members/invite-link/", views.invite_link_reset, name="invite_link_reset"),

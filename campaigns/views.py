@@ -40,6 +40,7 @@ from campaigns.forms import (
     ThreadForm,
     apply_errors,
     collect_rules_values,
+    structured_lists,
 )
 from campaigns.markup import quote_markdown
 from campaigns.models import (
@@ -238,6 +239,66 @@ def campaign_settings(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Settings saved."))
             return redirect("campaigns:settings", slug=campaign.slug)
     return render(request, "campaigns/campaign_settings.html", _campaign_context(request, campaign, form=form))
+
+
+def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
+    """A structured editor for one list setting (a catalogue, the bestiary, the
+    archetypes): one form per entry with the rules' fields and choices, never JSON.
+    Adding or removing an entry re-renders the form; saving goes through
+    ``services.update_campaign``, which validates it all or saves nothing."""
+    from characters import sheetform as sf  # the generic editor of rules-declared records
+
+    campaign = access.get_campaign_for_user(request.user, slug, write=True)
+    system = campaign.rule_system
+    field = next((f for f in structured_lists(system.campaign_settings_fields()) if f.path == path), None)
+    if field is None:
+        raise Http404
+    stored = system.settings(campaign.system_settings)
+    values, errors = stored, {}
+    status = 200
+    if request.method == "POST":
+        values, parse_errors = sf.parse_sheet([field], request.POST, stored)
+        structural = "_add" in request.POST or any(k.startswith("del:") for k in request.POST)
+        if not structural:
+            try:
+                services.update_campaign(
+                    request.user,
+                    campaign,
+                    title=campaign.title,
+                    pitch=campaign.pitch,
+                    is_public=campaign.is_public,
+                    recruiting=campaign.recruiting,
+                    language=campaign.language,
+                    system_settings={**(campaign.system_settings or {}), path: values.get(path)},
+                )
+            except ValidationError as exc:
+                campaign.refresh_from_db()
+                for key, messages_ in exc.message_dict.items():
+                    errors.setdefault(key.removeprefix("system__").replace("__", "."), []).extend(messages_)
+                status = 400
+            except PermissionDenied:
+                raise Http404 from None
+            else:
+                messages.success(request, _("Saved."))
+                return redirect("campaigns:settings_list", slug=campaign.slug, path=path)
+        for e in parse_errors:
+            errors.setdefault(e.path, []).append(sf.msg(e.message))
+    invalid = sum(len(m) for m in errors.values())
+    nodes = sf.build_nodes([field], values, errors)
+    form_errors = [m for msgs in errors.values() for m in msgs]  # those no input shows
+    ctx = _campaign_context(
+        request,
+        campaign,
+        field_label=sf.msg(field.label),
+        field_help=sf.msg(field.help) if field.help else "",
+        nodes=nodes,
+        form_errors=form_errors,
+        invalid=invalid,
+        form_action=reverse("campaigns:settings_list", kwargs={"slug": campaign.slug, "path": path}),
+    )
+    htmx = request.headers.get("HX-Request")
+    template = "campaigns/partials/settings_list_form.html" if htmx else "campaigns/settings_list.html"
+    return render(request, template, ctx, status=status)
 
 
 # ---------------------------------------------------------------------------

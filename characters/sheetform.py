@@ -18,9 +18,11 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.formats import number_format
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
+from config import jsonlimits
 from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, set_path
 
 MAX_LIST_ITEMS = 300
@@ -237,7 +239,7 @@ def _parse_field(
         if not allow_dict:
             return old
         try:
-            value = json.loads(raw or "{}")
+            value = jsonlimits.loads(raw or "{}")
         except ValueError:
             errors.append(_json_error(full))
             return old
@@ -413,6 +415,27 @@ def step_of_path(system: RuleSystem, path: str) -> str | None:
 # ---------------------------------------------------------------------------
 # Read-only displays
 # ---------------------------------------------------------------------------
+#: Column names of derived tables (record keys the rules return).
+COLUMN_LABELS = {
+    "name": gettext_lazy("Name"),
+    "aspect": gettext_lazy("Aspect"),
+    "default_means": gettext_lazy("Default means"),
+    "nc": pgettext_lazy("Clefs skill level", "NC"),
+    "bc": pgettext_lazy("Clefs skill bonus", "BC"),
+    "title": gettext_lazy("Title"),
+    "default_ca": pgettext_lazy("Clefs default chance", "Default CA"),
+    "next_cost": gettext_lazy("Next level costs"),
+    "level": gettext_lazy("Level"),
+    "chance": gettext_lazy("Chance"),
+    "formula": gettext_lazy("Formula"),
+    "skill": gettext_lazy("Skill"),
+}
+
+
+def column_label(key: str) -> str:
+    return str(COLUMN_LABELS[key]) if key in COLUMN_LABELS else humanize_group(key)
+
+
 def humanize_group(group: str) -> str:
     """The translated name of a group key; unknown keys are humanized."""
     if group in GROUP_LABELS:
@@ -442,10 +465,7 @@ def sheet_groups(fields: Iterable[Field], sheet: dict[str, Any], *, show_empty_l
                 continue
             group["lists"].append({"label": msg(f.label), "path": f.path, "items": [_item_rows(f, i) for i in items]})
         elif f.kind == "dict":
-            if value:
-                group["rows"].append(
-                    {"label": msg(f.label), "path": f.path, "value": json.dumps(value, ensure_ascii=False)[:400]}
-                )
+            continue  # server records (a creation roll) and GM notes: shown by the wizard and the edit form
         elif value not in (None, "", False):
             group["rows"].append(
                 {"label": msg(f.label), "path": f.path, "value": display_value(f, value), "kind": f.kind}
@@ -462,13 +482,15 @@ def _item_rows(f: Field, item: Any) -> dict[str, Any]:
             if sub.kind == "list":
                 inner = value if isinstance(value, list) else []
                 if inner:
-                    rows.append({"label": msg(sub.label), "value": ", ".join(_item_title(x, i) for i, x in
-                                                                              enumerate(inner))})
+                    rows.append(
+                        {"label": msg(sub.label), "value": ", ".join(_item_title(x, i) for i, x in enumerate(inner))}
+                    )
                 continue
             if value in (None, "", False) or (value == get_path(defaults, sub.path, None) and sub.kind == "bool"):
                 continue
             rows.append({"label": msg(sub.label), "value": display_value(sub, value)})
-    return {"title": _item_title(item, 0), "rows": rows}
+    title = _item_title(item, 0)
+    return {"title": title, "rows": [r for r in rows if str(r["value"]) != title]}
 
 
 def derived_groups(system: RuleSystem, derived: dict[str, Any], *, include_secret: bool = True) -> list[dict]:
@@ -500,7 +522,7 @@ def derived_groups(system: RuleSystem, derived: dict[str, Any], *, include_secre
                 columns += [k for k in item if k not in columns]
             row.update(
                 kind="table",
-                columns=[humanize_group(c) for c in columns],
+                columns=[column_label(c) for c in columns],
                 value=[[_flat(item.get(c, "")) for c in columns] for item in value],
             )
         elif isinstance(value, list):
@@ -716,3 +738,153 @@ def keep_locked(
             value = merge_items(f, f.path, value, get_path(sheet, f.path, None))
         set_path(sheet, f.path, copy.deepcopy(value))
     return sheet
+
+
+# ---------------------------------------------------------------------------
+# The sheet page: the character first, values once, state as gauges
+# ---------------------------------------------------------------------------
+def _number(value: Any) -> Any:
+    """A number in the reader's locale ("67,25" in French); other values as they are."""
+    if isinstance(value, float) and not isinstance(value, bool):
+        return number_format(value, decimal_pos=2 if value != int(value) else 0, use_l10n=True)
+    return value
+
+
+def _derived_cell(system: RuleSystem, derived: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """One derived value as a headline cell (a gauge when it has a maximum)."""
+    specs = {s.key: s for s in system.derived_specs()}
+    value = get_path(derived, key, None)
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    spec = specs.get(key)
+    cell: dict[str, Any] = {"key": key, "label": msg(spec.label) if spec else humanize_group(key), "value": value}
+    if key.endswith(".max"):
+        current = get_path(derived, key[:-4] + ".current", None)
+        if isinstance(current, int) and isinstance(value, int):
+            cell.update(value=current, max=value)
+    else:
+        maximum = get_path(derived, key + "_max", None)
+        if isinstance(maximum, int) and isinstance(value, int) and not isinstance(value, bool):
+            cell["max"] = maximum
+    if "max" in cell:
+        cell["low"] = cell["max"] > 0 and cell["value"] * 3 < cell["max"]
+    if isinstance(cell["value"], bool):
+        cell["value"] = _("yes") if cell["value"] else _("no")
+    cell["value"] = _number(cell["value"])
+    return cell
+
+
+def sheet_page(
+    system: RuleSystem, sheet: dict[str, Any], derived: dict[str, Any], *, show_creation: bool
+) -> dict[str, Any]:
+    """Everything the sheet page shows, laid out by ``system.sheet_layout()``.
+
+    Each value appears once: a stored field that the rules also derive shows
+    the derived (effective) value, with the stored one as its provenance;
+    headline values are left out of the groups below. Creation groups are
+    kept only while creating and for the GM (``show_creation``)."""
+    layout = system.sheet_layout()
+    fields = list(system.sheet_fields())
+    by_path = fields_by_path(fields)
+    hidden_groups = set() if show_creation else set(layout.creation_groups)
+    derived_keys = {s.key for s in system.derived_specs()}
+
+    headline: list[dict[str, Any]] = []
+    for key in layout.headline:
+        cell = _derived_cell(system, derived, key) if key in derived_keys else None
+        stored = get_path(sheet, key, None)
+        if cell is None and key in by_path and stored not in (None, ""):
+            f = by_path[key]
+            cell = {"key": key, "label": msg(f.label), "value": _number(display_value(f, stored))}
+        if cell is None:
+            continue
+        if key in by_path and stored is not None and str(stored) != str(cell["value"]) and "max" not in cell:
+            cell["provenance"] = _("%(stored)s on the sheet, %(effective)s with everything that adds to it") % {
+                "stored": stored,
+                "effective": cell["value"],
+            }
+        headline.append(cell)
+    shown = {c["key"] for c in headline}
+    shown |= {k[:-4] for k in shown if k.endswith(".max")} | {k + "_max" for k in shown}
+
+    groups = []
+    state_rows: list[dict[str, Any]] = []
+    for group in sheet_groups(fields, sheet):
+        if group["key"] in hidden_groups:
+            continue
+        rows = []
+        for row in group["rows"]:
+            if row["path"] in shown:
+                continue
+            if row["path"] in derived_keys:
+                effective = get_path(derived, row["path"], None)
+                if effective is not None and str(effective) != str(row["value"]):
+                    row["provenance"] = _("%(stored)s on the sheet, %(effective)s with everything that adds to it") % {
+                        "stored": row["value"],
+                        "effective": effective,
+                    }
+                    row["value"] = effective
+                shown.add(row["path"])
+            row["value"] = _number(row["value"])
+            row["key"] = row["path"]
+            rows.append(row)
+        group["rows"] = rows
+        if group["key"] in layout.state_groups:
+            state_rows += rows
+            group["rows"] = []
+            if not group["lists"]:
+                continue
+        if group["rows"] or group["lists"]:
+            groups.append(group)
+
+    # A list the rules also derive (Clefs skills with their bonus and default
+    # chance): one list, each item completed with what the rules add.
+    for group in groups:
+        for lst in group["lists"]:
+            extra = get_path(derived, lst["path"], None)
+            stored = get_path(sheet, lst["path"], None)
+            if not (isinstance(extra, list) and isinstance(stored, list) and len(extra) == len(stored)):
+                continue
+            if not all(_is_record(x) for x in extra):
+                continue
+            for item, src, add in zip(lst["items"], stored, extra, strict=True):
+                known = set(src) if isinstance(src, dict) else set()
+                for key, value in add.items():
+                    if key in known or value in (None, "", [], {}):
+                        continue
+                    item["rows"].append({"label": column_label(key), "value": _number(_flat(value))})
+            shown.add(lst["path"])
+
+    gauges: list[dict[str, Any]] = []
+    derived_out = []
+    for group in derived_groups(system, derived):
+        if group["key"] in hidden_groups:
+            continue
+        rows = [r for r in group["rows"] if r["key"] not in shown]
+        if group["key"] in layout.state_groups:
+            gauges += [r for r in rows if r["kind"] == "gauge"]
+            state_rows += [
+                {"label": r["label"], "value": _number(r["value"]), "key": r["key"]}
+                for r in rows
+                if r["kind"] == "scalar"
+            ]
+            rows = [r for r in rows if r["kind"] not in ("gauge", "scalar")]
+        for r in rows:
+            if r["kind"] == "scalar":
+                r["value"] = _number(r["value"])
+        if rows:
+            derived_out.append({**group, "rows": rows})
+    concept = get_path(sheet, layout.concept, "") if layout.concept else ""
+    concept = concept if isinstance(concept, str) else ""
+    if concept and len(concept) <= 160:  # shown whole under the name: not again below
+        for group in groups:
+            group["rows"] = [r for r in group["rows"] if r["path"] != layout.concept]
+        groups = [g for g in groups if g["rows"] or g["lists"]]
+    return {
+        "headline": headline,
+        "groups": groups,
+        "derived_groups": derived_out,
+        "state_rows": state_rows,
+        "gauges": gauges,
+        "concept": concept,
+    }

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaigns.access import get_campaign_for_user, is_gm, role_of
@@ -33,6 +33,7 @@ from characters.forms import (
 )
 from characters.ledger import balances
 from characters.models import Auction, ChangeRequest, Character, LedgerEntry, SheetVersion
+from config import jsonlimits
 from rules.base import FieldError, LedgerDraft, Msg
 
 RANK_LABELS = {
@@ -146,7 +147,9 @@ def character_import(request: HttpRequest, campaign_id: str) -> HttpResponse:
         try:
             if upload.size > 2 * 1024 * 1024:
                 raise ValidationError({"file": [_("This file is too large.")]})
-            data = json.loads(upload.read().decode("utf-8"))
+            data = jsonlimits.loads(upload.read().decode("utf-8"))
+        except jsonlimits.JSONTooDeep as exc:
+            form.add_error("file", exc.message())
         except (ValueError, UnicodeDecodeError):
             form.add_error("file", _("This file is not valid JSON."))
         except ValidationError as exc:
@@ -190,6 +193,8 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
         "budget": view,
         "sheet_errors": sf.leftover_errors(sf.error_map(result.all_errors()), system.sheet_fields()),
         "valid": result.valid,
+        "sheet": sheet,
+        "derived_raw": result.derived or {},
     }
 
 
@@ -206,9 +211,19 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     }
     if full:
         context.update(_sheet_context(request, character))
+        show_creation = context["is_gm"] or character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
+        money = balances(character)
+        labels = dict(LedgerEntry.Currency.choices)
         context.update(
             {
-                "balances": balances(character),
+                "page": sf.sheet_page(
+                    character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation
+                ),
+                "show_budget": show_creation and context.get("budget"),
+                "balance_rows": [
+                    {"label": labels.get(c, c), "amount": a} for c, a in money.items() if a or c == "xp"
+                ],
+                "balances": money,
                 "ledger": list(LedgerEntry.objects.filter(character=character).order_by("-id")[:50]),
                 "changes": list(character.change_requests.select_related("author")[:20]),
                 "can_edit": access.can_edit_directly(request.user, character),
@@ -242,6 +257,10 @@ def character_print(request: HttpRequest, pk: int) -> HttpResponse:
     character = access.get_character_for_user(request.user, pk, write=True)
     context = {"character": character, "full": True, "balances": balances(character)}
     context.update(_sheet_context(request, character))
+    show_creation = character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
+    context["page"] = sf.sheet_page(
+        character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation
+    )
     return render(request, "characters/print.html", context)
 
 
@@ -762,9 +781,40 @@ def change_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 # ---------------------------------------------------------------------------
 # History
 # ---------------------------------------------------------------------------
+#: Reasons the services write in their writer's language ("brouillon enregistré"),
+#: shown again in the reader's (the ones with a placeholder keep the writer's).
+_VERSION_REASONS = (
+    gettext_noop("created"),
+    gettext_noop("GM edit"),
+    gettext_noop("draft saved"),
+    gettext_noop("profile edited"),
+    gettext_noop("submitted for approval"),
+    gettext_noop("approved"),
+    gettext_noop("imported"),
+    gettext_noop("auction results"),
+)
+
+
+def _reason_in_reader_language(reason: str) -> str:
+    from django.utils import translation
+
+    for msgid in _VERSION_REASONS:
+        forms = {msgid}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                forms.add(_(msgid))
+        if reason in forms:
+            return _(msgid)
+    return reason
+
+
 def history(request: HttpRequest, pk: int) -> HttpResponse:
     character = access.get_character_for_user(request.user, pk, write=True)
     versions = list(character.versions.select_related("author").order_by("-version"))
+    statuses = dict(Character.Status.choices)
+    for v in versions:
+        v.status_display = statuses.get(v.status, v.status)
+        v.reason_display = _reason_in_reader_language(v.reason)
     form = CompareForm(request.GET or None)
     comparison = None
     if request.GET and form.is_valid():

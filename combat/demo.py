@@ -1,10 +1,14 @@
-"""Demo fight in the Ambre demo campaign (idempotent).
+"""Demo fights: one encounter in progress in each demo campaign (idempotent).
 
-Thread "Embuscade au Bois d'Arden": Iris's and Hugo's Ambre characters (or,
+Ambre, thread "Embuscade au Bois d'Arden": Iris's and Hugo's Ambre characters (or,
 when they have none yet, the spec's reference Cendre and Ariane, whose round
 gives rules/ambre.md §7.2 D4–D6) against Borel, a quick NPC with GM-only
 stats, and two Rebma guards. Round 1 is resolved and summarised in the
 thread; round 2 waits for declarations, Iris has already declared.
+
+Clefs de l'Aube, SMS and Altaride (:func:`populate_others`): the players'
+demo characters against an NPC; round 1 resolved with seeded dice (the draws
+are chained rolls like any other), a wound carried to a sheet, round 2 open.
 """
 
 from __future__ import annotations
@@ -61,8 +65,16 @@ def _character(campaign: Any, owner: Any, name: str) -> Any:
     return character
 
 
-@override_settings(TABLEE_POST_RATE="0/m")
 def populate(context: dict[str, Any]) -> None:
+    """Every demo fight (the demo command calls this)."""
+    _ambre(context)
+    from combat.demo_others import populate_others
+
+    populate_others(context)
+
+
+@override_settings(TABLEE_POST_RATE="0/m")
+def _ambre(context: dict[str, Any]) -> None:
     campaign = context.get("campaigns", {}).get("ambre")
     if campaign is None or Encounter.objects.filter(campaign=campaign, title=TITLE).exists():
         return
@@ -97,3 +109,4 @@ def populate(context: dict[str, Any]) -> None:
     out = context.get("stdout")
     if out is not None:
         out.write(f"Demo fight: /combat/{encounter.pk}/")
+

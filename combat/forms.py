@@ -3,7 +3,6 @@ system's ``action_fields()``: nothing here knows a particular system."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
@@ -13,7 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from campaigns.models import Thread
 from characters.models import Character
 from combat.models import Encounter, Participant
-from rules.base import Field
+from config import jsonlimits
+from rules.base import Field, set_path
 
 NULL_BOOL_CHOICES = (("", "—"), ("true", _("Yes")), ("false", _("No")))
 
@@ -67,31 +67,82 @@ class DeclarationForm(forms.Form):
 
     target = forms.ModelChoiceField(queryset=Participant.objects.none(), required=False, label=_("Target"))
 
-    def __init__(self, *args: Any, encounter: Encounter, action_fields: tuple[Field, ...], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        encounter: Encounter,
+        action_fields: tuple[Field, ...],
+        gm: bool = True,
+        with_target: bool = True,
+        options: dict[str, tuple[tuple[str, Any], ...]] | None = None,
+        **kwargs: Any,
+    ) -> None:
         prefix = kwargs.pop("prefix", None)
         super().__init__(*args, prefix=prefix, **kwargs)
-        self.fields["target"].queryset = encounter.participants.filter(active=True)
+        if with_target:
+            self.fields["target"].queryset = encounter.participants.filter(active=True)
+        else:
+            del self.fields["target"]  # a defence answers a declared action: its target is set
         self.action_paths: list[str] = []
         #: Choice fields whose blank option means "not set" (not one of the system's choices).
         self.blank_is_unset: set[str] = set()
+        options = options or {}
+        #: Labels of GM-only inputs a non-GM sent anyway (refused).
+        self.gm_inputs_sent: list[str] = []
         for f in action_fields:
             field = form_field(f)
             if field is None:
                 continue
             name = f.path.replace(".", "__")
+            if f.path in options and not gm and f.kind in ("str", "int"):
+                # The sheet's choices (its skills, weapons): a player picks one of them.
+                choices = [("", "—"), *((value, label.get(_lang())) for value, label in options[f.path])]
+                field = forms.TypedChoiceField(
+                    label=field.label,
+                    help_text=field.help_text,
+                    required=f.required,
+                    choices=choices,
+                    coerce=int if f.kind == "int" else str,
+                    empty_value=None if f.kind == "int" else "",
+                )
+            if f.audience == "gm" and not gm:
+                # Not offered to a player (not even hidden); a value sent anyway is refused (clean) and
+                # what the GM set stays as it is (the service keeps it).
+                key = self.add_prefix(name)
+                if self.is_bound and self.data.get(key) not in (None, ""):
+                    self.gm_inputs_sent.append(str(field.label))
+                continue
             self.fields[name] = field
             self.action_paths.append(f.path)
             if f.kind in ("choice", "str", "text") and "" not in {key for key, _label in f.choices}:
-                if not f.required and f.default in (None, ""):
-                    self.blank_is_unset.add(f.path)
+                if not f.required and (f.default in (None, "") or f.kind == "choice"):
+                    self.blank_is_unset.add(f.path)  # a choice left blank keeps the system's default
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        message = _("Only the GM can set this value.")
+        for label in self.gm_inputs_sent:
+            self.add_error(None, f"{label} : {message}" if _lang() == "fr" else f"{label}: {message}")
+        return data
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        """Errors on an input not shown to this user are shown above the form, with its label."""
+        if field and field in self.fields and self.fields[field].widget.is_hidden:
+            label = self.fields[field].label
+            messages = error.messages if isinstance(error, forms.ValidationError) else [str(error)]
+            for message in messages:
+                super().add_error(None, f"{label} : {message}" if _lang() == "fr" else f"{label}: {message}")
+            return
+        super().add_error(field, error)
 
     def declaration(self) -> dict[str, Any]:
+        """The declared values; a dotted path is nested (``spell.nature`` → ``{"spell": {"nature": ...}}``)."""
         data: dict[str, Any] = {}
         for path in self.action_paths:
             value = self.cleaned_data.get(path.replace(".", "__"))
             if value is None or (value == "" and path in self.blank_is_unset):
                 continue
-            data[path] = value
+            set_path(data, path, value)
         return data
 
 
@@ -112,7 +163,11 @@ class ParticipantForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
     )
     count = forms.IntegerField(label=_("Copies"), min_value=1, max_value=20, initial=1)
-    side = forms.ChoiceField(label=_("Side"), choices=Participant.Side.choices, initial=Participant.Side.OPPONENTS)
+    side = forms.ChoiceField(
+        label=_("Side"),
+        choices=[("", _("Default: player characters with the players, NPCs facing them")), *Participant.Side.choices],
+        required=False,
+    )
     stats_visible = forms.BooleanField(label=_("Players see this NPC's state"), required=False)
 
     def __init__(self, *args: Any, encounter: Encounter, **kwargs: Any) -> None:
@@ -128,7 +183,7 @@ class ParticipantForm(forms.Form):
         if not raw:
             return {}
         try:
-            value = json.loads(raw)
+            value = jsonlimits.loads(raw)
         except ValueError as exc:
             raise forms.ValidationError(_("Enter a valid JSON object.")) from exc
         if not isinstance(value, dict):

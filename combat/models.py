@@ -152,6 +152,12 @@ class Declaration(models.Model):
     data = models.JSONField(default=dict, blank=True)
     declared_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    #: The target's own choices (a parry or a dodge, a reaction: ``RuleSystem.defence_fields``), asked of
+    #: its controller when the declarations are revealed; merged over ``data`` at resolution.
+    defence = models.JSONField(default=dict, blank=True)
+    #: ``""`` (nothing to ask), ``"pending"``, ``"answered"`` (by the defender) or ``"gm"`` (decided by a GM).
+    defence_status = models.CharField(max_length=10, blank=True, default="")
+    defence_asked = models.DateTimeField(null=True, blank=True)
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -185,6 +191,9 @@ class LogEntry(AppendOnlyModel):
         STEP = "step", _("step resolved")
         SKIP = "skip", _("step skipped")
         ADJUST = "adjust", _("value adjusted")
+        SIDE = "side", _("side changed")
+        REMOVED = "removed", _("participant removed")
+        CARRIED = "carried", _("results carried to the sheet")
         UNDO = "undo", _("step undone")
         ROUND_ENDED = "round_ended", _("round ended")
         ENDED = "ended", _("encounter ended")
@@ -199,6 +208,8 @@ class LogEntry(AppendOnlyModel):
     detail = models.JSONField(default=dict, blank=True)
     gm_only = models.BooleanField(default=False)
     corrects = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="corrections")
+    #: The chained roll of this entry's draws (initiative, a step), if any dice were drawn.
+    roll = models.ForeignKey("campaigns.Roll", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

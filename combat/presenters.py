@@ -16,8 +16,10 @@ from django.utils.translation import get_language, pgettext_lazy
 from campaigns.access import is_gm
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from combat.services import can_control, system_for
+from rules.base import get_path, set_path
 
 LOG_LIMIT = 200
+_MISSING = object()
 
 
 #: Names of the combat-state keys the systems do not label themselves (``keys``, ``wounds.light``...).
@@ -62,10 +64,14 @@ def _lang() -> str:
 
 
 def _labels(encounter: Encounter) -> dict[str, str]:
+    """Names of the state's values: the system's own words first (derived values, combat values)."""
     lang = _lang()
+    system = system_for(encounter)
     labels = {}
-    for spec in system_for(encounter).derived_specs():
+    for spec in system.derived_specs():
         labels[spec.key] = spec.label.get(lang)
+    for key, label in system.combat_value_labels().items():
+        labels[key] = label.get(lang)
     return labels
 
 
@@ -157,18 +163,23 @@ def scalar_paths(state: dict[str, Any], prefix: str = "") -> list[tuple[str, Any
     return out
 
 
-def declaration_rows(encounter: Encounter, data: dict[str, Any], *, full: bool) -> list[tuple[str, str]]:
+def declaration_rows(
+    encounter: Encounter, data: dict[str, Any], *, full: bool, gm: bool = False
+) -> list[tuple[str, str]]:
     """Readable ``(label, value)`` pairs of a declaration.
 
-    Without ``full`` (another player's revealed declaration), numeric fields
-    (GM modifiers, costs) and unset values are left out.
+    GM-only inputs (``Field.audience == "gm"``) are the GMs' alone. Without
+    ``full`` (another player's revealed declaration), numeric fields (costs)
+    and unset values are left out too.
     """
     lang = _lang()
     rows = []
     for f in system_for(encounter).action_fields():
-        if f.path not in data:
+        value = get_path(data, f.path, _MISSING)
+        if value is _MISSING:
             continue
-        value = data[f.path]
+        if f.audience == "gm" and not gm:
+            continue
         if value in (None, "", [], {}) or (value == f.default and not f.required):
             continue
         if not full and f.kind in ("int", "list", "dict"):
@@ -179,20 +190,98 @@ def declaration_rows(encounter: Encounter, data: dict[str, Any], *, full: bool) 
             shown = "✓"
         elif f.kind == "choice":
             shown = next((label.get(lang) for key, label in f.choices if key == value), str(value))
+        elif f.kind in ("list", "dict"):
+            shown = _shown({}, value) if isinstance(value, dict) else str(len(value))
         else:
             shown = str(value)
         rows.append((f.label.get(lang), shown))
     return rows
 
 
-def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
-    """Everything the encounter page and its fragments show to ``user``."""
+def _declaration_data(encounter: Encounter, data: dict[str, Any], *, gm: bool, full: bool) -> dict[str, Any]:
+    """The declaration's values this viewer may read (the API's form of :func:`declaration_rows`)."""
+    out: dict[str, Any] = {}
+    for f in system_for(encounter).action_fields():
+        value = get_path(data, f.path, _MISSING)
+        if value is _MISSING or (f.audience == "gm" and not gm):
+            continue
+        if not full and (f.kind in ("int", "list", "dict") or value in (None, "", [], {})):
+            continue
+        set_path(out, f.path, value)
+    return out
+
+
+def value_label(encounter: Encounter, path: str, labels: dict[str, str] | None = None) -> str:
+    """A combat state value's name in the system's words (the adjust menu, the log)."""
+    lang = _lang()
+    system_labels = system_for(encounter).combat_value_labels()
+    if path in system_labels:
+        return system_labels[path].get(lang)
+    return _label(labels if labels is not None else _labels(encounter), path)
+
+
+def _dice(detail: dict[str, Any]) -> str:
+    dice = detail.get("dice") or []
+    draws = detail.get("draws") or []
+    if dice and len(dice) == len(draws):
+        pairs = zip(dice, draws, strict=True)
+        return ", ".join(f"d{int(b)} → {v}" if int(a) == 1 else f"{a}–{b} → {v}" for (a, b), v in pairs)
+    return ", ".join(str(d) for d in draws)
+
+
+def gm_details(encounter: Encounter, entry: LogEntry) -> list[tuple[str, str]]:
+    """The GMs' details of a log entry as labelled values (never a dump, never an internal key)."""
+    lang = _lang()
+    detail = entry.detail or {}
+    rows: list[tuple[str, str]] = []
+    result = detail.get("result") or {}
+    summary = result.get("summary") or {}
+    if summary:
+        rows.append((str(pgettext_lazy("combat detail", "Rules")), summary.get(lang) or summary.get("fr", "")))
+    declaration = detail.get("declaration")
+    if declaration is None and isinstance(result.get("inputs"), dict):
+        declaration = result["inputs"].get("declaration", result["inputs"])
+    if isinstance(declaration, dict):
+        rows += declaration_rows(encounter, declaration, full=True, gm=True)
+    if detail.get("draws"):
+        rows.append((str(pgettext_lazy("combat detail", "Dice")), _dice(detail)))
+    if detail.get("reason"):
+        rows.append((str(pgettext_lazy("combat detail", "Reason")), str(detail["reason"])))
+    return rows
+
+
+def participant_condition(encounter: Encounter, participant: Participant) -> str:
+    if not participant.active:
+        return "removed"
+    return system_for(encounter).combat_condition(participant.state or {})
+
+
+CONDITION_LABELS = {
+    "active": pgettext_lazy("combat condition", "in the fight"),
+    "unconscious": pgettext_lazy("combat condition", "out of the fight"),
+    "dead": pgettext_lazy("combat condition", "dead"),
+    "removed": pgettext_lazy("combat condition", "left the fight"),
+}
+
+
+def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
+    """What ``user`` may see of the encounter: THE read model of an encounter.
+
+    The page and its fragments (:func:`encounter_context`), the API and the
+    live fragments all render this one dict (plain JSON values, texts in the
+    current language). GMs see everything. Others see a participant's state
+    only when its stats are visible, and then only what the rules show to
+    others (:meth:`RuleSystem.combat_state_for_others`: no karma balance, no
+    value that gives secret points away) unless they control it; their own
+    declarations without the GM's inputs; the others' once revealed; the
+    public part of the log.
+    """
     campaign = encounter.campaign
     gm = is_gm(user, campaign)
+    system = system_for(encounter)
     labels = _labels(encounter)
-    # Karma/experience balances, and values that give secret sheet values away (rules: private_state_keys).
-    currencies = system_for(encounter).private_state_keys()
-    balances = frozenset(system_for(encounter).currencies)  # an NPC the GM shows: all but balances
+    # Values that give secret sheet values away (rules: private_state_keys), e.g. an initiative score.
+    private = system.private_state_keys()
     current: Round | None = encounter.current_round()
     participants = list(encounter.participants.select_related("character", "controller"))
     by_id = {p.pk: p for p in participants}
@@ -200,90 +289,194 @@ def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
     if current is not None:
         declarations = {d.participant_id: d for d in current.declarations.select_related("target")}
     turn_id: int | None = None
-    order: list[dict[str, Any]] = []
-    if current is not None and current.phase == Round.Phase.RESOLUTION:
+    round_data = None
+    if current is not None:
         rows = current.initiative or []
-        if current.step_index < len(rows):
+        if current.phase == Round.Phase.RESOLUTION and current.step_index < len(rows):
             turn_id = int(rows[current.step_index]["id"])
+        initiative = []
         for index, row in enumerate(rows):
             p = by_id.get(int(row["id"]))
             if p is None:
                 continue
-            show_score = gm or can_control(user, p, campaign) or (
-                p.stats_visible and (p.is_npc or "initiative" not in currencies)
+            # A score may be a secret sheet value (Ambre, L416): then only the order is public.
+            shown = (
+                gm or can_control(user, p, campaign) or (p.stats_visible and (p.is_npc or "initiative" not in private))
             )
             decl = declarations.get(p.pk)
-            order.append(
+            initiative.append(
                 {
-                    "participant": p,
-                    "score": row.get("score") if show_score else None,
-                    "draws": row.get("draws", []),
-                    "current": index == current.step_index,
+                    "participant": p.pk,
+                    "name": p.name,
+                    "score": row.get("score") if shown else None,
+                    "draws": list(row.get("draws", [])) if shown else [],
+                    "current": index == current.step_index and current.phase == Round.Phase.RESOLUTION,
                     "status": decl.status if decl else None,
                 }
             )
+        round_data = {
+            "number": current.number,
+            "phase": current.phase,
+            "phase_label": str(current.get_phase_display()),
+            "step_index": current.step_index,
+            "initiative": initiative if current.phase != Round.Phase.DECLARATION else [],
+            "next_participant": turn_id,
+        }
     items = []
     for p in participants:
         controlled = can_control(user, p, campaign)
-        show_state = gm or p.stats_visible
         decl = declarations.get(p.pk)
+        state = None
+        if gm or p.stats_visible:
+            if gm or controlled:
+                state = p.state
+            elif p.is_npc:  # shown by the GM: its state, without any balance
+                state = {k: v for k, v in (p.state or {}).items() if k not in system.currencies}
+            else:  # another player's character: what the rules show of it (L18 for Ambre)
+                state = system.combat_state_for_others(p.state or {})
+        shown_decl = None
         decl_rows: list[tuple[str, str]] = []
-        decl_target = None
+        target = None
         if decl is not None:
             if gm or controlled:
-                decl_rows = declaration_rows(encounter, decl.data, full=True)
-                decl_target = decl.target
+                shown_decl = _declaration_data(encounter, decl.data, gm=gm, full=True)
+                decl_rows = declaration_rows(encounter, decl.data, full=True, gm=gm)
+                target = decl.target
             elif current is not None and current.revealed:
+                shown_decl = _declaration_data(encounter, decl.data, gm=False, full=False)
                 decl_rows = declaration_rows(encounter, decl.data, full=False)
-                decl_target = decl.target
-        item = {
-            "p": p,
-            "controlled": controlled,
-            # Experience and karma balances belong to the owner and the GMs (DESIGN: ledger).
-            "state_rows": state_rows(
-                p.state, labels, frozenset() if gm or controlled else currencies if not p.is_npc else balances
-            )
-            if show_state
-            else None,
-            "declared": decl is not None,
-            "declaration_status": decl.status if decl else None,
-            "declaration_rows": decl_rows,
-            "declaration_target": decl_target,
-            "is_turn": p.pk == turn_id,
-        }
-        if gm:
-            item["paths"] = scalar_paths(p.state)
-            item["derived"] = _derived(encounter, p) if p.is_npc else None
-        items.append(item)
-    log_qs = LogEntry.objects.filter(encounter=encounter).order_by("-sequence")
-    if not gm:
-        log_qs = log_qs.filter(gm_only=False)
-    lang = _lang()
-    log = []
-    for entry in reversed(list(log_qs[:LOG_LIMIT])):
-        data = entry.detail if gm else entry.public
-        text = data.get("text") or {}
-        log.append(
+                target = decl.target
+        condition = participant_condition(encounter, p)
+        items.append(
             {
-                "entry": entry,
-                "text": text.get(lang) or text.get("fr", ""),
-                "public_text": (entry.public.get("text") or {}).get(lang, "") if gm else "",
-                "draws": data.get("draws") or [],
-                "tags": data.get("tags") or (data.get("result") or {}).get("tags") or [],
-                "changes": _readable_changes(labels, data.get("changes") or []),
-                "reason": data.get("reason", ""),
-                "outcome": (data.get("result") or {}).get("outcome") if gm else data.get("outcome"),
+                "id": p.pk,
+                "name": p.name,
+                "side": p.side,
+                "side_label": str(p.get_side_display()),
+                "is_npc": p.is_npc,
+                "character": p.character_id,
+                "controller": p.controller_id,
+                "controlled_by_you": controlled,
+                "active": p.active,
+                "condition": condition,
+                "condition_label": str(CONDITION_LABELS.get(condition, "")),
+                "stats_visible": p.stats_visible,
+                "state": state,
+                "state_rows": state_rows(state, labels) if state is not None else None,
+                "declared": decl is not None,
+                "declaration": shown_decl,
+                "declaration_rows": [list(r) for r in decl_rows],
+                "declaration_target": target.pk if target is not None else None,
+                "declaration_target_name": target.name if target is not None else None,
+                "declaration_status": decl.status if decl else None,
+                "is_turn": p.pk == turn_id,
             }
         )
+    log_qs = LogEntry.objects.filter(encounter=encounter).select_related("roll").order_by("-sequence")
+    if not gm:
+        log_qs = log_qs.filter(gm_only=False)
+    entries = list(reversed(list(log_qs[:LOG_LIMIT])))
     return {
+        "id": encounter.pk,
+        "campaign": encounter.campaign_id,
+        "thread": encounter.thread_id,
+        "title": encounter.title,
+        "status": encounter.status,
+        "status_label": str(encounter.get_status_display()),
+        "round_number": encounter.round_number,
+        "last_sequence": encounter.last_sequence,
+        "created": encounter.created.isoformat() if encounter.created else None,
+        "ended_at": encounter.ended_at.isoformat() if encounter.ended_at else None,
+        "is_gm": gm,
+        "round": round_data,
+        "participants": items,
+        "log": log_rows(encounter, entries, gm=gm, labels=labels),
+        "gm_notes": encounter.gm_notes if gm else None,
+    }
+
+
+def log_rows(
+    encounter: Encounter, entries: list[LogEntry], *, gm: bool, labels: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The log entries as this viewer may read them (page, fragments, API)."""
+    lang = _lang()
+    labels = _labels(encounter) if labels is None else labels
+    undone = set(
+        LogEntry.objects.filter(encounter=encounter, kind=LogEntry.Kind.UNDO).values_list("corrects_id", flat=True)
+    )
+    out = []
+    for entry in entries:
+        data = entry.detail if gm else entry.public
+        text = data.get("text") or {}
+        public_text = entry.public.get("text") or {}
+        changes = [
+            {**c, "path": value_label(encounter, str(c.get("path", "")), labels)}
+            for c in _readable_changes(labels, data.get("changes") or [])
+        ]
+        for c in changes:
+            c.pop("participant_id", None)
+        out.append(
+            {
+                "id": entry.pk,
+                "sequence": entry.sequence,
+                "round_number": entry.round_number,
+                "kind": entry.kind,
+                "kind_label": str(entry.get_kind_display()),
+                "participant": entry.participant_id,
+                "text": text.get(lang) or text.get("fr", ""),
+                "public_text": (public_text.get(lang) or public_text.get("fr", "")) if gm else "",
+                "draws": list(data.get("draws") or []),
+                "changes": changes,
+                "reason": data.get("reason", ""),
+                "gm_only": entry.gm_only,
+                "corrects": entry.corrects_id,
+                "undone": entry.pk in undone,
+                "roll": entry.roll.sequence if entry.roll_id and entry.roll else None,
+                "details": [list(r) for r in gm_details(encounter, entry)] if gm else [],
+                "created": entry.created.isoformat() if entry.created else None,
+            }
+        )
+    return out
+
+
+def encounter_context(user: Any, encounter: Encounter) -> dict[str, Any]:
+    """Everything the encounter page and its fragments show to ``user``: :func:`encounter_view`
+    with the model objects the templates link to."""
+    view = encounter_view(user, encounter)
+    gm = view["is_gm"]
+    current: Round | None = encounter.current_round()
+    participants = {p.pk: p for p in encounter.participants.select_related("character")}
+    items = []
+    for row in view["participants"]:
+        p = participants[row["id"]]
+        item = {
+            **row,
+            "p": p,
+            "controlled": row["controlled_by_you"],
+            "declaration_target": participants.get(row["declaration_target"]) if row["declaration_target"] else None,
+            "character_dead": bool(p.character_id and p.character and p.character.status == "dead"),
+        }
+        if gm:
+            item["paths"] = [
+                (path, value_label(encounter, path), _shown({}, value)) for path, value in scalar_paths(p.state)
+            ]
+            item["derived"] = _derived(encounter, p) if p.is_npc else None
+        items.append(item)
+    order = []
+    if view["round"] is not None:
+        for row in view["round"]["initiative"]:
+            order.append({**row, "participant": participants.get(row["participant"])})
+    turn_id = view["round"]["next_participant"] if view["round"] else None
+    return {
+        "view": view,
         "encounter": encounter,
-        "campaign": campaign,
+        "campaign": encounter.campaign,
         "is_gm": gm,
         "round": current,
         "participants": items,
         "order": order,
-        "turn": by_id.get(turn_id) if turn_id else None,
-        "log": log,
+        "turn": participants.get(turn_id) if turn_id else None,
+        "log": view["log"],
         "last_sequence": encounter.last_sequence,
         "steps_left": bool(current and current.phase == Round.Phase.RESOLUTION and turn_id),
         "controlled": [i for i in items if i["controlled"] and i["p"].active],

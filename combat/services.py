@@ -17,21 +17,34 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop, override
 
 import rules
 from campaigns.access import can_read_forum, is_gm
 from campaigns.models import Campaign, Thread
 from characters.models import Character
+from combat import dice as combat_dice
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from live.events import publish
-from rules.base import Combatant, CombatResult, RandomSource, RecordingRandom, RulesError, SecureRandom, get_path
+from rules.base import (
+    Combatant,
+    CombatResult,
+    Msg,
+    RandomSource,
+    RecordingRandom,
+    RulesError,
+    fallen_sentence,
+    get_path,
+    join_sentences,
+)
 from rules.base import set_path as rules_set_path
 
 logger = logging.getLogger(__name__)
@@ -100,6 +113,7 @@ def _append(
     gm_only: bool = False,
     corrects: LogEntry | None = None,
     round_changed: bool = False,
+    roll: Any = None,
 ) -> LogEntry:
     """Append one log entry to a LOCKED encounter and notify its viewers.
 
@@ -118,6 +132,7 @@ def _append(
         detail={"text": text, **(detail or {})},
         gm_only=gm_only,
         corrects=corrects,
+        roll=roll,
     )
     data = {"sequence": entry.sequence, "round": encounter.round_number}
     publish(encounter.channel, "combat-updated", data, gms_only=gm_only)
@@ -227,7 +242,7 @@ def add_participant(
     *,
     character: Character | None = None,
     name: str = "",
-    side: str = Participant.Side.ALLIES,
+    side: str | None = None,
     sheet: dict[str, Any] | None = None,
     template: Character | None = None,
     count: int = 1,
@@ -243,6 +258,9 @@ def add_participant(
     _require_gm(user, campaign)
     if encounter.status == Encounter.Status.ENDED:
         raise ValidationError({"__all__": [gettext("The encounter is over.")]})
+    if not side:  # a player character joins the players' side; NPCs face them
+        pc = character is not None and not character.is_npc
+        side = Participant.Side.ALLIES if pc else Participant.Side.OPPONENTS
     if side not in Participant.Side.values:
         raise ValidationError({"side": [gettext("Choose a valid side.")]})
     if not 1 <= count <= MAX_COPIES:
@@ -255,6 +273,11 @@ def add_participant(
             raise ValidationError({"character": [gettext("This character is not in the campaign.")]})
         if encounter.participants.filter(character=character, active=True).exists():
             raise ValidationError({"character": [gettext("This character already takes part.")]})
+        if character.status in (Character.Status.DEAD, Character.Status.RETIRED):
+            raise ValidationError({"character": [gettext("This character is no longer in play.")]})
+        left = encounter.participants.filter(character=character, active=False).order_by("-pk").first()
+        if left is not None:
+            return [_rejoin(user, encounter, left, side)]
         rows.append(
             {
                 "character": character,
@@ -319,6 +342,86 @@ def add_participant(
     return created
 
 
+def _rejoin(user: Any, encounter: Encounter, participant: Participant, side: str) -> Participant:
+    """A removed participant comes back with the state it left with (recorded)."""
+    with transaction.atomic():
+        encounter = _lock(encounter)
+        Participant.objects.filter(pk=participant.pk).update(active=True, side=side)
+        participant.active, participant.side = True, side
+        _append(
+            encounter,
+            LogEntry.Kind.PARTICIPANT,
+            actor=user,
+            participant=participant,
+            text=both(gettext_noop("%(n)s rejoins the fight (%(s)s)."), n=participant.name, s=_side_label(side)),
+        )
+    return participant
+
+
+def set_side(user: Any, participant: Participant, *, side: str) -> Participant:
+    """The GM moves a participant to another side (recorded)."""
+    encounter = participant.encounter
+    _require_gm(user, encounter.campaign)
+    if side not in Participant.Side.values:
+        raise ValidationError({"side": [gettext("Choose a valid side.")]})
+    with transaction.atomic():
+        encounter = _lock(encounter)
+        if encounter.status == Encounter.Status.ENDED:
+            raise ValidationError({"__all__": [gettext("The encounter is over.")]})
+        participant.refresh_from_db()
+        if participant.side == side:
+            return participant
+        Participant.objects.filter(pk=participant.pk).update(side=side)
+        participant.side = side
+        _append(
+            encounter,
+            LogEntry.Kind.SIDE,
+            actor=user,
+            participant=participant,
+            text=both(gettext_noop("%(n)s changes side: %(s)s."), n=participant.name, s=_side_label(side)),
+        )
+    return participant
+
+
+def remove_participant(user: Any, participant: Participant, *, reason: str = "") -> Participant:
+    """The GM takes a participant out of the fight (recorded; it can be added again).
+
+    Its pending action this round is skipped; its log lines stay."""
+    encounter = participant.encounter
+    _require_gm(user, encounter.campaign)
+    reason = (reason or "").strip()[:300]
+    with transaction.atomic():
+        encounter = _lock(encounter)
+        participant.refresh_from_db()
+        if not participant.active:
+            raise ValidationError({"__all__": [gettext("This participant has left the fight.")]})
+        Participant.objects.filter(pk=participant.pk).update(active=False)
+        participant.active = False
+        current = encounter.current_round()
+        if current is not None and current.phase != Round.Phase.ENDED:
+            current.declarations.filter(participant=participant, status=Declaration.Status.PENDING).update(
+                status=Declaration.Status.SKIPPED
+            )
+            if current.phase == Round.Phase.RESOLUTION:
+                current.step_index = _next_index(current, current.step_index)
+                current.save(update_fields=["step_index"])
+        text = (
+            both(gettext_noop("%(n)s leaves the fight (%(r)s)."), n=participant.name, r=reason)
+            if reason
+            else both(gettext_noop("%(n)s leaves the fight."), n=participant.name)
+        )
+        _append(
+            encounter,
+            LogEntry.Kind.REMOVED,
+            actor=user,
+            participant=participant,
+            text=text,
+            detail={"reason": reason},
+            public={"reason": reason},
+        )
+    return participant
+
+
 def _side_label(side: str) -> str:
     return str(Participant.Side(side).label)
 
@@ -380,17 +483,54 @@ def start_encounter(user: Any, encounter: Encounter) -> Encounter:
 # ---------------------------------------------------------------------------
 # Declarations
 # ---------------------------------------------------------------------------
-def clean_declaration(system: rules.base.RuleSystem, data: dict[str, Any]) -> dict[str, Any]:
-    """Validate a declaration against the system's ``action_fields()``."""
-    from rules.base import validate_fields
+def clean_declaration(
+    system: rules.base.RuleSystem,
+    data: dict[str, Any],
+    *,
+    gm: bool = True,
+    previous: dict[str, Any] | None = None,
+    fields: tuple[rules.base.Field, ...] | None = None,
+) -> dict[str, Any]:
+    """Validate a declaration against the system's ``action_fields()``.
 
-    fields = system.action_fields()
-    known = {f.path for f in fields}
+    A non-GM may not set a GM-only input (``Field.audience == "gm"``): a value
+    other than the field's default, or than what the GM already set on this
+    declaration (``previous``, kept as it is), is refused with a field error.
+    """
+    from rules.base import gm_only_paths, validate_fields
+
+    fields = system.action_fields() if fields is None else fields
+    known = {f.path.split(".")[0] for f in fields}  # dotted paths are nested (``spell.nature``)
     cleaned = {k: v for k, v in (data or {}).items() if k in known}
+    if not gm:
+        previous = previous or {}
+        defaults = {f.path: f.default for f in fields}
+        refused: dict[str, list[str]] = {}
+        for path in gm_only_paths(fields):
+            value = cleaned.pop(path, None)
+            if value not in (None, "", defaults.get(path), previous.get(path)):
+                refused[path] = [gettext("Only the GM can set this value.")]
+            elif path in previous:
+                cleaned[path] = previous[path]  # what the GM set stays as it is
+        if refused:
+            raise ValidationError(refused)
     errors = validate_fields(cleaned, fields)
     if errors:
         raise _rules_errors(RulesError(errors))
     return cleaned
+
+
+def _check_options(options: dict[str, tuple[tuple[str, Any], ...]], cleaned: dict[str, Any]) -> None:
+    """A player's value for an input the sheet gives choices for must be one of them."""
+    errors = {}
+    for path, choices in options.items():
+        value = get_path(cleaned, path)
+        if value in (None, ""):
+            continue
+        if str(value) not in {str(v) for v, _label in choices}:
+            errors[path] = [gettext("Choose one of your character's options.")]
+    if errors:
+        raise ValidationError(errors)
 
 
 def declare_action(
@@ -408,12 +548,19 @@ def declare_action(
         raise PermissionDenied(gettext("You do not control this participant."))
     if target is not None and target.encounter_id != encounter.pk:
         raise ValidationError({"target": [gettext("Choose a participant of this encounter.")]})
-    cleaned = clean_declaration(system_for(encounter), data)
-    if not is_gm(user, campaign):  # inputs the rules reserve to the GM (Field.audience)
-        for path in rules.base.gm_only_paths(system_for(encounter).action_fields()):
-            if get_path(cleaned, path) not in (None, False, "", 0, [], {}):
-                raise ValidationError({path: [gettext("Only the GM may set this.")]})
-    errors = system_for(encounter).validate_action(
+    previous = (
+        Declaration.objects.filter(participant=participant, round__number=encounter.round_number)
+        .values_list("data", flat=True)
+        .first()
+    )
+    system = system_for(encounter)
+    gm = is_gm(user, campaign)
+    cleaned = clean_declaration(system, data, gm=gm, previous=previous)
+    if not gm:
+        _check_options(
+            system.action_options(participant.current_sheet(), participant.state or {}, _settings(encounter)), cleaned
+        )
+    errors = system.validate_action(
         participant.current_sheet(),
         cleaned,
         target.current_sheet() if target is not None else None,
@@ -432,6 +579,8 @@ def declare_action(
         participant.refresh_from_db()
         if not participant.active:
             raise ValidationError({"__all__": [gettext("This participant has left the fight.")]})
+        if system_for(encounter).combat_condition(participant.state or {}) != "active":
+            raise ValidationError({"__all__": [gettext("This participant is out of the fight.")]})
         declaration, created = Declaration.objects.update_or_create(
             round=current,
             participant=participant,
@@ -470,7 +619,8 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
         }
         if not declarations:
             raise ValidationError({"__all__": [gettext("Nobody has declared an action yet.")]})
-        recorder = RecordingRandom(rng or SecureRandom())
+        roll_request = {"encounter": encounter.pk, "round": current.number, "draw": "initiative"}
+        recorder = combat_dice.source(encounter.campaign, rng, request=roll_request)
         try:
             order = system.initiative(
                 [combatant(p) for p in participants], declarations, recorder, _settings(encounter)
@@ -482,33 +632,150 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
         changes = [c for row in order for c in row.get("state_changes", []) or []]
         if changes:
             _apply_changes(encounter, changes)
+        _ask_defences(user, encounter, system, current, participants)
         current.initiative = order
         current.phase = Round.Phase.RESOLUTION
         current.step_index = _next_index(current, 0)
         current.save(update_fields=["initiative", "phase", "step_index"])
         names = {str(p.pk): p.name for p in participants}
-        visible = _visible_ids(encounter)
+        # A score that is a secret sheet value (rules: "initiative" in private_state_keys) stays out of the log.
+        secret_score = "initiative" in system.private_state_keys()
+        visible_npcs = _visible_ids(encounter) & {str(p.pk) for p in participants if p.is_npc or not secret_score}
         public_order = [
             {
                 "id": row["id"],
                 "name": names.get(str(row["id"]), "?"),
-                "score": row.get("score") if str(row["id"]) in visible else None,
+                "score": row.get("score") if str(row["id"]) in visible_npcs else None,
                 "draws": row.get("draws", []),
             }
             for row in order
         ]
+        text = both(gettext_noop("Declarations revealed. Order: %(o)s."), o=", ".join(r["name"] for r in public_order))
+        roll = combat_dice.record(
+            encounter.campaign,
+            recorder,
+            roller=user,
+            label=_roll_label(encounter, gettext_noop("initiative")),
+            request=roll_request,
+            summary=text,
+        )
         _append(
             encounter,
             LogEntry.Kind.INITIATIVE,
             actor=user,
-            text=both(
-                gettext_noop("Declarations revealed. Order: %(o)s."), o=", ".join(r["name"] for r in public_order)
-            ),
+            roll=roll,
+            text=text,
             public={"order": public_order, "draws": recorder.draws},
             detail={"order": order, "draws": recorder.draws, "dice": recorder.dice, "declarations": declarations},
             round_changed=True,
         )
     return current
+
+
+def defence_delay() -> timedelta:
+    """How long a defender has to choose before a GM may decide for them (forum pace)."""
+    import os
+
+    from django.conf import settings as django_settings
+
+    minutes = getattr(django_settings, "TABLEE_COMBAT_DEFENCE_MINUTES", None)
+    if minutes is None:
+        minutes = os.environ.get("TABLEE_COMBAT_DEFENCE_MINUTES", "") or 24 * 60
+    try:
+        return timedelta(minutes=max(0, int(minutes)))
+    except (TypeError, ValueError):
+        return timedelta(minutes=24 * 60)
+
+
+def defence_fields_for(system: rules.base.RuleSystem, declaration: Declaration) -> tuple[rules.base.Field, ...]:
+    if declaration.target is None:
+        return ()
+    return system.defence_fields(
+        dict(declaration.data), combatant(declaration.participant), combatant(declaration.target)
+    )
+
+
+def _ask_defences(
+    user: Any, encounter: Encounter, system: rules.base.RuleSystem, current: Round, participants: list[Participant]
+) -> None:
+    """Ask each player-controlled target for the choices the rules give the defender."""
+    now = timezone.now()
+    for declaration in current.declarations.select_related("participant", "target"):
+        target = declaration.target
+        if target is None or target.controller_id is None or not target.active:
+            continue
+        if not defence_fields_for(system, declaration):
+            continue
+        declaration.defence_status = "pending"
+        declaration.defence_asked = now
+        declaration.save(update_fields=["defence_status", "defence_asked"])
+        from rhythm import loop
+
+        loop.reaction_needed(user, encounter, target)
+        _append(
+            encounter,
+            LogEntry.Kind.DECLARED,
+            actor=user,
+            participant=target,
+            text=both(
+                gettext_noop("%(a)s acts against %(t)s: %(t)s chooses how to defend."),
+                a=declaration.participant.name,
+                t=target.name,
+            ),
+        )
+
+
+def choose_defence(user: Any, declaration: Declaration, *, data: dict[str, Any]) -> Declaration:
+    """The target's controller chooses its defence against a declared action (a GM may decide
+    once :func:`defence_delay` has passed). GM-only inputs are refused from a player."""
+    encounter = declaration.round.encounter
+    campaign = encounter.campaign
+    if not can_read_forum(user, campaign):
+        raise Http404
+    target = declaration.target
+    gm = is_gm(user, campaign)
+    if target is None or not (gm or (target.controller_id is not None and target.controller_id == user.pk)):
+        raise PermissionDenied(gettext("This choice belongs to the defender."))
+    system = system_for(encounter)
+    with transaction.atomic():
+        encounter = _lock(encounter)
+        declaration.refresh_from_db()
+        if declaration.defence_status != "pending":
+            raise ValidationError({"__all__": [gettext("No defence is awaited here.")]})
+        own = target.controller_id == user.pk
+        if (
+            gm
+            and not own
+            and declaration.defence_asked
+            and timezone.now() < declaration.defence_asked + defence_delay()
+        ):
+            raise ValidationError(
+                {"__all__": [gettext("The defender still has time to choose: a GM may decide after the delay.")]}
+            )
+        fields = defence_fields_for(system, declaration)
+        cleaned = clean_declaration(system, data, gm=gm, fields=fields)
+        if not gm:
+            _check_options(
+                system.action_options(target.current_sheet(), target.state or {}, _settings(encounter), defending=True),
+                cleaned,
+            )
+        declaration.defence = cleaned
+        declaration.defence_status = "answered" if own else "gm"
+        declaration.save(update_fields=["defence", "defence_status"])
+        _append(
+            encounter,
+            LogEntry.Kind.DECLARED,
+            actor=user,
+            participant=target,
+            text=both(
+                gettext_noop("%(t)s has chosen how to defend.")
+                if own
+                else gettext_noop("The GM has chosen %(t)s's defence."),
+                t=target.name,
+            ),
+            detail={"defence": cleaned, "declaration_id": declaration.pk},
+        )
+    return declaration
 
 
 def _pending_ids(current: Round) -> set[str]:
@@ -521,13 +788,29 @@ def _pending_ids(current: Round) -> set[str]:
 
 
 def _next_index(current: Round, start: int) -> int:
-    """Index of the next initiative row with a pending declaration (or the end)."""
+    """Index of the next initiative row with a pending declaration (or the end).
+
+    A participant who is dead, unconscious or removed meanwhile is passed over
+    (its declaration is marked skipped)."""
     pending = _pending_ids(current)
     order = current.initiative or []
+    system = rules.get_system(current.encounter.campaign.system)
+    out = {
+        str(p.pk)
+        for p in Participant.objects.filter(encounter_id=current.encounter_id)
+        if not p.active or system.combat_condition(p.state or {}) != "active"
+    }
     for index in range(start, len(order)):
         row = order[index]
-        if row.get("acts", True) is not False and str(row.get("id")) in pending:
-            return index
+        pid = str(row.get("id"))
+        if row.get("acts", True) is False or pid not in pending:
+            continue
+        if pid in out:
+            current.declarations.filter(participant_id=int(pid), status=Declaration.Status.PENDING).update(
+                status=Declaration.Status.SKIPPED
+            )
+            continue
+        return index
     return len(order)
 
 
@@ -568,31 +851,126 @@ def resolve_next_step(
         declaration = current.declarations.select_related("participant", "target").get(participant_id=int(row["id"]))
         actor = declaration.participant
         target = declaration.target
-        recorder = RecordingRandom(rng or SecureRandom())
+        if declaration.defence_status == "pending":
+            until = (declaration.defence_asked or timezone.now()) + defence_delay()
+            raise ValidationError(
+                {
+                    "__all__": [
+                        gettext("Waiting for %(t)s to choose a defence (a GM may decide from %(d)s).")
+                        % {
+                            "t": target.name if target else "?",
+                            "d": date_format(timezone.localtime(until), "SHORT_DATETIME_FORMAT"),
+                        }
+                    ]
+                }
+            )
+        roll_request = {"encounter": encounter.pk, "round": current.number, "step": index, "actor": actor.name}
+        recorder = combat_dice.source(encounter.campaign, rng, request=roll_request)
+        actor_c = combatant(actor)
+        target_c = combatant(target) if target is not None else None
         try:
             result: CombatResult = system.resolve_action(
-                combatant(actor),
-                combatant(target) if target is not None else None,
-                dict(declaration.data),
-                recorder,
-                _settings(encounter),
+                actor_c, target_c, {**declaration.data, **(declaration.defence or {})}, recorder, _settings(encounter)
             )
         except RulesError as exc:
             raise _rules_errors(exc) from exc
         changes = [c.to_dict() for c in result.state_changes]
+        before = _conditions(system, encounter, {int(c["participant_id"]) for c in changes})
         applied = _apply_changes(encounter, changes)
+        fallen = _fallen(system, encounter, before)
+        public_sentence = join_sentences(system.public_outcome(result, actor_c, target_c), *fallen)
         declaration.status = Declaration.Status.RESOLVED
         declaration.save(update_fields=["status"])
         current.step_index = _next_index(current, index + 1)
         current.save(update_fields=["step_index"])
-        entry = _append(
-            encounter,
-            LogEntry.Kind.STEP,
-            actor=user,
-            participant=actor,
-            **_step_record(encounter, result, applied, recorder, actor, target, index, declaration),
+        record = _step_record(encounter, result, applied, recorder, actor, target, index, declaration, public_sentence)
+        roll = combat_dice.record(
+            encounter.campaign,
+            recorder,
+            roller=user,
+            label=_roll_label(encounter, gettext_noop("step %(n)s"), n=index + 1),
+            request=roll_request,
+            summary=record["text"],
+            character=actor.character,
         )
+        entry = _append(encounter, LogEntry.Kind.STEP, actor=user, participant=actor, roll=roll, **record)
+        _carry(user, encounter, entry, {int(c["participant_id"]) for c in changes})
     return entry
+
+
+def _roll_label(encounter: Encounter, what: str, **kwargs: Any) -> str:
+    """The chained roll's label, in the campaign's language."""
+    with override(encounter.campaign.language or "fr"):
+        part = gettext(what) % kwargs if kwargs else gettext(what)
+        return gettext("Combat “%(t)s”, round %(r)s: %(w)s") % {
+            "t": encounter.title,
+            "r": encounter.round_number,
+            "w": part,
+        }
+
+
+def _carry(user: Any, encounter: Encounter, entry: LogEntry, ids: Iterable[int]) -> list[LogEntry]:
+    """Carry the lasting marks of ``entry`` (wounds, pools, fatigue, handicaps, death) to the sheets
+    of the characters involved, each as a recorded sheet version naming the log entry."""
+    from characters.outcomes import carry_result
+
+    system = system_for(encounter)
+    settings = _settings(encounter)
+    lang = encounter.campaign.language or "fr"
+    with override(lang):
+        reason = gettext("from combat #%(e)s “%(t)s”, entry %(s)s") % {
+            "e": encounter.pk,
+            "t": encounter.title[:80],
+            "s": entry.sequence,
+        }
+    carried = []
+    rows = Participant.objects.filter(encounter=encounter, pk__in=set(ids), character__isnull=False).select_related(
+        "character"
+    )
+    for participant in rows:
+        character = participant.character
+        assert character is not None
+        sheet = system.carry_combat_state(character.current_sheet(), participant.state or {}, settings)
+        dead = system.combat_condition(participant.state or {}) == "dead"
+        updated = carry_result(user, character, sheet=sheet, dead=dead, reason=reason)
+        if updated is None:
+            continue
+        message = (
+            gettext_noop("%(n)s is dead: the sheet says so (version %(v)s).")
+            if updated.status == Character.Status.DEAD and character.status != Character.Status.DEAD
+            else gettext_noop("%(n)s's sheet carries the fight's marks (version %(v)s).")
+        )
+        carried.append(
+            _append(
+                encounter,
+                LogEntry.Kind.CARRIED,
+                actor=user,
+                participant=participant,
+                text=both(message, n=participant.name, v=updated.version),
+                detail={"character": character.pk, "version": updated.version, "from_entry": entry.sequence},
+                public={"character": character.pk, "version": updated.version, "from_entry": entry.sequence},
+                corrects=None,
+            )
+        )
+    return carried
+
+
+def _conditions(system: rules.base.RuleSystem, encounter: Encounter, ids: set[int]) -> dict[int, tuple[str, str]]:
+    """``{participant id: (name, condition)}`` of the given participants, fresh from the database."""
+    rows = Participant.objects.filter(encounter=encounter, pk__in=ids)
+    return {p.pk: (p.name, system.combat_condition(p.state or {})) for p in rows}
+
+
+def _fallen(system: rules.base.RuleSystem, encounter: Encounter, before: dict[int, tuple[str, str]]) -> list[Msg]:
+    """The rules' sentences for whoever just died or fell unconscious."""
+    after = _conditions(system, encounter, set(before))
+    out = []
+    for pk, (name, condition) in after.items():
+        if condition != before.get(pk, ("", "active"))[1]:
+            msg = fallen_sentence(name, condition)
+            if msg is not None:
+                out.append(msg)
+    return out
 
 
 def _step_record(
@@ -604,18 +982,17 @@ def _step_record(
     target: Participant | None,
     index: int,
     declaration: Declaration,
+    public_sentence: Msg,
 ) -> dict[str, Any]:
     """Split a step into what the GMs see and what every viewer sees.
 
-    When a participant whose stats are hidden (an NPC) is involved, players
-    get a neutral line, the tags, the dice and the changes of the visible
-    participants only: the rules' summary and outcome (which quote values
-    such as the NPC's characteristics) stay GM-only.
+    Every viewer reads the rules' public sentence (:meth:`RuleSystem.public_outcome`,
+    no hidden value), the dice and the changes of the participants whose state
+    they may see. The rules' full summary, inputs and outcome (which quote values
+    such as an NPC's characteristics) are the GMs'.
     """
     visible = _visible_ids(encounter)
-    involved = {str(actor.pk)} | ({str(target.pk)} if target else set()) | {str(c["participant_id"]) for c in applied}
-    open_step = involved <= visible
-    summary = result.summary.to_dict()
+    text = public_sentence.to_dict()
     detail = {
         "result": result.to_dict(),
         "changes": applied,
@@ -624,31 +1001,34 @@ def _step_record(
         "step": index,
         "declaration_id": declaration.pk,
         "target": target.pk if target else None,
+        "public_text": text,
+        "text": result.summary.to_dict(),
     }
-    # Values that give a PC's secret sheet values away (Ambre gauges, rules: private_state_keys) stay GM-only.
-    private = system_for(encounter).private_state_keys()
-    public_changes = [
-        c
-        for c in applied
-        if str(c["participant_id"]) in visible and str(c.get("path", "")).split(".")[0] not in private
-    ]
-    if open_step:
-        public = {
-            "outcome": result.outcome,
-            "draws": recorder.draws,
-            "tags": result.tags,
-            "changes": public_changes,
-        }
-        text = summary
-    else:
-        public = {"draws": recorder.draws, "tags": result.tags, "changes": public_changes}
-        if target is not None:
-            text = both(gettext_noop("%(a)s acts against %(t)s."), a=actor.name, t=target.name)
-        else:
-            text = both(gettext_noop("%(a)s acts."), a=actor.name)
-    detail["public_text"] = text
-    detail["text"] = summary
+    public = {"draws": recorder.draws, "changes": public_changes(encounter, applied, visible)}
     return {"text": text, "public": public, "detail": detail}
+
+
+def public_changes(
+    encounter: Encounter, applied: list[dict[str, Any]], visible: set[str] | None = None
+) -> list[dict[str, Any]]:
+    """The state changes every viewer may read: of participants whose state is shown, and only
+    values the rules show to others (:meth:`RuleSystem.combat_state_for_others`)."""
+    system = system_for(encounter)
+    visible = _visible_ids(encounter) if visible is None else visible
+    npcs = {str(pk) for pk in encounter.participants.filter(is_npc=True).values_list("pk", flat=True)}
+    out = []
+    for change in applied:
+        pid = str(change.get("participant_id"))
+        if pid not in visible:
+            continue
+        top = str(change.get("path", "")).split(".")[0]
+        if pid in npcs:
+            shown = top not in system.currencies
+        else:
+            shown = top in system.combat_state_for_others({top: change.get("after")})
+        if shown:
+            out.append(change)
+    return out
 
 
 def resolve_round(user: Any, encounter: Encounter, *, rng: RandomSource | None = None) -> list[LogEntry]:
@@ -714,7 +1094,7 @@ def skip_step(user: Any, encounter: Encounter, *, expected_step: int | None = No
 # ---------------------------------------------------------------------------
 def parse_value(raw: str) -> Any:
     """A typed value from a form: integer, true/false, null, or text."""
-    import json
+    from config import jsonlimits
 
     raw = (raw or "").strip()
     if raw.lower() in ("true", "vrai", "oui", "yes"):
@@ -722,7 +1102,7 @@ def parse_value(raw: str) -> Any:
     if raw.lower() in ("false", "faux", "non", "no"):
         return False
     try:
-        value = json.loads(raw)
+        value = jsonlimits.loads(raw)
     except ValueError:
         return raw
     return value
@@ -767,23 +1147,58 @@ def adjust_value(user: Any, participant: Participant, *, path: str, value: Any, 
             raise ValidationError({"__all__": [gettext("The encounter is over.")]})
         participant.refresh_from_db()
         before = get_path(participant.state, path)
+        system = system_for(encounter)
+        was = _conditions(system, encounter, {participant.pk})
         change = {"participant_id": str(participant.pk), "path": path, "before": before, "after": value}
         applied = _apply_changes(encounter, [change])
-        text = both(
-            gettext_noop("%(n)s: %(p)s %(b)s → %(a)s (%(r)s)."), n=participant.name, p=path, b=before, a=value, r=reason
-        )
+        labels = system.combat_value_labels()
+        text = {}
+        for lang in LANGS:
+            label = labels[path].get(lang) if path in labels else path
+            with override(lang):
+                text[lang] = gettext("%(n)s: %(p)s %(b)s → %(a)s (%(r)s).") % {
+                    "n": participant.name,
+                    "p": label,
+                    "b": _shown_value(before, lang),
+                    "a": _shown_value(value, lang),
+                    "r": reason,
+                }
+        fallen = _fallen(system, encounter, was)
+        shown = public_changes(encounter, applied)
+        # An NPC's values, karma/experience balances and what the rules keep from others are GM-only.
+        gm_only = not shown
+        if fallen and not gm_only:
+            text = {lang: " ".join([text[lang], *(m.get(lang) for m in fallen)]) for lang in LANGS}
         entry = _append(
             encounter,
             LogEntry.Kind.ADJUST,
             actor=user,
             participant=participant,
             text=text,
-            public={"changes": applied, "reason": reason},
+            public={"changes": shown, "reason": reason},
             detail={"changes": applied, "reason": reason},
-            # An NPC's values, and karma/experience balances (the owner's and GMs' business), are GM-only.
-            gm_only=not participant.stats_visible or path.split(".")[0] in system_for(encounter).currencies,
+            gm_only=gm_only,
         )
+        if fallen and gm_only:  # everyone sees who falls, not the hidden value
+            _append(
+                encounter,
+                LogEntry.Kind.ADJUST,
+                actor=user,
+                participant=participant,
+                text=join_sentences(*fallen).to_dict(),
+            )
+        _carry(user, encounter, entry, {participant.pk})
     return entry
+
+
+def _shown_value(value: Any, lang: str) -> str:
+    """A state value in words (yes/no, a dash for nothing), never a Python repr."""
+    with override(lang):
+        if isinstance(value, bool):
+            return gettext("yes") if value else gettext("no")
+        if value is None or value == "":
+            return "—"
+        return str(value)
 
 
 UNDOABLE = (LogEntry.Kind.STEP, LogEntry.Kind.SKIP, LogEntry.Kind.ADJUST)
@@ -828,6 +1243,7 @@ def undo_last_step(user: Any, encounter: Encounter) -> LogEntry:
             gm_only=candidate.gm_only,
             corrects=candidate,
         )
+        _carry(user, encounter, entry, {int(c["participant_id"]) for c in changes})
     return entry
 
 

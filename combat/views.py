@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -21,13 +22,9 @@ from campaigns.access import can_read_forum, is_gm
 from campaigns.models import Campaign
 from combat import services
 from combat.forms import AdjustForm, DeclarationForm, EncounterForm, ParticipantForm, StepForm, thread_for
-from combat.models import Encounter, Round
+from combat.models import Declaration, Encounter, Round
 from combat.presenters import encounter_context
-
-
-def _action_fields(system: Any, gm: bool) -> tuple[Any, ...]:
-    """The declaration inputs this user may set: GM-only ones (``Field.audience``) for GMs only."""
-    return tuple(system.action_fields()) if gm else tuple(f for f in system.action_fields() if f.audience != "gm")
+from rules.base import get_path
 
 
 def _errors(exc: ValidationError) -> list[str]:
@@ -102,22 +99,67 @@ def _page_context(request: HttpRequest, encounter: Encounter, **extra: Any) -> d
                 initial = {}
                 decl = current.declarations.filter(participant=p).first()
                 if decl is not None:
-                    initial = {k.replace(".", "__"): v for k, v in decl.data.items()}
+                    initial = {
+                        f.path.replace(".", "__"): get_path(decl.data, f.path)
+                        for f in system.action_fields()
+                        if get_path(decl.data, f.path) is not None
+                    }
                     initial["target"] = decl.target_id
                 form = DeclarationForm(
                     initial=initial,
                     encounter=encounter,
-                    action_fields=_action_fields(system, context["is_gm"]),
+                    action_fields=system.action_fields(),
+                    gm=context["is_gm"],
+                    options=system.action_options(p.current_sheet(), p.state or {}, encounter.campaign.system_settings),
                     prefix=f"p{p.pk}",
                 )
             declare.append({"item": item, "form": form})
     context["declare"] = declare
+    context["defend"] = _defence_prompts(request, encounter, current, context, extra.pop("defence_forms", {}))
     if context["is_gm"]:
         context["participant_form"] = extra.pop("participant_form", None) or ParticipantForm(encounter=encounter)
         context["adjust_form"] = extra.pop("adjust_form", None) or AdjustForm()
     context["thread_url"] = thread_url(encounter.thread)
     context.update(extra)
     return context
+
+
+def _defence_options(system: Any, encounter: Encounter, declaration: Declaration) -> dict[str, Any]:
+    target = declaration.target
+    if target is None:
+        return {}
+    return system.action_options(
+        target.current_sheet(), target.state or {}, encounter.campaign.system_settings, defending=True
+    )
+
+
+def _defence_prompts(
+    request: HttpRequest, encounter: Encounter, current: Round | None, context: dict[str, Any], forms: dict[int, Any]
+) -> list[dict[str, Any]]:
+    """The defences awaited from this user (a GM: once the defender's delay has passed)."""
+    if current is None or current.phase != Round.Phase.RESOLUTION:
+        return []
+    system = services.system_for(encounter)
+    now = timezone.now()
+    prompts = []
+    pending = current.declarations.filter(defence_status="pending").select_related("participant", "target")
+    for declaration in pending:
+        target = declaration.target
+        own = target is not None and target.controller_id == request.user.pk
+        until = (declaration.defence_asked or now) + services.defence_delay()
+        if not own and not (context["is_gm"] and now >= until):
+            continue
+        fields = services.defence_fields_for(system, declaration)
+        form = forms.get(declaration.pk) or DeclarationForm(
+            encounter=encounter,
+            action_fields=fields,
+            gm=context["is_gm"],
+            with_target=False,
+            options=_defence_options(system, encounter, declaration),
+            prefix=f"d{declaration.pk}",
+        )
+        prompts.append({"declaration": declaration, "form": form, "own": own})
+    return prompts
 
 
 def detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -245,6 +287,90 @@ def toggle_visibility(request: HttpRequest, pk: int, participant_id: int) -> Htt
 
 @login_required
 @require_POST
+def defend(request: HttpRequest, pk: int, declaration_id: int) -> HttpResponse:
+    encounter = services.get_encounter_for_user(request.user, pk)
+    declaration = (
+        Declaration.objects.filter(pk=declaration_id, round__encounter=encounter)
+        .select_related("round__encounter__campaign", "participant", "target")
+        .first()
+    )
+    if declaration is None:
+        raise Http404
+    system = services.system_for(encounter)
+    form = DeclarationForm(
+        request.POST,
+        encounter=encounter,
+        action_fields=services.defence_fields_for(system, declaration),
+        gm=is_gm(request.user, encounter.campaign),
+        with_target=False,
+        options=_defence_options(system, encounter, declaration),
+        prefix=f"d{declaration.pk}",
+    )
+    if form.is_valid():
+        try:
+            services.choose_defence(request.user, declaration, data=form.declaration())
+        except ValidationError as exc:
+            for field, msgs in exc.message_dict.items():
+                name = field.replace(".", "__")
+                for msg in msgs:
+                    form.add_error(name if name in form.fields else None, msg)
+        else:
+            messages.success(request, _("Defence chosen."))
+            return redirect("combat:detail", pk=encounter.pk)
+    return render(
+        request,
+        "combat/encounter.html",
+        _page_context(request, encounter, defence_forms={declaration.pk: form}),
+        status=400,
+    )
+
+
+@login_required
+@require_POST
+def revive(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
+    """A GM brings a dead character back (a mistake, a miracle), with a reason kept in its history."""
+    from characters.outcomes import revive_character
+
+    encounter = services.get_encounter_for_user(request.user, pk)
+    participant = encounter.participants.filter(pk=participant_id, character__isnull=False).first()
+    if participant is None or participant.character is None:
+        raise Http404
+    if not is_gm(request.user, encounter.campaign):
+        raise PermissionDenied
+    try:
+        revive_character(request.user, participant.character, reason=request.POST.get("reason", ""))
+    except ValidationError as exc:
+        return _done(request, encounter, exc)
+    messages.success(request, _("%(name)s is back in play.") % {"name": participant.name})
+    return _done(request, encounter)
+
+
+@login_required
+@require_POST
+def set_side(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
+    def action(encounter: Encounter) -> None:
+        participant = encounter.participants.filter(pk=participant_id).first()
+        if participant is None:
+            raise Http404
+        services.set_side(request.user, participant, side=request.POST.get("side", ""))
+
+    return _gm_action(request, pk, action)
+
+
+@login_required
+@require_POST
+def remove(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
+    def action(encounter: Encounter) -> None:
+        participant = encounter.participants.filter(pk=participant_id).first()
+        if participant is None:
+            raise Http404
+        services.remove_participant(request.user, participant, reason=request.POST.get("reason", ""))
+
+    return _gm_action(request, pk, action)
+
+
+@login_required
+@require_POST
 def notes(request: HttpRequest, pk: int) -> HttpResponse:
     return _gm_action(
         request, pk, lambda e: services.set_gm_notes(request.user, e, notes=request.POST.get("notes", ""))
@@ -269,7 +395,7 @@ def add_participant(request: HttpRequest, pk: int) -> HttpResponse:
                 template=data.get("template"),
                 sheet=data.get("stats") or None,
                 count=data.get("count") or 1,
-                side=data["side"],
+                side=data.get("side") or None,
                 stats_visible=data.get("stats_visible") if not data.get("character") else None,
             )
         except ValidationError as exc:
@@ -330,7 +456,11 @@ def declare(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
     form = DeclarationForm(
         request.POST,
         encounter=encounter,
-        action_fields=_action_fields(system, is_gm(request.user, encounter.campaign)),
+        action_fields=system.action_fields(),
+        gm=is_gm(request.user, encounter.campaign),
+        options=system.action_options(
+            participant.current_sheet(), participant.state or {}, encounter.campaign.system_settings
+        ),
         prefix=f"p{participant.pk}",
     )
     if form.is_valid():

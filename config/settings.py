@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
@@ -32,6 +33,8 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
+#: Production as configured (``DJANGO_DEBUG=0``), whatever a test runner does to DEBUG.
+TABLEE_PRODUCTION = not DEBUG
 _DEV_SECRET = "django-insecure-tablee-development-key-do-not-use-in-production"
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", _DEV_SECRET if DEBUG else "")
 if not SECRET_KEY:
@@ -39,7 +42,10 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
-SITE_URL = os.environ.get("TABLEE_SITE_URL", "http://127.0.0.1:8000")
+#: The public address of the site (links in e-mails); its host is the ``django.contrib.sites`` domain.
+SITE_URL = os.environ.get("TABLEE_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+SITE_DOMAIN = urlsplit(SITE_URL).netloc or "127.0.0.1:8000"
+SITE_NAME = os.environ.get("TABLEE_SITE_NAME", "Tablée")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -69,6 +75,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz first: answers before the HTTPS redirect and the Host check (internal probes).
+    "config.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.compression.CompressionMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -81,6 +89,7 @@ MIDDLEWARE = [
     "rhythm.middleware.TimezoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "moderation.middleware.SuspensionMiddleware",
+    "config.idempotency.IdempotencyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -101,6 +110,8 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.site",
             ],
+            # {% once_field %}: the one-time token of forms that create something.
+            "builtins": ["config.idempotency"],
         },
     },
 ]
@@ -110,8 +121,37 @@ ASGI_APPLICATION = "config.asgi.application"
 
 # --- Database -------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+#: Connections never outlive their request (``CONN_MAX_AGE=0``): under ASGI a
+#: request runs in a thread of its own, and a kept connection would stay with
+#: that thread. On PostgreSQL each process shares a bounded psycopg pool
+#: instead (``TABLEE_DB_POOL_SIZE`` connections at most, ``0`` turns it off),
+#: so a burst waits up to ``TABLEE_DB_POOL_TIMEOUT`` seconds for a free
+#: connection rather than exhausting the server's ``max_connections``.
+DB_POOL_SIZE = int(os.environ.get("TABLEE_DB_POOL_SIZE", "10"))
+DB_POOL_TIMEOUT = float(os.environ.get("TABLEE_DB_POOL_TIMEOUT", "10"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+    # Not in Celery processes: a pool's threads do not survive the worker's
+    # fork, and a worker process runs one task at a time anyway.
+    _celery_process = "celery" in Path(sys.argv[0] if sys.argv else "").parts[-2:]
+    if (
+        DATABASES["default"]["ENGINE"].endswith("postgresql")
+        and DB_POOL_SIZE > 0
+        and "pytest" not in sys.modules
+        and not _celery_process
+    ):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, DB_POOL_SIZE),
+            "max_size": DB_POOL_SIZE,
+            "timeout": DB_POOL_TIMEOUT,
+            # A connection idle for a minute is closed: a quiet site holds
+            # only ``min_size`` connections.
+            "max_idle": 60,
+            # A failed reconnection is given up after 5 s (psycopg's backoff
+            # doubles without bound): the next request starts a fresh one, so
+            # the site is back within a second or two of the database.
+            "reconnect_timeout": 5,
+        }
 else:
     DATABASES = {
         "default": {
@@ -130,16 +170,34 @@ if "pytest" in sys.modules:
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 # --- Redis: cache, broker, live events -----------------------------------
+#: Names this site's live channels and cache keys on a shared Redis server
+#: (pub/sub ignores database numbers): two instances on one server must use
+#: different names. Defaults to the database name, so it differs per instance.
+TABLEE_INSTANCE = os.environ.get("TABLEE_INSTANCE") or (
+    Path(str(DATABASES["default"].get("NAME") or "tablee")).stem.replace(":", "_") or "tablee"
+)
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Fails open (config.cache): with Redis down the site keeps working,
+    # rate limits and throttles let everything through and log it. Its clear()
+    # deletes only its own keys: the Redis database may also be the Celery
+    # broker's. Under pytest each test process has its own prefix.
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": (os.environ.get("TABLEE_CACHE_PREFIX") or "tablee:" + TABLEE_INSTANCE)
+            + (f"-test-{os.getpid()}" if "pytest" in sys.modules else ""),
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tablee"}}
 
 #: "redis" (one subscription per web process, fanned out to its streams) or
 #: "inprocess" (a single process, no Redis).
 LIVE_BACKEND = os.environ.get("TABLEE_LIVE_BACKEND", "redis" if REDIS_URL else "inprocess")
-LIVE_REDIS_PREFIX = os.environ.get("TABLEE_LIVE_PREFIX", "tablee:live:")
+LIVE_REDIS_PREFIX = os.environ.get("TABLEE_LIVE_PREFIX", f"tablee:{TABLEE_INSTANCE}:live:")
 #: Seconds between keep-alive comments on an open event stream.
 LIVE_KEEPALIVE_SECONDS = int(os.environ.get("TABLEE_LIVE_KEEPALIVE", "15"))
 
@@ -150,11 +208,37 @@ TESTING = "pytest" in sys.modules
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", TESTING or not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
-CELERY_TASK_REJECT_ON_WORKER_LOST = False
+# A killed pool process puts its message back at once (acks_late alone would ack it as failed).
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 600
-CELERY_TASK_SOFT_TIME_LIMIT = 540
+CELERY_TASK_TIME_LIMIT = int(os.environ.get("TABLEE_TASK_TIME_LIMIT", "600"))
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 60
+# Redis redelivers an unacknowledged message after the visibility timeout: just
+# past the longest a task may run (Redis's default is one hour).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 60,
+    "socket_connect_timeout": 5,
+    "socket_timeout": 10,
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # a worker started before Redis waits for it
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 1}
+#: The session job's lease: a run whose worker has not refreshed its heartbeat for
+#: this long is dead and is re-sent by the sweeper (beat).
+TABLEE_RUN_LEASE_SECONDS = float(os.environ.get("TABLEE_RUN_LEASE_SECONDS", "120"))
+#: Period of the sweeper that re-sends dead or never-sent runs.
+TABLEE_RUN_SWEEP_INTERVAL = float(os.environ.get("TABLEE_RUN_SWEEP_INTERVAL", "60"))
+#: Retries of the session job on database errors (backoff up to 60 s each: ~25 min for 30).
+TABLEE_RUN_MAX_RETRIES = int(os.environ.get("TABLEE_RUN_MAX_RETRIES", "30"))
+#: Characters per transaction of the session job (set-based: a few queries per chunk).
+TABLEE_RUN_CHUNK_SIZE = int(os.environ.get("TABLEE_RUN_CHUNK_SIZE", "200"))
+#: A dedicated Celery queue for the session job and its sweeper (empty: the default queue).
+PROGRESSION_TASK_QUEUE = os.environ.get("TABLEE_PROGRESSION_QUEUE", "") or None
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE["progression-sweep-stale-runs"] = {
+    "task": "progression.sweep_stale_runs",
+    "schedule": TABLEE_RUN_SWEEP_INTERVAL,
+    "options": {"queue": PROGRESSION_TASK_QUEUE} if PROGRESSION_TASK_QUEUE else {},
+}
 # Campaigns: e-mail digest of unread notifications (members who opted in).
 CELERY_BEAT_SCHEDULE["campaigns-notification-digest"] = {
     "task": "campaigns.tasks.send_notification_digests",
@@ -212,6 +296,11 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+#: Seconds before an unresponsive SMTP server gives up (a request never hangs on it).
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
+EMAIL_SUBJECT_PREFIX = os.environ.get("TABLEE_EMAIL_SUBJECT_PREFIX", f"[{SITE_NAME}] ")
+ACCOUNT_EMAIL_SUBJECT_PREFIX = EMAIL_SUBJECT_PREFIX
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tablée <noreply@tablee.localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
@@ -230,6 +319,9 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("TABLEE_STATIC_ROOT", BASE_DIR / "staticfiles"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("TABLEE_MEDIA_ROOT", BASE_DIR / "media"))
+#: Serve uploaded media from the web process (``/media/...``), also with DEBUG off:
+#: the reverse proxy forwards to it, so access rules of the media view apply.
+TABLEE_SERVE_MEDIA = env_bool("TABLEE_SERVE_MEDIA", True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -251,6 +343,10 @@ TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 
 # TABLEE_DATA_DIR (never served: keep it out of the media directory, back it up with the database).
 TABLEE_DATA_DIR = Path(os.environ.get("TABLEE_DATA_DIR", BASE_DIR / "data"))
 TABLEE_ROLLS_SIGNING_KEY = os.environ.get("TABLEE_ROLLS_SIGNING_KEY", "")
+#: Deepest nesting accepted in a JSON document (API bodies, JSON form fields).
+TABLEE_MAX_JSON_DEPTH = int(os.environ.get("TABLEE_MAX_JSON_DEPTH", "32"))
+#: How long a one-time form token or an API Idempotency-Key is remembered.
+TABLEE_IDEMPOTENCY_SECONDS = int(os.environ.get("TABLEE_IDEMPOTENCY_SECONDS", str(24 * 3600)))
 #: Posting rate per user ("count/period", period s, m, h or d; "0" turns it off).
 TABLEE_POST_RATE = os.environ.get("TABLEE_POST_RATE", "10/m")
 #: Reports per user (see moderation.services.report_rate).
@@ -285,7 +381,8 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # Refuses JSON nested deeper than TABLEE_MAX_JSON_DEPTH before parsing it.
+    "DEFAULT_PARSER_CLASSES": ["config.jsonlimits.BoundedJSONParser"],
     "PAGE_SIZE": 20,
     # Behind N trusted proxies, the per-IP throttle reads X-Forwarded-For.
     "NUM_PROXIES": int(os.environ["TABLEE_NUM_PROXIES"]) if os.environ.get("TABLEE_NUM_PROXIES") else None,
@@ -320,6 +417,7 @@ SECURE_REFERRER_POLICY = "same-origin"
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))

@@ -8,7 +8,10 @@ thousands of streams on one Redis connection. With the in-process backend
 
 Publishing never raises: if Redis is down the event is still in the
 database (:class:`live.models.LiveEvent`) and reconnecting browsers catch up
-with ``Last-Event-ID``.
+with ``Last-Event-ID``. When the subscription is lost, every open stream of
+the process is told (:data:`LOST`) and closes, so its browser reconnects and
+catches up from the database; while Redis stays down, streams read the
+database every few seconds instead (:attr:`Hub.connected` is false).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -25,6 +29,14 @@ from django.conf import settings
 logger = logging.getLogger(__name__)
 
 QUEUE_SIZE = 1000
+#: Delivered to every open stream when the Redis subscription is lost.
+LOST: dict[str, Any] = {"lost": True}
+#: Seconds without any message from Redis after which the subscription is
+#: pinged, and after which a silent server counts as lost.
+PING_AFTER = 5.0
+SILENT_LIMIT = 15.0
+#: Seconds during which publishing skips a Redis that just failed.
+PUBLISH_RETRY_AFTER = 2.0
 
 
 class Subscription:
@@ -35,8 +47,11 @@ class Subscription:
         self.loop = asyncio.get_running_loop()
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=QUEUE_SIZE)
         self.overflowed = False
+        self.lost = False
 
     def deliver(self, message: dict[str, Any]) -> None:
+        if message is LOST:
+            self.lost = True
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -51,6 +66,34 @@ class Hub:
         self._listener: asyncio.Task[None] | None = None
         self._listener_loop: asyncio.AbstractEventLoop | None = None
         self._redis_sync: Any = None
+        self._publish_down_until = 0.0
+        #: Whether the Redis subscription is active (always true in-process).
+        self._connected = False
+        self._connected_event: asyncio.Event | None = None
+
+    @property
+    def connected(self) -> bool:
+        return settings.LIVE_BACKEND != "redis" or self._connected
+
+    async def wait_connected(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the Redis subscription; whether it is active."""
+        if self.connected:
+            return True
+        if self._connected_event is None:
+            self._connected_event = asyncio.Event()
+        try:
+            await asyncio.wait_for(self._connected_event.wait(), timeout)
+        except TimeoutError:
+            pass
+        return self.connected
+
+    def _set_connected(self, value: bool) -> None:
+        self._connected = value
+        if value:
+            if self._connected_event is not None:
+                self._connected_event.set()
+        else:
+            self._connected_event = None
 
     # -- subscribers --------------------------------------------------------
     def subscribe(self, channel: str) -> Subscription:
@@ -79,6 +122,19 @@ class Hub:
         """Hand a message to every local stream of its channel (any thread)."""
         with self._lock:
             subs = list(self._subs.get(message["channel"], ()))
+        self._deliver(subs, message)
+
+    def lose_subscription(self) -> None:
+        """Tell every open stream that events may have been missed: they close."""
+        self._set_connected(False)
+        self._drop_streams()
+
+    def _drop_streams(self) -> None:
+        with self._lock:
+            subs = [sub for channel_subs in self._subs.values() for sub in channel_subs]
+        self._deliver(subs, LOST)
+
+    def _deliver(self, subs: list[Subscription], message: dict[str, Any]) -> None:
         for sub in subs:
             try:
                 sub.loop.call_soon_threadsafe(sub.deliver, message)
@@ -90,15 +146,25 @@ class Hub:
         if settings.LIVE_BACKEND != "redis":
             self.dispatch(message)
             return
+        if time.monotonic() < self._publish_down_until:
+            return  # Redis failed a moment ago: the event is in the database
         try:
             if self._redis_sync is None:
                 import redis
 
                 self._redis_sync = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
             self._redis_sync.publish(settings.LIVE_REDIS_PREFIX + message["channel"], json.dumps(message))
-        except Exception:
-            logger.warning("live: could not publish to Redis; viewers will catch up", exc_info=True)
+        except Exception as error:
+            if not self._publish_down_until:
+                logger.warning("live: could not publish to Redis (%s); viewers will catch up", error)
+                # This process's streams would not hear of it: they reconnect and catch up.
+                self._drop_streams()
+            self._publish_down_until = time.monotonic() + PUBLISH_RETRY_AFTER
             self._redis_sync = None
+        else:
+            if self._publish_down_until:
+                logger.warning("live: publishing to Redis again")
+            self._publish_down_until = 0.0
 
     # -- the Redis listener -----------------------------------------------------
     def _ensure_listener(self) -> None:
@@ -115,11 +181,28 @@ class Hub:
         delay = 0.5
         while True:
             client = aioredis.Redis.from_url(settings.REDIS_URL)
+            subscribed = False
             try:
                 pubsub = client.pubsub()
                 await pubsub.psubscribe(prefix + "*")
+                subscribed = True
+                self._set_connected(True)
                 delay = 0.5
-                async for raw in pubsub.listen():
+                heard = time.monotonic()
+                pinged = False
+                while True:
+                    raw = await pubsub.get_message(timeout=PING_AFTER)
+                    now = time.monotonic()
+                    if raw is None:
+                        # A silent server may be dead without a reset (network cut):
+                        # ping it, and give up if nothing comes back.
+                        if now - heard > SILENT_LIMIT:
+                            raise ConnectionError("Redis subscription silent")
+                        if not pinged or now - heard > PING_AFTER:
+                            await asyncio.wait_for(pubsub.ping(), PING_AFTER)
+                            pinged = True
+                        continue
+                    heard, pinged = now, False
                     if raw.get("type") != "pmessage":
                         continue
                     try:
@@ -129,12 +212,15 @@ class Hub:
                     self.dispatch(message)
                     if not self._subs:
                         # Nobody listens in this process any more.
+                        self._set_connected(False)
                         await pubsub.aclose()
                         return
             except asyncio.CancelledError:
                 raise
             except Exception:
-                logger.warning("live: Redis subscription lost; retrying in %.1fs", delay)
+                logger.warning("live: Redis subscription lost; streams close and catch up; retrying in %.1fs", delay)
+                if subscribed or self._connected:
+                    self.lose_subscription()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10)
             finally:

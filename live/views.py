@@ -4,17 +4,31 @@ An async view under the ASGI server. It authorizes the viewer, replays what
 the browser missed since ``Last-Event-ID`` from the database, then streams
 what the process hub delivers, filtered by each event's audience. htmx's SSE
 extension connects with ``sse-connect`` and triggers ``sse:<kind>``.
+
+An open stream holds no database connection and no thread while idle, so
+one process holds thousands: every database read (authorization, catch-up)
+runs in a short block on a shared worker thread that gives its connection
+back at once (:func:`_db`), the request's own thread (where Django's
+middleware ran) is given back once the stream starts
+(:func:`_release_request_thread`), and waiting is pure asyncio on the
+process hub. When the hub loses its Redis subscription the stream ends:
+the browser reconnects with ``Last-Event-ID`` and catches up. While Redis
+stays down, streams read the database every ``LIVE_POLL_SECONDS``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from typing import Any
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import connections
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 
 from live import registry
@@ -22,20 +36,93 @@ from live.events import audience_allows
 from live.hub import hub
 from live.models import LiveEvent
 
+logger = logging.getLogger(__name__)
+
 CATCH_UP_LIMIT = 500
+#: Seconds between database reads of a stream while Redis is down.
+POLL_SECONDS = 5.0
+#: Seconds a new stream waits for the process's Redis subscription.
+CONNECT_WAIT = 2.0
+
+T = TypeVar("T")
 
 
-def _last_event_id(request: HttpRequest) -> int:
-    raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or ""
+def _db(function: Callable[..., T]) -> Callable[..., Any]:
+    """``function`` as a short async block on a shared worker thread that closes its connection.
+
+    Not thread-sensitive on purpose: the request's own thread is released
+    while the stream is open, and the loop's bounded default executor caps
+    how many streams read at once.
+    """
+
+    def run(*args: Any) -> T:
+        try:
+            return function(*args)
+        finally:
+            connections.close_all()
+
+    return sync_to_async(run, thread_sensitive=False)
+
+
+def _close_request_connections() -> None:
+    connections.close_all()
+
+
+def _release_request_thread() -> None:
+    """Let the per-request thread of Django's ASGI handler end now rather than with the stream.
+
+    Django runs each request's sync code (middleware, ``auser``) on one
+    thread of its own (asgiref's ``ThreadSensitiveContext``), kept until the
+    response ends: for a stream, its whole life. Once the middleware has run,
+    nothing of this request needs that thread any more; a later sync call of
+    the request (``response.close()``) gets a fresh one.
+    """
     try:
-        return max(0, int(raw))
+        from asgiref.sync import SyncToAsync
+
+        context = SyncToAsync.thread_sensitive_context.get(None)
+        if context is None:
+            return
+        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+        if executor is not None:
+            executor.shutdown(wait=False)
+    except Exception:  # asgiref internals changed: keep the thread, lose nothing else
+        logger.debug("live: could not release the request thread", exc_info=True)
+
+
+#: Seconds within which an event may still commit after a later one (ids are
+#: given at insert, transactions commit out of id order): a stream's resume
+#: point lags this far behind, with the ids delivered since.
+OVERLAP_SECONDS = 60.0
+#: At most this many delivered ids in a resume point.
+RESUME_IDS = 50
+
+
+def _resume_point(request: HttpRequest) -> tuple[int, set[int]] | None:
+    """``Last-Event-ID`` as (floor, ids delivered above it), or ``None`` for a fresh page.
+
+    The ``id:`` of each event is ``"<floor>:<id>,<id>..."``: the browser has
+    every event up to ``floor`` and these above it, so a late commit below
+    the newest id is not lost on reconnection. A plain ``"<n>"`` means all
+    up to ``n``.
+    """
+    raw = (request.headers.get("Last-Event-ID") or request.GET.get("last_event_id") or "").strip()
+    head, _sep, tail = raw.partition(":")
+    try:
+        floor = max(0, int(head))
     except ValueError:
-        return 0
+        return None
+    ids = {int(part) for part in tail.split(",")[: RESUME_IDS * 2] if part.isdigit() and int(part) > floor}
+    return floor, ids
 
 
-def format_event(message: dict[str, Any]) -> str:
-    payload = json.dumps({"id": message["id"], **message.get("data", {})}, separators=(",", ":"))
-    return f"id: {message['id']}\nevent: {message['kind']}\ndata: {payload}\n\n"
+def format_event(message: dict[str, Any], resume: str | None = None) -> str:
+    # The hub hands the same dict to every stream of the process: format once.
+    text = message.get("_sse")
+    if text is None:
+        payload = json.dumps({"id": message["id"], **message.get("data", {})}, separators=(",", ":"))
+        text = message["_sse"] = f"event: {message['kind']}\ndata: {payload}\n\n"
+    return f"id: {resume if resume is not None else message['id']}\n{text}"
 
 
 def _missed(channel: str, after: int) -> list[dict[str, Any]]:
@@ -48,47 +135,97 @@ def _latest_id(channel: str) -> int:
     return row or 0
 
 
+class _Resume:
+    """What a stream delivered: the floor and the ids above it (see :func:`_resume_point`)."""
+
+    def __init__(self, floor: int, ids: set[int]) -> None:
+        self.floor = floor
+        now = time.monotonic()
+        self.window: deque[tuple[float, int]] = deque((now, i) for i in sorted(ids))
+        self.delivered: set[int] = set(ids)
+
+    def seen(self, event_id: int) -> bool:
+        return event_id <= self.floor or event_id in self.delivered
+
+    def add(self, event_id: int) -> None:
+        self.delivered.add(event_id)
+        self.window.append((time.monotonic(), event_id))
+        self.advance()
+
+    def advance(self) -> None:
+        horizon = time.monotonic() - OVERLAP_SECONDS
+        while self.window and (self.window[0][0] < horizon or len(self.window) > RESUME_IDS):
+            _when, event_id = self.window.popleft()
+            self.floor = max(self.floor, event_id)
+        if len(self.delivered) > 5000:
+            self.delivered = {i for i in self.delivered if i > self.floor}
+
+    def token(self) -> str:
+        ids = sorted(i for _when, i in self.window if i > self.floor)
+        return f"{self.floor}:{','.join(map(str, ids))}" if ids else str(self.floor)
+
+
 async def stream(request: HttpRequest, prefix: str, object_id: int) -> StreamingHttpResponse:
     user = await request.auser()
-    viewer = await sync_to_async(registry.authorize)(prefix, user, object_id)
+    viewer = await _db(registry.authorize)(prefix, user, object_id)
     if viewer is None:
         raise Http404
     channel = f"{prefix}:{object_id}"
-    last_id = _last_event_id(request)
-    if not last_id:
+    point = _resume_point(request)
+    if point is None or point == (0, set()):
         # A fresh page already shows the current state: start from now.
-        last_id = await sync_to_async(_latest_id)(channel)
+        point = (await _db(_latest_id)(channel), set())
+    # Subscribe before reading what was missed: nothing falls in between.
     subscription = hub.subscribe(channel)
     keepalive = settings.LIVE_KEEPALIVE_SECONDS
 
     async def events() -> AsyncIterator[str]:
-        sent = last_id
-        # Ids already delivered: transactions may commit out of id order, so
-        # dedupe by id rather than by "greater than the last one".
-        delivered: set[int] = set()
+        # Transactions commit out of id order: dedupe by id, and resume from
+        # a floor that lags (see _Resume), never from "the newest id".
+        resume = _Resume(*point)
+
+        def deliver(message: dict[str, Any]) -> str | None:
+            if resume.seen(message["id"]):
+                return None
+            resume.add(message["id"])
+            if audience_allows(message.get("audience", {}), viewer.user_id, viewer.is_gm):
+                return format_event(message, resume.token())
+            return None
+
+        async def catch_up() -> AsyncIterator[str]:
+            for message in await _db(_missed)(channel, resume.floor):
+                if (chunk := deliver(message)) is not None:
+                    yield chunk
+
         try:
-            yield f"retry: 3000\nid: {sent}\n\n" if sent else "retry: 3000\n\n"
-            for message in await sync_to_async(_missed)(channel, sent):
-                if audience_allows(message.get("audience", {}), viewer.user_id, viewer.is_gm):
-                    yield format_event(message)
-                delivered.add(message["id"])
-                sent = max(sent, message["id"])
+            # The middleware has run: give back its connection and its thread.
+            await sync_to_async(_close_request_connections)()
+            _release_request_thread()
+            yield f"retry: 3000\nid: {resume.token()}\n\n" if resume.floor else "retry: 3000\n\n"
+            live = await hub.wait_connected(CONNECT_WAIT)
+            async for chunk in catch_up():
+                yield chunk
             while True:
+                timeout = keepalive if live else min(keepalive, POLL_SECONDS)
                 try:
-                    message = await asyncio.wait_for(subscription.queue.get(), timeout=keepalive)
+                    async with asyncio.timeout(timeout):
+                        message = await subscription.queue.get()
                 except TimeoutError:
                     if subscription.overflowed:
                         return  # the browser reconnects and catches up
+                    if not live:
+                        # Redis is down: read the database; once it is back, one
+                        # last read covers what came before the subscription.
+                        live = hub.connected
+                        async for chunk in catch_up():
+                            yield chunk
+                    resume.advance()
                     yield ": keep-alive\n\n"
                     continue
-                if message["id"] in delivered or message["id"] <= last_id:
-                    continue
-                delivered.add(message["id"])
-                if len(delivered) > 5000:
-                    delivered = set(sorted(delivered)[-1000:])
-                sent = max(sent, message["id"])
-                if audience_allows(message.get("audience", {}), viewer.user_id, viewer.is_gm):
-                    yield format_event(message)
+                if subscription.lost:
+                    return  # events may have been missed: reconnect and catch up
+                if (chunk := deliver(message)) is not None:
+                    yield chunk
         finally:
             hub.unsubscribe(subscription)
 

@@ -9,6 +9,7 @@ from django import forms
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from config import jsonlimits
 from progression.services import GM_PURCHASE_FIELDS
 from rules.base import Field, set_path
 
@@ -52,7 +53,7 @@ class JSONField(forms.CharField):
         if value in ("", None):
             return {} if self.expect == "dict" else []
         try:
-            data = json.loads(value)
+            data = jsonlimits.loads(value)
         except ValueError as exc:
             raise forms.ValidationError(_("Enter valid JSON.")) from exc
         if not isinstance(data, dict if self.expect == "dict" else list):
@@ -60,10 +61,26 @@ class JSONField(forms.CharField):
         return data
 
 
+def _item_name(item: Any, index: int) -> str:
+    if isinstance(item, dict):
+        for key in ("name", "title", "key"):
+            if isinstance(item.get(key), str) and item[key]:
+                return item[key]
+    return str(index + 1)
+
+
 class PurchaseForm(forms.Form):
     """One purchase kind's fields; ``request()`` returns the nested request dict."""
 
-    def __init__(self, kind: str, fields: tuple[Field, ...], *args: Any, gm: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        kind: str,
+        fields: tuple[Field, ...],
+        *args: Any,
+        gm: bool = False,
+        sheet: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.kind = kind
         hidden = SERVER_FIELDS if gm else SERVER_FIELDS | GM_FIELDS
@@ -71,6 +88,13 @@ class PurchaseForm(forms.Form):
         lang = get_language() or "fr"
         for f in self.rule_fields:
             self.fields[f.path] = form_field(f, lang)
+            if f.item_of:  # the thing bought by its name ("Vision nocturne"), never its index
+                items = (sheet or {}).get(f.item_of) or []
+                choices = [(i, _item_name(item, i)) for i, item in enumerate(items)]
+                self.fields[f.path] = forms.TypedChoiceField(
+                    label=f.label.get(lang), choices=[("", "—"), *choices], coerce=int, required=f.required,
+                    help_text=f.help.get(lang) if f.help else "",
+                )
 
     def request(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind}

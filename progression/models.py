@@ -117,6 +117,15 @@ class RecalculationRun(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: When the task message last reached the broker (None: not sent yet, e.g. the broker was down).
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    #: The lease: the worker holding the run refreshes ``heartbeat_at``; a run whose
+    #: heartbeat is older than ``TABLEE_RUN_LEASE_SECONDS`` is dead and is re-sent.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    lease = models.CharField(max_length=32, blank=True)
+    #: The last time the run was found dead (worker killed, database or broker down) and re-sent.
+    interrupted_at = models.DateTimeField(null=True, blank=True)
+    resends = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-id"]
@@ -135,6 +144,16 @@ class RecalculationRun(models.Model):
     @property
     def active(self) -> bool:
         return self.status in self.ACTIVE
+
+    @property
+    def interrupted(self) -> bool:
+        """Found dead and re-sent, not finished yet (the GM sees "interrupted — relaunched")."""
+        return self.active and self.interrupted_at is not None
+
+    @property
+    def waiting_for_broker(self) -> bool:
+        """Queued but the task could not be sent yet (it is retried automatically)."""
+        return self.status == self.Status.QUEUED and self.enqueued_at is None
 
     @property
     def percent(self) -> int:

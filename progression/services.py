@@ -9,14 +9,18 @@ transaction and publishes live events inside it.
 
 The session job (:func:`run_recalculation`, run by
 :func:`progression.tasks.recalculate_session`) recomputes every character of
-the campaign from the append-only ledger, one transaction per character:
+the campaign from the append-only ledger, set-based, one transaction per
+chunk of ``TABLEE_RUN_CHUNK_SIZE`` characters (:func:`recalculate_chunk`):
 
-1. append the session's confirmed award lines to the ledger (idempotent:
-   ledger key ``progression:award:<line id>``);
-2. read the character's approved entries and call the system's
-   ``apply_progression`` (pure and idempotent);
-3. upsert :class:`CharacterBalance` and the session's :class:`SessionResult`;
-4. report progress on the ``campaign:<id>`` live channel (GMs only).
+1. append the session's confirmed award lines to the ledger in one
+   ``INSERT … ON CONFLICT DO NOTHING`` (idempotent: ledger key
+   ``progression:award:<line id>``);
+2. read the chunk's approved entries in one query and call the system's
+   ``apply_progression`` per character (pure and idempotent);
+3. upsert :class:`CharacterBalance` and the session's :class:`SessionResult`
+   in bulk (``INSERT … ON CONFLICT DO UPDATE``);
+4. refresh the run's lease and progress, report it on the ``campaign:<id>``
+   live channel (GMs only).
 
 Then one campaign-wide step (:mod:`progression.hooks`, e.g. Ambre's secret
 ranks). Running it twice gives the same rows; a run killed mid-way and
@@ -26,16 +30,20 @@ is recomputed identically, whatever did not is redone.
 
 from __future__ import annotations
 
+import json
 import logging
+import uuid
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
-from django.db.models import F
+from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db.models import Case, F, TextField, Value, When
+from django.db.models.functions import Cast, Coalesce
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -68,6 +76,8 @@ LIVE_KIND_REVIEW = "progression-review"
 LIVE_KIND_PURCHASE = "progression-purchase"
 #: Progress events per run, at most (plus the first and the last).
 PROGRESS_EVENTS = 50
+#: A ledger entry's empty ``data`` as the database gives it back as text.
+EMPTY_JSON = frozenset({"{}", "", None})
 
 
 # ---------------------------------------------------------------------------
@@ -458,7 +468,12 @@ def start_session_review(session: PlaySession) -> RecalculationRun:
 def _launch(
     campaign: Campaign, session: PlaySession | None, *, actor: Any, reason: str, revision: int
 ) -> RecalculationRun:
-    """Create a run and enqueue the task after commit; reuse an active run (idempotent launch)."""
+    """Create a run and enqueue the task after commit; reuse an active run (idempotent launch).
+
+    An active run that is dead (never sent, or its worker's lease expired) is
+    re-sent rather than trusted: "relaunch" and "confirm awards" never attach
+    to a run nobody will finish.
+    """
     active = (
         RecalculationRun.objects.select_for_update()
         .filter(campaign=campaign, session=session, status__in=RecalculationRun.ACTIVE)
@@ -468,31 +483,143 @@ def _launch(
         if active.revision != revision:
             RecalculationRun.objects.filter(pk=active.pk).update(revision=revision)
             active.revision = revision
+        if is_stale(active, unsent_grace=0):
+            _resend(active)
         # The queued task recomputes from the ledger when it runs: it sees the new lines.
         return active
+    now = timezone.now()
     run = RecalculationRun.objects.create(
-        campaign=campaign, session=session, created_by=actor, reason=reason, revision=revision
+        campaign=campaign, session=session, created_by=actor, reason=reason, revision=revision, heartbeat_at=now
     )
     publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
     transaction.on_commit(lambda: enqueue(run.pk))
     return run
 
 
-def enqueue(run_id: int) -> None:
-    """Send the task (``PROGRESSION_TASK_QUEUE`` setting: a dedicated queue, else the default)."""
+# ---------------------------------------------------------------------------
+# Jobs that always finish: enqueue, lease, sweep
+# ---------------------------------------------------------------------------
+def lease_seconds() -> float:
+    """A worker refreshes its run's heartbeat at least every quarter of this."""
+    from django.conf import settings
+
+    return float(getattr(settings, "TABLEE_RUN_LEASE_SECONDS", 120))
+
+
+#: A run created but not sent yet is left alone this long (its on-commit send may be under way).
+UNSENT_GRACE_SECONDS = 10.0
+
+
+def is_stale(run: RecalculationRun, now: Any = None, *, unsent_grace: float = UNSENT_GRACE_SECONDS) -> bool:
+    """Dead: active, and never sent (after a short grace), or no heartbeat within the lease."""
+    if run.status not in RecalculationRun.ACTIVE:
+        return False
+    now = now or timezone.now()
+    beat = run.heartbeat_at or run.started_at or run.created
+    age = (now - beat).total_seconds()
+    if run.status == RecalculationRun.Status.QUEUED and run.enqueued_at is None:
+        return age >= min(unsent_grace, lease_seconds())
+    return age > lease_seconds()
+
+
+def enqueue(run_id: int) -> bool:
+    """Send the task (``PROGRESSION_TASK_QUEUE`` setting: a dedicated queue, else the default).
+
+    Called on commit. If the broker is down the run stays queued with
+    ``enqueued_at`` empty and the sweeper (:func:`sweep_stale_runs`, a beat
+    task) sends it again later: the request that launched it never fails.
+    """
     from django.conf import settings
 
     from progression.tasks import recalculate_session
 
     queue = getattr(settings, "PROGRESSION_TASK_QUEUE", None)
-    if queue:
-        recalculate_session.apply_async(args=[run_id], queue=queue)
-    else:
-        recalculate_session.delay(run_id)
+    options: dict[str, Any] = {"queue": queue} if queue else {}
+    eager = bool(recalculate_session.app.conf.task_always_eager)
+    if eager:
+        # In-process (embedded defaults, tests): no broker to miss.
+        RecalculationRun.objects.filter(pk=run_id).update(enqueued_at=timezone.now())
+        recalculate_session.apply_async(args=[run_id], **options)
+        return True
+    try:
+        recalculate_session.apply_async(
+            args=[run_id],
+            retry=True,
+            retry_policy={"max_retries": 2, "interval_start": 0.2, "interval_step": 0.5, "interval_max": 1},
+            **options,
+        )
+    except Exception as exc:  # kombu/redis connection errors: the broker is down
+        logger.warning(
+            "progression: run %s not sent (%s: %s); the sweeper will resend it", run_id, type(exc).__name__, exc
+        )
+        return False
+    try:
+        RecalculationRun.objects.filter(pk=run_id, enqueued_at__isnull=True).update(enqueued_at=timezone.now())
+    except Exception:
+        logger.warning("progression: run %s sent but not marked as sent", run_id, exc_info=True)
+    return True
+
+
+def _resend(run: RecalculationRun) -> None:
+    """Mark a dead run interrupted, back to queued, and send it again on commit."""
+    now = timezone.now()
+    was_sent = run.enqueued_at is not None
+    fields: dict[str, Any] = {
+        "status": RecalculationRun.Status.QUEUED,
+        "heartbeat_at": now,
+        "lease": "",
+        "resends": F("resends") + 1,
+    }
+    if was_sent or run.status == RecalculationRun.Status.RUNNING:
+        fields["interrupted_at"] = now  # a broker that was down at enqueue is not an interruption of the job
+    RecalculationRun.objects.filter(pk=run.pk).update(**fields)
+    run.refresh_from_db()
+    logger.warning("progression: run %s was dead (%s); re-sent", run.pk, "stale" if was_sent else "never sent")
+    publish(f"campaign:{run.campaign_id}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
+    transaction.on_commit(lambda: enqueue(run.pk))
+
+
+def sweep_stale_runs(*, session: PlaySession | None = None) -> list[int]:
+    """Find dead runs (never sent, or lease expired) and re-send them. The beat task.
+
+    Safe to run anywhere, any number of times: a re-sent run is claimed by one
+    worker only (:func:`run_recalculation`'s lease), duplicates return early.
+    """
+    qs = RecalculationRun.objects.filter(status__in=RecalculationRun.ACTIVE)
+    if session is not None:
+        qs = qs.filter(session=session)
+    now = timezone.now()
+    resent: list[int] = []
+    for pk in qs.values_list("pk", flat=True)[:500]:
+        with transaction.atomic():
+            run = RecalculationRun.objects.select_for_update(skip_locked=True).filter(pk=pk).first()
+            if run is not None and is_stale(run, now):
+                _resend(run)
+                resent.append(run.pk)
+    return resent
+
+
+class LeaseLost(Exception):
+    """Another worker took the run over (this one was presumed dead): stop quietly."""
+
+
+def _heartbeat(run: RecalculationRun, **values: Any) -> None:
+    """Refresh the lease (and progress); raise :class:`LeaseLost` if the run is no longer ours."""
+    now = timezone.now()
+    if not RecalculationRun.objects.filter(pk=run.pk, lease=run.lease).update(heartbeat_at=now, **values):
+        raise LeaseLost(run.pk)
+    run.heartbeat_at = now
 
 
 def _run_data(run: RecalculationRun) -> dict[str, Any]:
-    return {"run": run.pk, "session": run.session_id, "status": run.status, "done": run.done, "total": run.total}
+    return {
+        "run": run.pk,
+        "session": run.session_id,
+        "status": run.status,
+        "done": run.done,
+        "total": run.total,
+        "interrupted": run.interrupted,
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -503,7 +630,15 @@ def checkpoint(run: RecalculationRun, index: int, character: Character) -> None:
 
 
 def run_recalculation(run_id: int) -> dict[str, Any]:
-    """Recompute every character of the run's campaign. Idempotent and retry-safe."""
+    """Recompute every character of the run's campaign. Idempotent and retry-safe.
+
+    The worker first claims the run (a lease token, compare-and-set): a
+    queued, failed or dead (stale heartbeat) run can be claimed, a run whose
+    lease is alive cannot (``status: "busy"``, the task retries later), a done
+    run returns at once. While it works it refreshes the heartbeat.
+    """
+    from django.db.models import Q
+
     run = RecalculationRun.objects.select_related("campaign", "session").filter(pk=run_id).first()
     if run is None:
         return {"run": run_id, "status": "missing"}
@@ -513,16 +648,32 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     session = run.session
     characters = list(Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT).order_by("pk"))
     now = timezone.now()
-    RecalculationRun.objects.filter(pk=run.pk).update(
-        status=RecalculationRun.Status.RUNNING,
-        started_at=now,
-        finished_at=None,
-        attempts=F("attempts") + 1,
-        done=0,
-        total=len(characters),
-        error="",
+    token = uuid.uuid4().hex
+    stale_before = now - timedelta(seconds=lease_seconds())
+    claimable = (
+        Q(status__in=[RecalculationRun.Status.QUEUED, RecalculationRun.Status.FAILED])
+        | Q(status=RecalculationRun.Status.RUNNING, heartbeat_at__lt=stale_before)
+        | Q(status=RecalculationRun.Status.RUNNING, heartbeat_at__isnull=True)
+    )
+    claimed = (
+        RecalculationRun.objects.filter(pk=run.pk)
+        .filter(claimable)
+        .update(
+            status=RecalculationRun.Status.RUNNING,
+            lease=token,
+            heartbeat_at=now,
+            enqueued_at=Coalesce(F("enqueued_at"), Value(now)),
+            started_at=now,
+            finished_at=None,
+            attempts=F("attempts") + 1,
+            done=0,
+            total=len(characters),
+            error="",
+        )
     )
     run.refresh_from_db()
+    if not claimed:
+        return {**_run_data(run), "status": "done" if run.status == RecalculationRun.Status.DONE else "busy"}
     start_revision = run.revision
     system = campaign.rule_system
     settings = campaign.system_settings or {}
@@ -532,32 +683,47 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         for line in SessionAward.objects.filter(session=session).order_by("pk"):
             lines[line.character_id].append(line)
         numbers = dict(PlaySession.objects.filter(campaign=campaign).values_list("pk", "number"))
-    every = max(1, len(characters) // PROGRESS_EVENTS)
     written: set[int] = set()
     if lines:
         keys = {f"progression:award:{pk}": pk for items in lines.values() for pk in (line.pk for line in items)}
         written = {keys[k] for k in LedgerEntry.objects.filter(key__in=list(keys)).values_list("key", flat=True)}
     try:
         sheets: dict[int, dict[str, Any]] = {}
-        for index, character in enumerate(characters, start=1):
-            sheets[character.pk] = recalculate_character(
-                run,
-                character,
-                system=system,
-                settings=settings,
-                lines=lines.get(character.pk, []),
-                numbers=numbers,
-                index=index,
-                announce=index == 1 or index % every == 0 or index == len(characters),
-                written=written,
+        size = chunk_size()
+        for start in range(0, len(characters), size):
+            chunk = characters[start : start + size]
+            sheets.update(
+                recalculate_chunk(
+                    run,
+                    chunk,
+                    system=system,
+                    settings=settings,
+                    lines=lines,
+                    numbers=numbers,
+                    written=written,
+                    done_before=start,
+                    announce=True,
+                )
             )
-            checkpoint(run, index, character)
+            for offset, character in enumerate(chunk, start=start + 1):
+                checkpoint(run, offset, character)
         step = campaign_step(system)
         if step is not None and sheets:
             apply_campaign_step(run, step, sheets, settings)
+    except LeaseLost:
+        logger.warning("progression: run %s was taken over by another worker; this one stops", run.pk)
+        return {**_run_data(run), "status": "taken-over"}
+    except (OperationalError, InterfaceError):
+        # The database is away: leave the run claimable (the task retries; past
+        # its budget the stale heartbeat lets the sweeper re-send it).
+        try:
+            RecalculationRun.objects.filter(pk=run.pk, lease=token).update(status=RecalculationRun.Status.QUEUED)
+        except Exception:
+            pass
+        raise
     except Exception as exc:
         with transaction.atomic():
-            RecalculationRun.objects.filter(pk=run.pk).update(
+            RecalculationRun.objects.filter(pk=run.pk, lease=token).update(
                 status=RecalculationRun.Status.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000]
             )
             run.refresh_from_db()
@@ -565,16 +731,21 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         raise
     with transaction.atomic():
         current = RecalculationRun.objects.select_for_update().get(pk=run.pk)
+        if current.lease != token:
+            return {**_run_data(current), "status": "taken-over"}
         if current.revision != start_revision:
             # Awards were confirmed again while this run was going: run once more.
             current.status = RecalculationRun.Status.QUEUED
-            current.save(update_fields=["status"])
+            current.enqueued_at = None
+            current.heartbeat_at = timezone.now()
+            current.save(update_fields=["status", "enqueued_at", "heartbeat_at"])
             transaction.on_commit(lambda: enqueue(current.pk))
         else:
             current.status = RecalculationRun.Status.DONE
             current.finished_at = timezone.now()
             current.done = len(characters)
-            current.save(update_fields=["status", "finished_at", "done"])
+            current.lease = ""
+            current.save(update_fields=["status", "finished_at", "done", "lease"])
         publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(current), gms_only=True)
     return _run_data(current)
 
@@ -593,97 +764,185 @@ def _progress(
     return system.apply_progression(sheet, entries, settings)
 
 
-def recalculate_character(
+def chunk_size() -> int:
+    """Characters per transaction of the session job (``TABLEE_RUN_CHUNK_SIZE``)."""
+    from django.conf import settings
+
+    return max(1, int(getattr(settings, "TABLEE_RUN_CHUNK_SIZE", 200)))
+
+
+def recalculate_chunk(
     run: RecalculationRun,
-    character: Character,
+    characters: list[Character],
     *,
     system: RuleSystem,
     settings: dict[str, Any],
-    lines: Iterable[SessionAward],
+    lines: dict[int, list[SessionAward]],
     numbers: dict[int, int],
-    index: int,
-    announce: bool = True,
     written: set[int] | frozenset[int] = frozenset(),
-) -> dict[str, Any]:
-    """One character, one transaction: a bounded number of queries."""
+    done_before: int = 0,
+    announce: bool = True,
+) -> dict[int, dict[str, Any]]:
+    """A chunk of characters in one transaction, set-based: a constant number of queries.
+
+    Lock the chunk's characters (one query), append the missing award lines
+    (one ``INSERT … ON CONFLICT DO NOTHING`` on the ledger key: exactly once
+    even if two runs overlapped), read their approved entries (one query),
+    compute each character through the rules, upsert the balances and the
+    session's results (``INSERT … ON CONFLICT DO UPDATE``), refresh the lease
+    and the progress (one query). Only characters whose sheet the rules
+    changed cost more (a new sheet version each).
+    """
     session = run.session
+    pks = [c.pk for c in characters]
     with transaction.atomic():
-        locked = Character.objects.select_for_update().get(pk=character.pk)
-        for line in lines:
-            if line.pk in written:
-                continue  # already in the ledger (a rerun or a retry)
-            ledger.append_entry(
-                locked,
-                line.currency,
-                line.amount,
-                line.kind,
-                session=session,
-                created_by=line.created_by,
-                note=line.note,
-                data={**(line.data or {}), "award_line": line.pk, "code": line.code},
-                key=line.ledger_key,
+        locked = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=pks).order_by("pk")}
+        new_entries: list[LedgerEntry] = []
+        for pk in pks:
+            for line in lines.get(pk, ()):
+                if line.pk in written:
+                    continue  # already in the ledger (a rerun or a retry)
+                if line.currency not in LedgerEntry.Currency.values or line.kind not in LedgerEntry.Kind.values:
+                    raise ValueError(f"award line {line.pk}: unknown currency or kind")
+                new_entries.append(
+                    LedgerEntry(
+                        character_id=pk,
+                        currency=line.currency,
+                        amount=int(line.amount),
+                        kind=line.kind,
+                        session=session,
+                        created_by_id=line.created_by_id,
+                        note=line.note[:300],
+                        data={**(line.data or {}), "award_line": line.pk, "code": line.code},
+                        key=line.ledger_key,
+                        approval=LedgerEntry.Approval.APPROVED,
+                    )
+                )
+        if new_entries:
+            LedgerEntry.objects.bulk_create(new_entries, ignore_conflicts=True, batch_size=1000)
+        now = timezone.now()
+        closed_at = (session.closed_at or now) if session is not None else now
+        entries_by: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        # ``data`` as text, decoded only when not empty; "before the close" computed by SQL.
+        rows = (
+            LedgerEntry.objects.filter(character_id__in=pks, approval=LedgerEntry.Approval.APPROVED)
+            .order_by("character_id", "pk")
+            .annotate(
+                data_text=Cast("data", TextField()),
+                pre_close=Case(When(created__lte=closed_at, then=Value(True)), default=Value(False)),
             )
-        entries = list(
-            LedgerEntry.objects.filter(character=locked, approval=LedgerEntry.Approval.APPROVED)
-            .order_by("pk")
-            .values("id", "currency", "amount", "kind", "data", "session_id", "created")
+            .values_list("character_id", "id", "currency", "amount", "kind", "data_text", "session_id", "pre_close")
         )
-        sheet = locked.current_sheet()
-        result = _progress(system, sheet, entries, settings)
-        after = _result_dict(result)
-        state = {"karma_state": _karma_state(system, result.balances)}
-        _upsert(
-            CharacterBalance,
-            {"character": locked},
-            {
-                "balances": after["balances"],
-                "flags": after["flags"],
-                "notes": after["notes"],
-                "state": state,
-                "entries_count": len(entries),
-                "last_entry_id": entries[-1]["id"] if entries else 0,
-                "run": run,
-                "computed_at": timezone.now(),
-            },
-        )
-        if isinstance(result.sheet, dict) and result.sheet != sheet:
-            save_sheet(locked, result.sheet, reason="progression")
-        if session is not None:
-            number = numbers.get(session.pk, session.number)
-            closed_at = session.closed_at or timezone.now()
-
-            def upto(limit: int, entry: dict[str, Any]) -> bool:
-                sid = entry["session_id"]
-                if sid is None:
-                    return entry["created"] <= closed_at
-                return numbers.get(sid, 0) <= limit
-
-            before_entries = [e for e in entries if upto(number - 1, e) and e["session_id"] != session.pk]
-            after_entries = [e for e in entries if upto(number, e)]
-            before = _result_dict(_progress(system, sheet, before_entries, settings))
-            at_session = _result_dict(_progress(system, sheet, after_entries, settings))
-            _upsert(
-                SessionResult,
-                {"session": session, "character": locked},
+        # Raw rows (no per-value converters: every column here is a plain int, text or boolean).
+        sql, params = rows.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            fetched = cursor.fetchall()
+        for cid, eid, currency, amount, kind, text, session_id, pre_close in fetched:
+            entries_by[cid].append(
                 {
-                    "computed_at": timezone.now(),
-                    "before": before["balances"],
-                    "after": at_session["balances"],
-                    "flags": at_session["flags"],
-                    "notes": at_session["notes"],
-                    "state": {
-                        "before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)],
-                        "karma_before": _karma_state(system, before["balances"]),
-                        "karma_after": _karma_state(system, at_session["balances"]),
-                    },
-                    "run": run,
-                },
+                    "id": eid,
+                    "currency": currency,
+                    "amount": amount,
+                    "kind": kind,
+                    "data": {} if text in EMPTY_JSON else json.loads(text),
+                    "session_id": session_id,
+                    "pre_close": bool(pre_close),
+                }
             )
+        balance_rows: list[CharacterBalance] = []
+        result_rows: list[SessionResult] = []
+        changed_sheets: list[tuple[Character, dict[str, Any]]] = []
+        sheets: dict[int, dict[str, Any]] = {}
+        number = numbers.get(session.pk, session.number) if session is not None else 0
+
+        def upto(limit: int, entry: dict[str, Any]) -> bool:
+            sid = entry["session_id"]
+            if sid is None:
+                return entry["pre_close"]
+            return numbers.get(sid, 0) <= limit
+
+        for pk in pks:
+            character = locked[pk]
+            entries = entries_by.get(pk, [])
+            sheet = character.current_sheet()
+            result = _progress(system, sheet, entries, settings)
+            after = _result_dict(result)
+            balance_rows.append(
+                CharacterBalance(
+                    character_id=pk,
+                    balances=after["balances"],
+                    flags=after["flags"],
+                    notes=after["notes"],
+                    state={"karma_state": _karma_state(system, result.balances)},
+                    entries_count=len(entries),
+                    last_entry_id=entries[-1]["id"] if entries else 0,
+                    run=run,
+                    computed_at=now,
+                )
+            )
+            if isinstance(result.sheet, dict) and result.sheet != sheet:
+                changed_sheets.append((character, result.sheet))
+            sheets[pk] = result.sheet if isinstance(result.sheet, dict) else sheet
+            if session is not None:
+                before_entries = [e for e in entries if upto(number - 1, e) and e["session_id"] != session.pk]
+                after_entries = [e for e in entries if upto(number, e)]
+                before = _result_dict(_progress(system, sheet, before_entries, settings))
+                # The usual case: nothing after this session, so "at the session" is "now".
+                at_session = (
+                    after
+                    if len(after_entries) == len(entries)
+                    else _result_dict(_progress(system, sheet, after_entries, settings))
+                )
+                result_rows.append(
+                    SessionResult(
+                        session=session,
+                        character_id=pk,
+                        computed_at=now,
+                        before=before["balances"],
+                        after=at_session["balances"],
+                        flags=at_session["flags"],
+                        notes=at_session["notes"],
+                        state={
+                            "before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)],
+                            "karma_before": _karma_state(system, before["balances"]),
+                            "karma_after": _karma_state(system, at_session["balances"]),
+                        },
+                        run=run,
+                    )
+                )
+        if changed_sheets:
+            save_sheets(changed_sheets, reason="progression")
+        CharacterBalance.objects.bulk_create(
+            balance_rows,
+            update_conflicts=True,
+            unique_fields=["character"],
+            update_fields=[
+                "balances",
+                "flags",
+                "notes",
+                "state",
+                "entries_count",
+                "last_entry_id",
+                "run",
+                "computed_at",
+            ],
+            batch_size=500,
+        )
+        if result_rows:
+            SessionResult.objects.bulk_create(
+                result_rows,
+                update_conflicts=True,
+                unique_fields=["session", "character"],
+                update_fields=["before", "after", "flags", "notes", "state", "run", "computed_at"],
+                batch_size=500,
+            )
+        done = done_before + len(pks)
+        _heartbeat(run, done=done)
+        run.done = done
         if announce:
-            RecalculationRun.objects.filter(pk=run.pk).update(done=index)
-            run.done = index
             publish(f"campaign:{run.campaign_id}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
-    return result.sheet if isinstance(result.sheet, dict) else sheet
+    return sheets
 
 
 def _upsert(model: Any, lookup: dict[str, Any], values: dict[str, Any]) -> None:
@@ -709,18 +968,52 @@ def apply_campaign_step(
         outcome = step(sheets, settings)
         characters = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=list(outcome))}
         balances = {b.character_id: b for b in CharacterBalance.objects.filter(character_id__in=list(outcome))}
+        changed: list[CharacterBalance] = []
+        new_sheets: list[tuple[Character, dict[str, Any]]] = []
         for pk, item in outcome.items():
             character = characters.get(pk)
             if character is None:
                 continue
             new_sheet = item.get("sheet")
             if isinstance(new_sheet, dict) and new_sheet != character.current_sheet():
-                save_sheet(character, new_sheet, reason="progression-ranks")
+                new_sheets.append((character, new_sheet))
             snapshot = balances.get(pk)
             if snapshot is not None and item.get("state"):
                 state = {**(snapshot.state or {}), **item["state"]}
                 if state != snapshot.state:
-                    CharacterBalance.objects.filter(pk=snapshot.pk).update(state=state)
+                    snapshot.state = state
+                    changed.append(snapshot)
+        if new_sheets:
+            save_sheets(new_sheets, reason="progression-ranks")
+        if changed:
+            CharacterBalance.objects.bulk_update(changed, ["state"], batch_size=500)
+
+
+def save_sheets(changes: list[tuple[Character, dict[str, Any]]], *, reason: str) -> None:
+    """Store recomputed sheets as new versions, in bulk (one UPDATE and one INSERT per batch)."""
+    now = timezone.now()
+    versions: list[SheetVersion] = []
+    for character, sheet in changes:
+        character.sheet, character.version = sheet, character.version + 1
+        character.schema_version = character.rule_system.schema_version
+        character.updated = now
+        versions.append(
+            SheetVersion(
+                character=character,
+                version=character.version,
+                name=character.name,
+                sheet=sheet,
+                schema_version=character.schema_version,
+                status=character.status,
+                reason=reason,
+            )
+        )
+    Character.objects.bulk_update(
+        [c for c, _sheet in changes], ["sheet", "version", "schema_version", "updated"], batch_size=500
+    )
+    SheetVersion.objects.bulk_create(versions, batch_size=500)
+    for character, _sheet in changes:
+        publish(f"character:{character.pk}", "sheet-changed", {"character": character.pk})
 
 
 def save_sheet(character: Character, sheet: dict[str, Any], *, reason: str, author: Any = None) -> None:

@@ -255,7 +255,7 @@ def _purchase_form(
         return None
     if kind not in kinds:
         raise Http404
-    return PurchaseForm(kind, kinds[kind], data=data, prefix="p", gm=gm)
+    return PurchaseForm(kind, kinds[kind], data=data, prefix="p", gm=gm, sheet=character.current_sheet())
 
 
 @login_required

@@ -720,6 +720,7 @@ def waiting_on_you(user: Any) -> list[WaitingItem]:
                 )
             )
     items.extend(_progression_items(user, campaign_ids, gm_campaigns))
+    items.extend(_combat_items(user, campaign_ids))
     epoch = timezone.make_aware(dt.datetime(1970, 1, 1))
     items.sort(key=lambda item: item.since or epoch)
     return items
@@ -760,6 +761,29 @@ def _progression_items(user: Any, campaign_ids: list[int], gm_campaigns: list[Ca
                 purchase.character.campaign,
                 url,
                 purchase.created,
+            )
+        )
+    return items
+
+
+def _combat_items(user: Any, campaign_ids: list[int]) -> list[WaitingItem]:
+    """Defences the member's characters must choose in a running fight (*réaction attendue*)."""
+    from combat.models import Declaration
+
+    items = []
+    pending = Declaration.objects.filter(
+        defence_status="pending", target__controller=user, round__encounter__campaign_id__in=campaign_ids
+    ).select_related("target", "participant", "round__encounter__campaign", "round__encounter__thread")
+    for declaration in pending:
+        encounter = declaration.round.encounter
+        items.append(
+            WaitingItem(
+                "reaction",
+                _("%(target)s must choose how to defend against %(actor)s")
+                % {"target": declaration.target.name, "actor": declaration.participant.name},
+                encounter.campaign,
+                reverse("combat:detail", args=[encounter.pk]),
+                declaration.defence_asked,
             )
         )
     return items

@@ -28,6 +28,7 @@ Conventions
 from __future__ import annotations
 
 import random as _random
+import re
 import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -49,13 +50,68 @@ class Msg:
     en: str
 
     def get(self, lang: str = "fr") -> str:
+        """The text for a reader: seed line references ("(L406)") removed.
+
+        References belong to docstrings and to the GM's optional "rules
+        reference" (``refs()``), never to player text."""
+        return strip_line_refs(self.raw(lang))
+
+    def raw(self, lang: str = "fr") -> str:
+        """The text as written, line references included."""
         return self.en if (lang or "fr").startswith("en") else self.fr
+
+    def refs(self) -> list[str]:
+        """The seed line references cited by this message ("L406", "L599-L602")."""
+        return line_refs(self.fr) or line_refs(self.en)
 
     def format(self, **kwargs: Any) -> Msg:
         return Msg(self.fr.format(**kwargs), self.en.format(**kwargs))
 
     def to_dict(self) -> dict[str, str]:
-        return {"fr": self.fr, "en": self.en}
+        return {"fr": self.get("fr"), "en": self.get("en")}
+
+
+_REF = r"L\d{2,5}(?:\s?[-–/]\s?L?\d{2,5})*"
+_REF_RE = re.compile(_REF)
+_PAREN_RE = re.compile(r"\s*\(([^()]*)\)")
+_BARE_RE = re.compile(
+    r"(?:\b(?:at|see|cf\.|note|footnote|example|exemple|voir|en)\s+)?\b" + _REF + r"\b(?:\s+literal|\s+littéral)?"
+)
+
+
+def line_refs(text: str) -> list[str]:
+    """Seed line references ("L406", "L599-L602") cited in ``text``."""
+    return _REF_RE.findall(text or "")
+
+
+def strip_line_refs(text: str) -> str:
+    """``text`` without its seed line references.
+
+    "(L406)" disappears; "(GM, L456)" keeps "(GM)"; a parenthesis made only
+    of references and their glue words ("footnote L655-L665", "L434
+    literal") disappears; a bare "L173." or "at L583" is removed and the
+    punctuation around it tidied."""
+    if not text or not _REF_RE.search(text):
+        return text
+
+    def paren(match: re.Match[str]) -> str:
+        parts = [p for p in re.split(r"\s*[,;]\s*", match.group(1)) if p.strip()]
+        kept = [p for p in parts if not _REF_RE.search(p)]
+        if len(kept) == len(parts):
+            return match.group(0)
+        return f" ({', '.join(kept)})" if kept else ""
+
+    out = _PAREN_RE.sub(paren, text)
+    out = _BARE_RE.sub("", out)
+    out = re.sub(r"^\s*[:.,;/]+\s*", "", out)
+    out = re.sub(r"\s+([.,])", r"\1", out)
+    out = re.sub(r"([.,;:])[.,;:/]+", r"\1", out)
+    out = re.sub(r"\s{2,}", " ", out).strip()
+    if out in {".", ":", ";", ","}:
+        return ""
+    if out and out[0].islower() and _REF_RE.match(text.lstrip()):
+        out = out[0].upper() + out[1:]  # "L456: rarely allowed." → "Rarely allowed."
+    return out
 
 
 @dataclass(frozen=True)
@@ -131,6 +187,10 @@ class Field:
     #: Who may set this value (see :data:`Audience`). On a sheet, ``"gm"``
     #: means a player's write of this path is refused or kept at its old value.
     audience: Audience = "player"
+    #: For an ``int`` input that is the index of an item of a sheet list
+    #: (the SMS module raised by a purchase): that list's path. Forms offer
+    #: the items by name, never the bare index.
+    item_of: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -150,6 +210,7 @@ class Field:
             "help": self.help.to_dict() if self.help else None,
             "secret": self.secret,
             "audience": self.audience,
+            "item_of": self.item_of,
         }
 
 
@@ -194,6 +255,28 @@ class DerivedSpec:
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "label": self.label.to_dict(), "group": self.group, "secret": self.secret}
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """How a player of the game reads a sheet: what comes first, what is for
+    creation only and what is the character's current state.
+
+    Every name is a sheet field path, a derived key or a field/derived
+    ``group``; the web layer lays the page out from it and computes nothing.
+    """
+
+    #: The numbers looked at every post (sheet paths or derived keys), in order.
+    headline: tuple[str, ...] = ()
+    #: Sheet path of the one-line concept or background shown under the name.
+    concept: str = ""
+    #: Field and derived groups used only while creating the character (and by the GM).
+    creation_groups: tuple[str, ...] = ()
+    #: Field and derived groups holding the current state (wounds, pools, fatigue).
+    state_groups: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 _MISSING = object()
@@ -521,6 +604,37 @@ class CombatResult:
         }
 
 
+#: What :meth:`RuleSystem.combat_condition` answers.
+COMBAT_CONDITIONS = ("active", "unconscious", "dead")
+
+
+def acts_sentence(actor: str, target: str | None = None) -> Msg:
+    """A neutral public sentence: "X agit contre Y." / "X acts against Y."."""
+    if target:
+        return Msg(f"{actor} agit contre {target}.", f"{actor} acts against {target}.")
+    return Msg(f"{actor} agit.", f"{actor} acts.")
+
+
+def fallen_sentence(name: str, condition: str) -> Msg | None:
+    """The public sentence for a participant a step put out of the fight (or ``None``)."""
+    if condition == "dead":
+        return Msg(f"{name} meurt.", f"{name} dies.")
+    if condition == "unconscious":
+        return Msg(f"{name} perd connaissance.", f"{name} falls unconscious.")
+    return None
+
+
+def join_sentences(*parts: Msg | None) -> Msg:
+    """Sentences one after the other (``None`` parts are left out)."""
+    kept = [p for p in parts if p is not None and (p.fr or p.en)]
+    return Msg(" ".join(p.fr for p in kept), " ".join(p.en for p in kept))
+
+
+def sentence(fr: str, en: str) -> Msg:
+    """A sentence with its final full stop (added when missing)."""
+    return Msg(fr if fr.endswith((".", "!", "?")) else fr + ".", en if en.endswith((".", "!", "?")) else en + ".")
+
+
 @dataclass
 class LedgerDraft:
     """A ledger entry the rules propose; the app stores it append-only.
@@ -604,12 +718,22 @@ class RuleSystem(ABC):
         """Labels of the derived values, for display."""
         return ()
 
+    def sheet_layout(self) -> SheetLayout:
+        """How the sheet page is read (default: fields in declaration order,
+        no headline, nothing reserved to creation)."""
+        return SheetLayout()
+
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         """Options a GM may set for this system in a campaign."""
         return ()
 
     def default_campaign_settings(self) -> dict[str, Any]:
         return default_from_fields(self.campaign_settings_fields())
+
+    def starter_settings(self) -> dict[str, Any]:
+        """Starter content copied into a new campaign's settings, for the GM to
+        edit (a catalogue built from what the text gives); default: none."""
+        return {}
 
     def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
         """Campaign settings merged over the defaults."""
@@ -749,6 +873,69 @@ class RuleSystem(ABC):
     ) -> CombatResult:
         """Resolve one declared action into a result and state changes."""
         raise RulesError([error("kind", "unsupported", "Action non prise en charge.", "Unsupported action.")])
+
+    def action_options(
+        self,
+        sheet: dict[str, Any],
+        state: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        *,
+        defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        """The choices a combatant's sheet gives for declaration inputs: ``{path: ((value, label), ...)}``
+        (its skills, weapons, spells). ``defending``: the inputs of :meth:`defence_fields`, from the
+        defender's sheet. A player's value outside these choices is refused; the GMs may enter any.
+        Default: none (free inputs)."""
+        return {}
+
+    def defence_fields(
+        self, declaration: dict[str, Any], actor: Combatant, target: Combatant
+    ) -> tuple[Field, ...]:
+        """Inputs of ``actor``'s declared action that belong to its TARGET (a parry or a dodge, a
+        reaction's score): the combat app asks them of the target's controller, and the values
+        chosen replace the attacker's at resolution. Default: none."""
+        return ()
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        """The sentence every viewer of the fight may read about a resolved step.
+
+        It names what happened in the game's words ("Brand touche le garde :
+        blessure grave") and never quotes a hidden value: no NPC
+        characteristic, no GM input, no threshold or margin. The combat app
+        appends :func:`fallen_sentence` for whoever the step put out of the
+        fight. Default: a neutral "X acts (against Y)".
+        """
+        return acts_sentence(actor.name, target.name if target else None)
+
+    def combat_condition(self, state: dict[str, Any]) -> str:
+        """``"dead"``, ``"unconscious"`` or ``"active"``: what the combat app reads to skip a
+        participant and to mark a character dead. Default: the ``dead``, ``unconscious`` and
+        ``coma`` flags of the combat state."""
+        if state.get("dead"):
+            return "dead"
+        if state.get("unconscious") or state.get("coma"):
+            return "unconscious"
+        return "active"
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The sheet with a participant's combat state carried into it (wounds, pools,
+        fatigue, handicaps, conditions), as the system keeps them between fights.
+        Returns a new dict; the default carries nothing (returns the sheet unchanged)."""
+        return sheet
+
+    def combat_state_for_others(self, state: dict[str, Any]) -> dict[str, Any]:
+        """What a viewer other than the combatant's controller and the GMs may see of its
+        combat state. Default: everything but :meth:`private_state_keys` (the balances, and
+        the values that give secret sheet values away)."""
+        private = self.private_state_keys()
+        return {k: v for k, v in state.items() if k not in private}
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        """Names of the combat state's values (dotted paths or keys) in the system's words,
+        for the GM's "adjust a value" menu and the log. Default: none."""
+        return {}
 
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:

@@ -1,7 +1,7 @@
 """Encounters, participants, declarations, resolution steps and the combat log.
 
-Writes call :mod:`combat.services`. What a viewer sees mirrors
-``combat.presenters.encounter_context``: GMs see everything; others see a
+Writes call :mod:`combat.services`. What a viewer sees is the combat app's one
+read model, ``combat.presenters.encounter_view`` (the page renders it too): GMs see everything; others see a
 participant's state only when its stats are visible (PCs; NPCs when the GM
 shows them), their own declarations, the others' once revealed (without
 numeric fields), and the public part of the log (cursor-paginated by
@@ -27,6 +27,7 @@ from api.serializers import (
     AdjustSerializer,
     DeclarationResultSerializer,
     DeclarationSerializer,
+    DefenceSerializer,
     EncounterCreateSerializer,
     EncounterSerializer,
     EncounterSummarySerializer,
@@ -35,6 +36,8 @@ from api.serializers import (
     LogEntrySerializer,
     ParticipantCreateSerializer,
     ParticipantSerializer,
+    RemoveSerializer,
+    SideSerializer,
     StepSerializer,
     VisibilitySerializer,
 )
@@ -42,7 +45,9 @@ from api.views.common import get_or_404, id_param
 from campaigns import access as campaign_access
 from characters.models import Character
 from combat import services
-from combat.models import Encounter, LogEntry, Participant, Round
+from combat.models import Declaration, Encounter, LogEntry, Participant
+from combat.presenters import encounter_view
+from rules.base import gm_only_paths
 
 ENCOUNTER = id_param("encounter_id")
 PARTICIPANT = id_param("participant_id")
@@ -56,86 +61,12 @@ def participant_for_user(user: Any, participant_id: int) -> Participant:
 
 
 def encounter_data(user: Any, encounter: Encounter) -> dict[str, Any]:
-    campaign = encounter.campaign
-    gm = campaign_access.is_gm(user, campaign)
-    system = services.system_for(encounter)
-    hidden_kinds = {f.path for f in system.action_fields() if f.kind in ("int", "list", "dict")}
-    private = system.private_state_keys()  # a PC's balances and values that give secret sheet values away
-    balances = frozenset(system.currencies)  # an NPC the GM shows: all but its balances
-    current: Round | None = encounter.current_round()
-    declarations = {}
-    if current is not None:
-        declarations = {d.participant_id: d for d in current.declarations.all()}
-    participants = list(encounter.participants.all())
-    by_id = {p.pk: p for p in participants}
-    items = []
-    for p in participants:
-        controlled = services.can_control(user, p, campaign)
-        decl = declarations.get(p.pk)
-        shown = None
-        target = None
-        if decl is not None:
-            if gm or controlled:
-                shown, target = dict(decl.data), decl.target_id
-            elif current is not None and current.revealed:
-                shown = {k: v for k, v in decl.data.items() if k not in hidden_kinds and v not in (None, "", [], {})}
-                target = decl.target_id
-        items.append(
-            {
-                "id": p.pk,
-                "name": p.name,
-                "side": p.side,
-                "is_npc": p.is_npc,
-                "character": p.character_id,
-                "controller": p.controller_id,
-                "controlled_by_you": controlled,
-                "active": p.active,
-                "stats_visible": p.stats_visible,
-                "state": (
-                    p.state
-                    if gm or controlled
-                    else {k: v for k, v in p.state.items() if k not in (balances if p.is_npc else private)}
-                )
-                if (gm or p.stats_visible)
-                else None,
-                "declared": decl is not None,
-                "declaration": shown,
-                "declaration_target": target,
-                "declaration_status": decl.status if decl else None,
-            }
-        )
-    round_data = None
-    if current is not None:
-        rows = current.initiative or []
-        initiative = []
-        for row in rows:
-            p = by_id.get(int(row["id"]))
-            if p is None:
-                continue
-            decl = declarations.get(p.pk)
-            shown = gm or services.can_control(user, p, campaign) or (
-                p.stats_visible and (p.is_npc or "initiative" not in private)
-            )
-            initiative.append(
-                {
-                    "participant": p.pk,
-                    "score": row.get("score") if shown else None,
-                    "draws": list(row.get("draws", [])) if shown else [],
-                    "status": decl.status if decl else None,
-                }
-            )
-        nxt = None
-        if current.phase == Round.Phase.RESOLUTION and current.step_index < len(rows):
-            nxt = int(rows[current.step_index]["id"])
-        round_data = {
-            "number": current.number,
-            "phase": current.phase,
-            "step_index": current.step_index,
-            "initiative": initiative,
-            "next_participant": nxt,
-        }
-    data = dict(EncounterSummarySerializer(encounter).data)
-    data.update({"participants": items, "round": round_data, "gm_notes": encounter.gm_notes if gm else None})
+    """The encounter as ``user`` may see it: the combat app's one read model
+    (:func:`combat.presenters.encounter_view`), the same the page renders; the log
+    has its own, paginated endpoint."""
+    data = encounter_view(user, encounter)
+    data.pop("log", None)
+    data.pop("is_gm", None)
     return data
 
 
@@ -301,7 +232,11 @@ class DeclarationView(APIView):
         declaration = services.declare_action(
             request.user, participant, data=serializer.validated_data["data"], target=target
         )
-        return Response(DeclarationResultSerializer(declaration).data)
+        data = dict(DeclarationResultSerializer(declaration).data)
+        if not campaign_access.is_gm(request.user, participant.encounter.campaign):
+            hidden = set(gm_only_paths(services.system_for(participant.encounter).action_fields()))
+            data["data"] = {k: v for k, v in data["data"].items() if k not in hidden}  # the GM's inputs stay the GM's
+        return Response(data)
 
 
 class ParticipantAdjustView(APIView):
@@ -369,3 +304,70 @@ class CombatLogView(generics.ListAPIView):
         context = super().get_serializer_context()
         context["gm"] = getattr(self, "gm", False)
         return context
+
+
+class ParticipantSideView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[PARTICIPANT],
+        request=SideSerializer,
+        responses=ParticipantSerializer,
+        operation_id="participants_side",
+        tags=["combat"],
+        description="The GM moves a participant to another side (recorded in the log).",
+    )
+    def post(self, request: Request, participant_id: int) -> Response:
+        participant = participant_for_user(request.user, participant_id)
+        serializer = SideSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.set_side(request.user, participant, side=serializer.validated_data["side"])
+        return _participant_response(request, participant)
+
+
+class ParticipantRemoveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[PARTICIPANT],
+        request=RemoveSerializer,
+        responses=ParticipantSerializer,
+        operation_id="participants_remove",
+        tags=["combat"],
+        description="The GM takes a participant out of the fight (recorded; add the character again to bring it back).",
+    )
+    def post(self, request: Request, participant_id: int) -> Response:
+        participant = participant_for_user(request.user, participant_id)
+        serializer = RemoveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.remove_participant(request.user, participant, reason=serializer.validated_data["reason"])
+        return _participant_response(request, participant)
+
+
+def _participant_response(request: Request, participant: Participant) -> Response:
+    encounter = Encounter.objects.select_related("campaign", "thread").get(pk=participant.encounter_id)
+    view = {p["id"]: p for p in encounter_data(request.user, encounter)["participants"]}
+    return Response(view[participant.pk])
+
+
+class DefenceView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[id_param("declaration_id")],
+        request=DefenceSerializer,
+        responses=DeclarationResultSerializer,
+        operation_id="declarations_defence",
+        tags=["combat"],
+        description=(
+            "The target's controller chooses its defence against a declared action (the system's "
+            "`defence_fields`, e.g. parry or dodge); a GM may decide once the delay has passed."
+        ),
+    )
+    def post(self, request: Request, declaration_id: int) -> Response:
+        declaration = get_or_404(Declaration, declaration_id)
+        services.get_encounter_for_user(request.user, declaration.round.encounter_id)
+        serializer = DefenceSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        declaration = services.choose_defence(request.user, declaration, data=serializer.validated_data["data"])
+        return Response(DeclarationResultSerializer(declaration).data)

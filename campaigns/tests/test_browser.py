@@ -45,6 +45,9 @@ def test_two_players_see_each_others_posts_live(asgi_server: Any, browser: Any, 
     # Hugo's page was not reloaded: the post arrives through the event stream.
     hugo.wait_for_selector("#post-2 >> text=j'observe la salle", timeout=10000)
     assert hugo.locator("#post-2 strong", has_text="bière").count() == 1
+    # Into the thread's own list, announced by its status region (#23).
+    assert hugo.locator("#posts > #post-2").count() == 1
+    assert "nouveau message" in hugo.inner_text("#posts-announcer")
 
     _post(hugo, "Je m'assieds près du feu, la main sur mon épée.")
     iris.wait_for_selector("#post-3 >> text=la main sur mon épée", timeout=10000)

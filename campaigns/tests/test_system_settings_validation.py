@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.urls import reverse
 
 from api.tests.conftest import assert_error, token_client
 from campaigns import services
@@ -24,31 +22,20 @@ def altaride() -> Any:
     return make_table("altaride")
 
 
-def _form(catalogue: list[dict[str, Any]]) -> dict[str, str]:
-    return {
-        "title": "Altaride",
-        "language": "fr",
-        "is_public": "on",
-        "system__skill_catalogue": json.dumps(catalogue),
-    }
-
-
-def test_the_settings_page_refuses_an_invalid_formula_with_a_french_field_message(client: Any, altaride: Any) -> None:
+def test_the_list_editor_refuses_an_invalid_formula_at_its_field_in_french(client: Any, altaride: Any) -> None:
+    """The settings page edits a catalogue through its list editor (#23); the formula is the system's check."""
     client.force_login(altaride.gm)
-    url = reverse("campaigns:settings", args=[altaride.campaign.slug])
-    response = client.post(url, _form(BAD), HTTP_ACCEPT_LANGUAGE="fr")
-    assert response.status_code == 200
-    errors = response.context["form"].errors
-    assert "system__skill_catalogue" in errors
-    assert "Formule invalide" in errors["system__skill_catalogue"][0]
+    url = f"/campaigns/{altaride.campaign.slug}/settings/list/skill_catalogue/"
+    row = {f"s:skill_catalogue.0.{k}": v for k, v in {**BAD[0], "category": "intellectuelle"}.items()}
+    response = client.post(url, {"n:skill_catalogue": "1", **row})
+    assert response.status_code == 400
     html = response.content.decode()
     assert "Formule invalide" in html and "Réglages enregistrés" not in html
     altaride.campaign.refresh_from_db()
-    assert altaride.campaign.title != "Altaride"  # nothing saved half-way
     assert not altaride.campaign.system_settings.get("skill_catalogue")
-
-    response = client.post(url, _form(GOOD), follow=True)
-    assert "Réglages enregistrés" in response.content.decode()
+    row["s:skill_catalogue.0.formula"] = "HAB+VIG"
+    response = client.post(url, {"n:skill_catalogue": "1", **row})
+    assert response.status_code == 302
     altaride.campaign.refresh_from_db()
     assert altaride.campaign.system_settings["skill_catalogue"][0]["formula"] == "HAB+VIG"
 
@@ -56,7 +43,10 @@ def test_the_settings_page_refuses_an_invalid_formula_with_a_french_field_messag
 def test_the_service_refuses_a_duplicate_key_and_a_wrong_type(altaride: Any) -> None:
     with pytest.raises(ValidationError) as exc:
         services.validate_system_settings("altaride", {"skill_catalogue": GOOD + GOOD})
-    assert "system__skill_catalogue" in exc.value.message_dict
+    assert "system__skill_catalogue__1__key" in exc.value.message_dict
+    with pytest.raises(ValidationError) as exc:
+        services.validate_system_settings("altaride", {"skill_catalogue": BAD})
+    assert "Formule invalide" in exc.value.message_dict["system__skill_catalogue__0__formula"][0]
     with pytest.raises(ValidationError) as exc:
         services.validate_system_settings("altaride", {"creation_leftover_kept": "oui"})
     assert "system__creation_leftover_kept" in exc.value.message_dict
@@ -70,7 +60,7 @@ def test_the_api_refuses_an_invalid_formula_with_a_field_error(altaride: Any) ->
         api.patch(url, {"system_settings": {"skill_catalogue": BAD}}, format="json", HTTP_ACCEPT_LANGUAGE="fr"),
         400,
         "invalid",
-        "system_settings.skill_catalogue",
+        "system_settings.skill_catalogue.0.formula",
     )
     assert any("Formule invalide" in e["message"] for e in body["errors"]), body
     altaride.campaign.refresh_from_db()

@@ -69,7 +69,7 @@ def test_it_names_the_system_for_visitors_without_a_dangling_dot() -> None:
     html = client_for(None).get(f"/characters/{character.pk}/").content.decode()
     assert "Mythe d&#x27;Altaride" in html or "Mythe d'Altaride" in html
     assert "altaride ·" not in html
-    header = html.split('<header class="sf-header">', 1)[1].split("</header>", 1)[0]
+    header = html.split('<header class="sheet-hero card">', 1)[1].split("</header>", 1)[0]
     assert not re.search(r"·\s*</p>", header)
 
 

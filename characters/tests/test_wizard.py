@@ -286,7 +286,7 @@ def test_it_reports_altaride_talent_errors_at_their_paths(db: Any) -> None:
     sheet["talents"]["HAB"] = 40
     data = form_data(system, sheet, next(s.paths for s in system.creation_steps() if s.key == "talents"))
     html = client.post(f"/characters/{character.pk}/validate/?step=talents", data).content.decode()
-    assert _errors_of(html, "f-talents-HAB") == ["À la création, un Talent est entre 5 et 15 (L55)."]
+    assert _errors_of(html, "f-talents-HAB") == ["À la création, un Talent est entre 5 et 15."]
     assert "points dépensés sur 4000" in html  # the pool error, in the general box
     run_wizard(client, character, sheet)
     client.post(f"/characters/{character.pk}/submit/", {"version": character.version})

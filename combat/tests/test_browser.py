@@ -55,15 +55,18 @@ def test_the_players_page_updates_live(asgi_server: Any, browser: Any, screensho
     gm.click("text=Résoudre l'étape suivante")
     player.wait_for_selector(".combat-log li.log-step")
     log = player.locator(".combat-log").inner_text()
-    assert "Cendre agit contre Borel." in log
+    # The player reads the outcome of her own action, in words, live (the rules' public sentence).
+    assert "Cendre touche Borel : blessure" in log
     assert "dégâts bruts" not in log  # Borel is an NPC: the numbers stay with the GM
     assert player.evaluate("window.__notReloaded") is True
     gm.wait_for_selector(".combat-log li.log-step")
-    assert "dégâts bruts 70, nets 50" in gm.locator(".combat-log").inner_text()
+    gm.click(".combat-log li.log-step details summary")
+    assert "dégâts bruts 70, nets 50" in gm.locator(".combat-log li.log-step table.details").inner_text()
+    assert "Les joueurs lisent : Cendre touche Borel" in gm.locator(".combat-log").inner_text()
 
     # The GM adjusts Cendre's life: the player's gauge follows.
     gm.click("text=Ajuster une valeur")
-    gm.select_option("#id_target", f"{fight.cendre.pk}|life")
+    gm.select_option("#id_target", f"{fight.cendre.pk}|life")  # shown as "Vie = 75"
     gm.fill("#id_value", "42")
     gm.fill("#id_reason", "Chute de cheval")
     gm.click("form[action$='/adjust/'] button[type=submit]")

@@ -53,6 +53,11 @@ def _run_round(t, encounter, aldric, brigand, seed):
     )
     rng = SeededRandom(seed)
     services.reveal_declarations(t.gm, encounter, rng=rng)
+    # The brigand attacks Aldric: his player chooses the parry (the defender's choice).
+    from combat.models import Declaration
+
+    for declaration in Declaration.objects.filter(defence_status="pending"):
+        services.choose_defence(t.player, declaration, data={"defence": "parry", "defender_skill": "epee"})
     return services.resolve_round(t.gm, encounter, rng=rng)
 
 
@@ -118,7 +123,11 @@ def test_it_reports_rules_errors_as_field_errors(duel):
 
     t, encounter, aldric, brigand = duel
     services.start_encounter(t.gm, encounter)
-    services.declare_action(t.player, aldric, data={"action": "attack", "skill": "hache"}, target=brigand)
+    # A player may only pick one of the sheet's skills; the GM may enter any (here one nobody has).
+    with pytest.raises(ValidationError) as refused:
+        services.declare_action(t.player, aldric, data={"action": "attack", "skill": "hache"}, target=brigand)
+    assert "skill" in refused.value.message_dict
+    services.declare_action(t.gm, aldric, data={"action": "attack", "skill": "hache"}, target=brigand)
     services.reveal_declarations(t.gm, encounter, rng=SeededRandom(1))
     count = LogEntry.objects.count()
     with pytest.raises(ValidationError) as exc:

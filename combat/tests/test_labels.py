@@ -16,8 +16,8 @@ def test_it_names_the_ambre_state_in_french(fight):
     client = Client()
     client.force_login(fight.table.gm)
     html = client.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
-    assert ">Clés<" in html and ">keys<" not in html
-    assert "déterminé" in html and ">determined<" not in html
+    assert ">Clés mineures<" in html and ">keys<" not in html  # the system's word (L440)
+    assert "éterminé" in html and ">determined<" not in html
 
 
 def test_it_writes_log_changes_readably():
@@ -60,7 +60,7 @@ def test_it_marks_a_players_own_participant_in_the_masculine(fight):
     assert "· le vôtre" in html and "la vôtre" not in html
 
 
-def test_it_keeps_the_engines_tags_for_the_gms_details(fight):
+def test_the_gms_details_are_labelled_values_not_engine_tags(fight):
     from combat import services
     from combat.models import LogEntry
 
@@ -84,7 +84,10 @@ def test_it_keeps_the_engines_tags_for_the_gms_details(fight):
     player.force_login(t.player)
     gm.force_login(t.gm)
     assert 'class="tag"' not in player.get(url).content.decode()
-    assert f'<code class="tag">{tags[0]}</code>' in gm.get(url).content.decode()
+    gm_html = gm.get(url).content.decode()
+    # The GMs' details are a table of labelled values: no engine tag, no dict dump.
+    assert f'<code class="tag">{tags[0]}</code>' not in gm_html and "{&#x27;" not in gm_html
+    assert '<table class="details">' in gm_html and '<th scope="row">Règles</th>' in gm_html
 
 
 def test_it_links_the_campaign_in_the_breadcrumbs(fight):

@@ -14,7 +14,7 @@ from live.models import LiveEvent
 def test_each_write_publishes_an_id_only_event_after_commit(fight, django_capture_on_commit_callbacks):
     t = fight.table
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        entry = services.adjust_value(t.gm, fight.cendre, path="life", value=70, reason="Chute")
+        entry = services.adjust_value(t.gm, fight.cendre, path="determined", value=False, reason="Chute")
     assert len(callbacks) == 1  # the notification waits for the commit
     event = LiveEvent.objects.filter(channel=f"encounter:{fight.encounter.pk}").latest("id")
     assert event.kind == "combat-updated" and event.data == {"sequence": entry.sequence, "round": 0}

@@ -79,7 +79,7 @@ def test_the_declaration_form_reports_field_errors_in_french(fight):
     _client(t.gm).post(reverse("combat:start", args=[fight.encounter.pk]))
     response = _client(t.player).post(
         reverse("combat:declare", args=[fight.encounter.pk, fight.cendre.pk]),
-        {f"p{fight.cendre.pk}-mode": "laser", f"p{fight.cendre.pk}-actor_modifier": "beaucoup"},
+        {f"p{fight.cendre.pk}-mode": "laser", f"p{fight.cendre.pk}-modifications": "beaucoup"},
     )
     html = response.content.decode()
     assert response.status_code == 400

@@ -22,8 +22,10 @@ def _setup(fight):
     t = fight.table
     services.set_gm_notes(t.gm, fight.encounter, notes=SECRET_NOTE)
     services.start_encounter(t.gm, fight.encounter)
+    services.declare_action(t.player2, fight.ariane, data={"mode": "melee", "note": SECRET_PLAN}, target=fight.cendre)
+    # The GM modifier is the GM's input (Field.audience "gm"), added to Ariane's declaration.
     services.declare_action(
-        t.player2,
+        t.gm,
         fight.ariane,
         data={"mode": "melee", "note": SECRET_PLAN, "actor_modifier": GM_MODIFIER},
         target=fight.cendre,

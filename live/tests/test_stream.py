@@ -30,7 +30,7 @@ async def read_events(response: Any, count: int, timeout: float = 5.0) -> list[s
         while len(events) < count:
             chunk = await iterator.__anext__()
             text = chunk.decode() if isinstance(chunk, bytes) else chunk
-            events.extend(line[len("event: "):] for line in text.splitlines() if line.startswith("event: "))
+            events.extend(line[len("event: ") :] for line in text.splitlines() if line.startswith("event: "))
 
     try:
         await asyncio.wait_for(consume(), timeout)
@@ -150,3 +150,37 @@ def test_audience_rules() -> None:
     assert not audience_allows({"users": [3], "gms": True}, 4, False)
     assert audience_allows({"users": [3], "gms": True}, 4, True)
     assert not audience_allows({"users": [3], "gms": False}, 4, True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_late_commit_below_the_newest_id_is_replayed_on_reconnection(table: Any) -> None:
+    """Ids are given at insert: 2 may commit after 3. The resume point ``floor:ids`` keeps 2 reachable."""
+    thread = make_thread(table)
+    channel = f"thread:{thread.pk}"
+    first = publish(channel, "start", {})
+    late = publish(channel, "late", {})
+    newest = publish(channel, "newest", {})
+
+    async def go(last_event_id: str) -> list[str]:
+        response = await (await client_for(table.player)).get(
+            f"/live/thread/{thread.pk}/", headers={"Last-Event-ID": last_event_id}
+        )
+        return await read_events(response, 2, timeout=1.5)
+
+    # The browser had "start" and "newest", not "late".
+    assert async_to_sync(go)(f"{first.pk}:{newest.pk}") == ["late"]
+    # A plain id still means "everything up to it".
+    assert async_to_sync(go)(str(late.pk)) == ["newest"]
+
+
+def test_the_resume_point_lags_and_lists_what_it_delivered() -> None:
+    from live import views
+
+    resume = views._Resume(10, set())
+    resume.add(12)
+    resume.add(14)
+    assert resume.token() == "10:12,14"
+    assert resume.seen(9) and resume.seen(12) and not resume.seen(13)
+    resume.window = type(resume.window)((when - views.OVERLAP_SECONDS - 1, i) for when, i in resume.window)
+    resume.advance()
+    assert resume.token() == "14"

@@ -62,7 +62,10 @@ def test_it_applies_awards_and_is_idempotent(table: Any, run_on_commit: Any) -> 
     assert ledger.balances(alice)["karma"] == 55
 
 
-def test_it_gives_the_same_balances_after_a_crash_and_a_retry(run_on_commit: Any, monkeypatch: Any) -> None:
+def test_it_gives_the_same_balances_after_a_crash_and_a_retry(
+    run_on_commit: Any, monkeypatch: Any, settings: Any
+) -> None:
+    settings.TABLEE_RUN_CHUNK_SIZE = 2  # chunks of two: the crash after the third leaves four committed
     calm = make_table("ambre", prefix="calm")
     crashy = make_table("ambre", prefix="crash")
     for table in (calm, crashy):
@@ -83,8 +86,8 @@ def test_it_gives_the_same_balances_after_a_crash_and_a_retry(run_on_commit: Any
         _confirm(crashy, crashy.session, {c: 7 + n for n, c in enumerate(crashy.cast)}, run_on_commit)
     run = RecalculationRun.objects.get(campaign=crashy.campaign, reason="awards_confirmed")
     assert run.status == "failed" and "worker killed" in run.error
-    # Half-way: three characters committed, two not yet.
-    assert CharacterBalance.objects.filter(character__campaign=crashy.campaign).count() == 3
+    # Half-way: two chunks (four characters) committed, the last one not yet.
+    assert CharacterBalance.objects.filter(character__campaign=crashy.campaign).count() == 4
     monkeypatch.setattr(services, "checkpoint", lambda *a: None)
     services.run_recalculation(run.pk)  # the redelivered message
     run.refresh_from_db()

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.altaride import combat, creation, derive, progression, resolution, schema
+from rules.altaride import combat, creation, derive, outcome, progression, resolution, schema
 from rules.altaride import tables as T
 from rules.base import (
     Budget,
@@ -37,6 +37,7 @@ from rules.base import (
     RandomSource,
     Resolution,
     RuleSystem,
+    SheetLayout,
     Step,
 )
 
@@ -92,6 +93,16 @@ class AltarideSystem(RuleSystem):
     def creation_steps(self) -> tuple[Step, ...]:
         return schema.creation_steps()
 
+    def sheet_layout(self) -> SheetLayout:
+        """The four domains and the four endurances come first; the
+        creation flags are creation matters."""
+        return SheetLayout(
+            headline=("domains.PHYSIQUE", "domains.MENTAL", "domains.SOCIAL", "domains.OCCULTE",
+                      "endurance.EP.max", "endurance.EM.max", "endurance.EL.max", "endurance.EO.max"),
+            creation_groups=("identity", "magic_effects"),
+            state_groups=("state", "endurance"),
+        )
+
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         specs = [DerivedSpec(f"domains.{d}", T.DOMAIN_LABELS[d], "domains") for d in T.DOMAINS]
         specs += [DerivedSpec(f"endurance.{p}.max", T.POOL_LABELS[p], "endurance") for p in T.POOLS]
@@ -104,6 +115,10 @@ class AltarideSystem(RuleSystem):
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         super().migrate_sheet(sheet, from_version)
         return schema.migrate(sheet, from_version)
+
+    def starter_settings(self) -> dict[str, Any]:
+        """A new campaign starts with the skills the text names (editable)."""
+        return {"skill_catalogue": schema.starter_skill_catalogue()}
 
     def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
         """Checks of the campaign settings and catalogues (formulas, duplicate keys)."""
@@ -152,6 +167,26 @@ class AltarideSystem(RuleSystem):
     def resolve_action(self, actor: Combatant, target: Combatant | None, declaration: dict[str, Any],
                        rng: RandomSource, settings: dict[str, Any] | None = None) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    def action_options(self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None,
+                       *, defending: bool = False) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        return outcome.action_options(sheet, self.settings(settings), defending=defending)
+
+    def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
+        """The defender chooses to parry or to dodge, and with what (L105–L109)."""
+        if declaration.get("action", "attack") != "attack":
+            return ()
+        return tuple(f for f in combat.action_fields() if f.path in outcome.DEFENCE_PATHS)
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        return outcome.public_outcome(result, actor, target)
+
+    def carry_combat_state(self, sheet: dict[str, Any], state: dict[str, Any],
+                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        return outcome.carry_combat_state(sheet, state)
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        return outcome.VALUE_LABELS
 
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:

@@ -87,11 +87,12 @@ def action_fields() -> tuple[Field, ...]:
         Field("damage_type", "choice", Msg("Frapper pour", "Strike to"), default="physique", choices=T.DAMAGE_TYPES),
         Field("extras", "list", Msg("Bonus/malus annexes (−1..+1)", "Extra damage modifiers (−1..+1)"), default=[],
               max_items=10),
-        Field("modifier", "int", Msg("Bonus/malus du MJ", "GM bonus/malus"), default=0),
+        Field("modifier", "int", Msg("Bonus/malus du MJ", "GM bonus/malus"), default=0, audience="gm"),
         Field("defence", "choice", Msg("Défense de la cible", "Target's defence"), default="none", choices=DEFENCES),
         Field("defender_weapon", "str", Msg("Arme de parade", "Parrying weapon"), default="", max_length=60),
         Field("defender_skill", "str", Msg("Compétence de défense", "Defence skill"), default="", max_length=60),
-        Field("defender_modifier", "int", Msg("Bonus/malus du défenseur", "Defender bonus/malus"), default=0),
+        Field("defender_modifier", "int", Msg("Bonus/malus du défenseur", "Defender bonus/malus"), default=0,
+              audience="gm"),
         Field("xp_lowering", "int", Msg("XP dépensés pour baisser le dé (attaquant)",
                                         "XP spent to lower the die (attacker)"), default=0, minimum=0),
         Field("defender_xp_lowering", "int", Msg("XP dépensés pour baisser le dé (défenseur)",
@@ -99,7 +100,7 @@ def action_fields() -> tuple[Field, ...]:
         Field("spell_level", "int", Msg("Niveau du sort", "Spell level"), default=1, minimum=1, maximum=10),
         Field("pool", "choice", Msg("Endurance", "Endurance"), default="EP",
               choices=tuple((p, T.POOL_LABELS[p]) for p in T.POOLS)),
-        Field("amount", "int", Msg("Points", "Points"), default=0, minimum=0),
+        Field("amount", "int", Msg("Points", "Points"), default=0, minimum=0, audience="gm"),
     )
 
 

@@ -206,6 +206,29 @@ APTITUDE_CATALOGUE_FIELDS = (
 )
 
 
+def starter_skill_catalogue() -> list[dict[str, Any]]:
+    """The skills the text names, for a new campaign (the GM edits them).
+
+    The skill table is missing (L85-L89): the text names one skill, *Mains
+    Nues*, and ties it to Vigueur only ("fort score en Talent Vigueur …
+    Chances de réussite non négligeables (du fait de sa force)", L75; "les
+    Compétences qui dépendent de Vigueur", L61). Its category is martial
+    (combat, L87). No other talent of its formula is given: the description
+    says so, for the GM to complete. No number is invented."""
+    return [
+        {
+            "key": "mains_nues",
+            "name": "Mains Nues",
+            "category": "guerriere",
+            "formula": "VIG",
+            "description": (
+                "Combat à mains nues. Le texte ne lie cette Compétence qu'à la Vigueur ; "
+                "les autres Talents de sa Formule sont à compléter par le MJ."
+            ),
+        }
+    ]
+
+
 def campaign_settings_fields() -> tuple[Field, ...]:
     return (
         Field("skill_catalogue", "list", Msg("Catalogue des Compétences", "Skill catalogue"),

@@ -230,7 +230,9 @@ def action_fields() -> tuple[Field, ...]:
             default="melee",
             choices=mode_choices(TARGET_MODES),
         ),
-        Field("surprise", "bool", Msg("Prise au dépourvu (L416)", "Surprise attack (L416)"), default=False),
+        Field(
+            "surprise", "bool", Msg("Prise au dépourvu (L416)", "Surprise attack (L416)"), default=False, audience="gm"
+        ),
         Field("within_reach", "bool", Msg("À portée de riposte", "Within counter reach"), default=False),
         Field(
             "parry",
@@ -269,6 +271,7 @@ def action_fields() -> tuple[Field, ...]:
             Msg("Résistance aux dégâts de la cible (L121)", "Target's damage resistance (L121)"),
             default="",
             choices=resistance,
+            audience="gm",
         ),
         Field(
             "actor_damage_resistance",
@@ -284,6 +287,7 @@ def action_fields() -> tuple[Field, ...]:
             default=0,
             minimum=-1000,
             maximum=1000,
+            audience="gm",
         ),
         Field(
             "target_modifier",
@@ -292,6 +296,7 @@ def action_fields() -> tuple[Field, ...]:
             default=0,
             minimum=-1000,
             maximum=1000,
+            audience="gm",
         ),
         Field(
             "initiative_modifier",
@@ -300,6 +305,7 @@ def action_fields() -> tuple[Field, ...]:
             default=0,
             minimum=-1000,
             maximum=1000,
+            audience="gm",
         ),
         Field(
             "base_cost",
@@ -329,8 +335,15 @@ def action_fields() -> tuple[Field, ...]:
             default=0,
             minimum=0,
             maximum=10000,
+            audience="gm",
         ),
-        Field("gm_override", "bool", Msg("Le MJ autorise le dépassement", "GM allows exceeding"), default=False),
+        Field(
+            "gm_override",
+            "bool",
+            Msg("Le MJ autorise le dépassement", "GM allows exceeding"),
+            default=False,
+            audience="gm",
+        ),
         Field("note", "text", Msg("Description de l'action", "Action description"), default="", max_length=2000),
     )
 

@@ -828,7 +828,7 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             Msg("Parade contre les armes à distance", "Parry against ranged weapons"),
             default=True,
             group="readings",
-            help=Msg("L50 « bien que cela dépende des armes ».", 'L50 "bien que cela dépende des armes".'),
+            help=Msg("L50 « bien que cela dépende des armes ».", "L50: \"although it depends on the weapons\"."),
         ),
         choice(
             "mortal_determination",

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from rules.ambre import combat, creation, derive, progression, resolution, schema
+from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
 from rules.ambre.schema import safe_validate
 from rules.base import (
     Budget,
@@ -22,6 +22,7 @@ from rules.base import (
     RandomSource,
     Resolution,
     RuleSystem,
+    SheetLayout,
     Step,
 )
 
@@ -75,6 +76,17 @@ class AmbreSystem(RuleSystem):
 
     def creation_steps(self) -> tuple[Step, ...]:
         return self._steps
+
+    def sheet_layout(self) -> SheetLayout:
+        """The four attributes, then life and energy (L402-L404); the
+        creation points, the auction ladders and the GM's modifiers are
+        creation and GM matters."""
+        return SheetLayout(
+            headline=("attributes.psy", "attributes.phy", "attributes.end", "attributes.cbt", "life", "energy"),
+            concept="background",
+            creation_groups=("karma", "ladder", "modifiers"),
+            state_groups=("condition",),
+        )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         return tuple(DerivedSpec(key, label, group) for key, label, group in _DERIVED)
@@ -175,6 +187,17 @@ class AmbreSystem(RuleSystem):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        return outcome.public_outcome(result, actor, target)
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return outcome.carry_combat_state(sheet, state)
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        return outcome.VALUE_LABELS
 
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:

@@ -57,11 +57,12 @@ from rules.base import (
     Resolution,
     RulesError,
     RuleSystem,
+    SheetLayout,
     Step,
     error,
     validate_fields,
 )
-from rules.clefs import combat, progression, schema
+from rules.clefs import combat, outcome, progression, schema
 from rules.clefs import tables as t
 from rules.clefs.combat import request_from_sheet
 from rules.clefs.creation import (
@@ -132,6 +133,17 @@ class ClefsDeLAube(RuleSystem):
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return schema.campaign_settings_fields()
+
+    def sheet_layout(self) -> SheetLayout:
+        """Aspects and means are what a test is made of; the creation roll and
+        placements are creation matters."""
+        return SheetLayout(
+            headline=("aspects.PH", "aspects.ME", "aspects.MY", "means.PU", "means.RE", "means.MA", "means.PR",
+                      "means.EX", "means.PE"),
+            concept="notes",
+            creation_groups=("creation",),
+            state_groups=("conditions",),
+        )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         specs = [DerivedSpec(f"aspects.{c}", t.ASPECT_LABELS[c], "aspects") for c in t.ASPECTS]
@@ -478,6 +490,17 @@ class ClefsDeLAube(RuleSystem):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        return outcome.public_outcome(result, actor, target)
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return outcome.carry_combat_state(sheet, state)
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        return outcome.VALUE_LABELS
 
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:

@@ -161,7 +161,8 @@ def combat_state(sheet: dict[str, Any]) -> dict[str, Any]:
                 "note": condition.get("note", ""),
             }
             (advantages if condition.get("kind") == "advantage" else handicaps).append(item)
-    return {"handicaps": handicaps, "advantages": advantages}
+    # Out of the fight or dead: the Keeper's decision (the text has no wound scale, gap G1).
+    return {"handicaps": handicaps, "advantages": advantages, "unconscious": False, "dead": False}
 
 
 def _state_values(state: dict[str, Any], key: str) -> list[int]:

@@ -16,6 +16,8 @@ derived values: the text forbids printing them on the sheet (L360-L363).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.base import Field, Msg, Step
 from rules.clefs import tables as t
 
@@ -543,8 +545,19 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
     }
 
 
+#: Declaration inputs only the Keeper (*Gardien*) sets: the acting order, the difficulty, handicaps and
+#: advantages imposed, the harm a win inflicts, forcing a roll, the critical die, and the condition operations.
+GM_ACTION_INPUTS = frozenset(
+    {"order", "handicap", "advantage", "force_roll", "crit_die", "nd", "harm", "condition_op", "condition_value"}
+)
+
+
 def action_fields() -> tuple[Field, ...]:
-    """Combat declaration fields (see :mod:`rules.clefs.combat`)."""
+    """Combat declaration fields (see :mod:`rules.clefs.combat`); :data:`GM_ACTION_INPUTS` are the GM's."""
+    return tuple(replace(f, audience="gm") if f.path in GM_ACTION_INPUTS else f for f in _action_fields())
+
+
+def _action_fields() -> tuple[Field, ...]:
     return (
         Field(
             "kind",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.base import DerivedSpec, Field, Msg, Step
 from rules.sms.tables import (
     ARCHETYPE_CHOICES,
@@ -432,7 +434,15 @@ def _affliction_fields() -> tuple[Field, ...]:
     )
 
 
+#: Declaration inputs only the GM sets: the difficulty die, circumstances and other modifiers (L103, L246).
+GM_ACTION_INPUTS = frozenset({"die", "circumstances", "modifier"})
+
+
 def action_fields() -> tuple[Field, ...]:
+    return tuple(replace(f, audience="gm") if f.path in GM_ACTION_INPUTS else f for f in _action_fields())
+
+
+def _action_fields() -> tuple[Field, ...]:
     return (
         Field("kind", "choice", Msg("Action", "Action"), default="attack", required=True, choices=_c(
             ("attack", "Attaque (PJ → PNJ, ou PNJ → PJ : le PJ se défend)",
@@ -461,7 +471,13 @@ def action_fields() -> tuple[Field, ...]:
         Field("apply_size", "bool", Msg("Appliquer la différence de taille", "Apply the size difference"),
               default=True),
         Field("special_power", "bool", Msg("Pouvoir particulier", "Special power"), default=False),
-        Field("spell", "dict", Msg("Composants du sort", "Spell components"), default={}),
+        # A "Sort" takes its spell from the spell builder's components (rules.sms.magic.build_spell, #19 item 7);
+        # the timing and the circumstances are the declaration's own fields.
+        *(
+            replace(f, path=f"spell.{f.path}")
+            for f in SPELL_COMPONENT_FIELDS
+            if f.path not in ("intervention", "circumstances")
+        ),
         Field("wound_nature", "str", Msg("Nature de la blessure", "Wound nature"), default="", max_length=120),
     )
 
@@ -473,7 +489,7 @@ def purchase_fields() -> dict[str, tuple[Field, ...]]:
                                "Experience is spent at the end of a scenario (L77)."))
     return {
         "raise_module": (
-            Field("module", "int", Msg("Module (index)", "Module (index)"), required=True, minimum=0, maximum=199),
+            Field("module", "int", Msg("Module", "Module"), required=True, minimum=0, maximum=199, item_of="modules"),
             scenario, completed,
         ),
         "new_module": (

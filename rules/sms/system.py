@@ -22,11 +22,13 @@ from rules.base import (
     Resolution,
     RulesError,
     RuleSystem,
+    SheetLayout,
     StateChange,
     Step,
     error,
     validate_fields,
 )
+from rules.sms import outcome as combat_outcome
 from rules.sms import schema
 from rules.sms.combat import (
     armour_modifier,
@@ -111,6 +113,20 @@ def _score(request: Mapping[str, Any], extra: int = 0) -> dict[str, Any]:
     return {"raw": raw, "score": action_score(raw), "modifier": modifier}
 
 
+#: Module domains that count for initiative (L558), compared without accents or case.
+INITIATIVE_DOMAINS = frozenset(
+    {"initiative", "anticipation", "anticiper", "prevoir", "prevision", "foresight", "calcul", "calculation",
+     "reflexe", "reflexes", "reflex", "intuition"}
+)
+
+
+def _initiative_domain(value: Any) -> bool:
+    import unicodedata
+
+    text = unicodedata.normalize("NFKD", str(value or "")).encode("ascii", "ignore").decode().lower().strip()
+    return text in INITIATIVE_DOMAINS
+
+
 def _outcome_msg(out: Mapping[str, Any]) -> Msg:
     die = out.get("die", 0)
     if out.get("success"):
@@ -150,6 +166,16 @@ class SMSSystem(RuleSystem):
 
     def creation_steps(self) -> tuple[Step, ...]:
         return schema.creation_steps()
+
+    def sheet_layout(self) -> SheetLayout:
+        """Penalties and interventions per turn are read every post; the
+        creation XP is a creation matter; the NPC block is the GM's."""
+        return SheetLayout(
+            headline=("wound_penalty", "fatigue_penalty", "interventions_allowed", "size_factor"),
+            concept="concept",
+            creation_groups=("xp", "npc"),
+            state_groups=("health",),
+        )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         return schema.derived_specs()
@@ -598,19 +624,28 @@ class SMSSystem(RuleSystem):
         rng: RandomSource,
         settings: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
-        """Initiative = an action score of anticipation and reflex modules (L558). A declaration may give
-        ``score`` or ``modules`` (with scope for the tie-break); else the sheet's modules whose domain is
-        ``initiative`` are used. NPCs get the GM's ``score`` (spec Ambiguity 26)."""
+        """Initiative = an action score of the modules of anticipation, foresight or calculation and of
+        reflexes and intuition (L558 «On y intègre généralement tout module indiquant une capacité à
+        anticiper, prévoir ou calculer, et tout module décrivant les réflexes et l'intuition»).
+
+        Reading (issue #15): a PC's initiative is read from its SHEET, the modules whose domain names
+        initiative, anticipation, foresight, calculation, reflexes or intuition; the score or modules a
+        declaration carries for its action do not count (the declared action is not the reaction). The
+        GM's ``modifier`` applies. NPCs, which the text does not order, get the GM's ``score``
+        (spec Ambiguity 26)."""
         entries = []
         for c in combatants:
             d = declarations.get(c.id) or {}
-            modules = d.get("modules")
-            if modules is None and "score" not in d:
+            modules = None
+            if not c.is_npc:
                 modules = [m for m in (c.sheet.get("modules") or [])
-                           if isinstance(m, Mapping) and str(m.get("domain", "")).lower() == "initiative"]
+                           if isinstance(m, Mapping) and _initiative_domain(m.get("domain"))]
             if modules:
                 score = score_from_modules(modules, _i(d.get("modifier")))["score"]
                 tiebreak = initiative_tiebreak(modules)
+            elif not c.is_npc:  # no module of reflexes or anticipation: the lowest score (≤ 0 counts 1, L95)
+                score = action_score(_i(d.get("modifier")))
+                tiebreak = 0
             else:
                 score = action_score(_i(d.get("score"), 1) + _i(d.get("modifier")))
                 tiebreak = _i(d.get("tiebreak"))
@@ -708,6 +743,40 @@ class SMSSystem(RuleSystem):
         if target is not None and target.is_npc:
             secret = {"npc_die": outcome.get("die")}
         return CombatResult(SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret)
+
+    def action_options(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None,
+        *, defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        """The sheet's weapons (L597: an unsuited weapon costs the size difference)."""
+        if defending:
+            return {}
+        weapons = [w for w in sheet.get("weapons") or [] if isinstance(w, Mapping)]
+        if not weapons:
+            return {}
+        return {"weapon": tuple((str(i), Msg(str(w.get("name") or i), str(w.get("name") or i)))
+                                for i, w in enumerate(weapons))}
+
+    def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
+        """An NPC attacks a PC: the PC's player defends, choosing the reaction's score or modules and the
+        shield (L103: the GM never rolls; the PC's defence is the PC's action, L565–L575)."""
+        if declaration.get("kind", "attack") != "attack" or not actor.is_npc or target.is_npc:
+            return ()
+        return tuple(f for f in self.action_fields() if f.path in combat_outcome.DEFENCE_PATHS)
+
+    def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
+        return combat_outcome.public_outcome(result, actor, target)
+
+    def combat_condition(self, state: dict[str, Any]) -> str:
+        return combat_outcome.combat_condition(state)
+
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return combat_outcome.carry_combat_state(sheet, state)
+
+    def combat_value_labels(self) -> dict[str, Msg]:
+        return combat_outcome.VALUE_LABELS
 
     @staticmethod
     def _predefined_rank(sheet: Mapping[str, Any], key: str) -> int:

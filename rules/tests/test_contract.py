@@ -267,6 +267,16 @@ def _result_or_rules_error(call: Any, expected: type) -> bool:
         return bool(exc.errors)
 
 
+def _public_outcome(system: RuleSystem, a: Combatant, b: Combatant) -> bool:
+    """The public sentence of a resolved step (or of a bare result when no sample declaration resolves)."""
+    try:
+        result = system.resolve_action(a, b, _sample(system.action_fields()), SeededRandom(1))
+    except RulesError:
+        result = CombatResult(system.slug, "step", {}, [], {}, Msg("Action", "Action"))
+    sentence = system.public_outcome(result, a, b)
+    return isinstance(sentence, Msg) and bool(sentence.fr) and bool(sentence.en)
+
+
 def _call_every_capability(system: RuleSystem) -> set[str]:
     """Call each public method of :class:`RuleSystem`; returns the names called."""
     sheet = system.default_sheet()
@@ -310,6 +320,25 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
         ),
         "apply_progression": lambda: isinstance(system.apply_progression(sheet, []), ProgressionResult),
         "describe": lambda: isinstance(system.describe(), dict),
+        "sheet_layout": lambda: system.sheet_layout() is not None,
+        "starter_settings": lambda: system.validate_settings(system.starter_settings()) == [],
+        "action_options": lambda: all(
+            isinstance(path, str) and all(isinstance(label, Msg) for _, label in choices)
+            for options in (system.action_options(sheet, state), system.action_options(sheet, state, defending=True))
+            for path, choices in options.items()
+        ),
+        "defence_fields": lambda: all(
+            isinstance(f, Field) for f in system.defence_fields(_sample(system.action_fields()), a, b)
+        ),
+        "public_outcome": lambda: _public_outcome(system, a, b),
+        "combat_condition": lambda: system.combat_condition(state) in ("dead", "unconscious", "active"),
+        "carry_combat_state": lambda: isinstance(system.carry_combat_state(sheet, state), dict),
+        "combat_state_for_others": lambda: not (
+            set(system.combat_state_for_others(state)) & set(system.private_state_keys())
+        ),
+        "combat_value_labels": lambda: all(
+            isinstance(k, str) and isinstance(v, Msg) and v.fr and v.en for k, v in system.combat_value_labels().items()
+        ),
     }
     for name, call in calls.items():
         assert call(), f"{system.slug}.{name}"

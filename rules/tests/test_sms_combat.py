@@ -121,6 +121,18 @@ def test_initiative_from_sheets_and_declarations():
     assert [(o["id"], o["score"], o["tiebreak"]) for o in order] == [("G", 4, 0), ("A", 3, 11), ("E", 1, 0)]
 
 
+def test_a_pc_initiative_reads_the_sheets_reflex_and_anticipation_modules_not_the_declared_score():
+    """L558: initiative counts the modules of anticipation and of reflexes/intuition (issue #15 item 6)."""
+    a = pc("A", modules=[{"name": "Vif", "kind": "positive", "scope": 5, "rank": 2, "domain": "Réflexes"},
+                         {"name": "Stratège", "kind": "positive", "scope": 3, "rank": 1, "domain": "anticipation"},
+                         {"name": "Épée", "kind": "positive", "scope": 4, "rank": 5, "domain": "combat"}])
+    b = pc("B")
+    decl = {"A": {"kind": "attack", "score": 1}, "B": {"kind": "attack", "score": 9, "modules": [
+        {"kind": "positive", "rank": 9, "scope": 5}]}}
+    order = SMS.initiative([a, b], decl, ScriptedRandom([]))
+    assert [(o["id"], o["score"], o["tiebreak"]) for o in order] == [("A", 3, 13), ("B", 1, 0)]
+
+
 def changes(result):
     return {(c.participant_id, c.path): (c.before, c.after) for c in result.state_changes}
 

@@ -13,4 +13,57 @@
   }
   document.addEventListener("htmx:sseOpen", function (e) { setState(e.target, "open"); });
   document.addEventListener("htmx:sseError", function (e) { setState(e.target, "closed"); });
+
+  // A region that scrolls sideways or down (a wide table, the combat log) can be
+  // reached and scrolled with the keyboard, and says what it is.
+  function scrollRegions(root) {
+    (root || document).querySelectorAll(".table-wrap, ol, ul, pre, .log, [data-scrollable]").forEach(function (el) {
+      if (el.hasAttribute("tabindex")) return;
+      var style = window.getComputedStyle(el);
+      var scrolls = /(auto|scroll)/.test(style.overflowX + style.overflowY);
+      if (!scrolls || (el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)) return;
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("data-scroll-region", "");
+      if (!el.getAttribute("aria-label") && !el.getAttribute("aria-labelledby")) {
+        var caption = el.querySelector("caption");
+        var heading = caption || (el.closest("section, .card, article") || document).querySelector("h2, h3, legend");
+        if (heading && heading.textContent.trim()) {
+          if (!el.getAttribute("role") && el.tagName !== "OL" && el.tagName !== "UL") el.setAttribute("role", "region");
+          el.setAttribute("aria-label", heading.textContent.trim());
+        }
+      }
+    });
+  }
+  // A form that came back with errors: its summary takes the focus.
+  function focusErrors(root) {
+    var box = (root || document).querySelector("[data-focus-on-load]");
+    if (box) { box.focus(); }
+  }
+  // Inputs marked data-keep-typed keep what is being typed when a live
+  // refresh (a GET) replaces the panel around them (the auction bid).
+  var kept = null;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var cfg = e.detail.requestConfig || {};
+    kept = null;
+    if ((cfg.verb || "get").toLowerCase() !== "get") return;
+    var active = document.activeElement;
+    kept = [];
+    e.detail.target.querySelectorAll("input[data-keep-typed][id]").forEach(function (input) {
+      kept.push({ id: input.id, value: input.value, focused: input === active,
+        start: input === active ? input.selectionStart : null });
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function (e) {
+    if (kept) {
+      kept.forEach(function (k) {
+        var input = document.getElementById(k.id);
+        if (!input || !k.value) return;
+        input.value = k.value;
+        if (k.focused) { input.focus(); try { input.setSelectionRange(k.start, k.start); } catch (err) { /* type=number */ } }
+      });
+      kept = null;
+    }
+    scrollRegions(e.detail.target);
+  });
+  document.addEventListener("DOMContentLoaded", function () { scrollRegions(); focusErrors(); });
 })();

@@ -31,9 +31,26 @@ DEMO_APPS = ["campaigns", "characters", "combat", "progression", "moderation"]
 class Command(BaseCommand):
     help = "Create the demo site: accounts admin, mj, joueuse, joueur (password: tablee-demo) and demo tables."
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="Load the demo accounts even with DJANGO_DEBUG=0 (never on a real site).",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
+        from django.conf import settings
+        from django.core.management.base import CommandError
+
+        if settings.TABLEE_PRODUCTION and not options.get("allow_production"):
+            raise CommandError(
+                "DJANGO_DEBUG=0: the demo (accounts with a public password) is never loaded in production. "
+                "Use ./tablee createadmin for your own administrator."
+            )
         with transaction.atomic():
-            Site.objects.update_or_create(pk=1, defaults={"domain": "127.0.0.1:8000", "name": "Tablée"})
+            Site.objects.update_or_create(
+                pk=settings.SITE_ID, defaults={"domain": settings.SITE_DOMAIN, "name": settings.SITE_NAME}
+            )
             users = {name: self._user(name, display, staff, lang) for name, display, staff, lang in DEMO_USERS}
             context: dict[str, Any] = {"users": users, "password": DEMO_PASSWORD, "stdout": self.stdout}
             for app in DEMO_APPS:
