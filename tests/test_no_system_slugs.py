@@ -30,7 +30,8 @@ def _skipped(path: Path) -> bool:
         "tests" in parts
         or "migrations" in parts
         or "management" in parts  # the demo command
-        or path.name in ("demo.py", "conftest.py")
+        or path.name.startswith("demo")  # demo data (demo.py, demo_others.py)
+        or path.name == "conftest.py"
         or path.name.startswith("test_")
     )
 
