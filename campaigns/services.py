@@ -738,6 +738,8 @@ def create_post(
                 rolled = dice.resolve_request(campaign, prepared["source_request"], rng=source)
             except RulesError as exc:  # validated above: only a draw-dependent rules error lands here
                 raise ValidationError({"rolls": _rules_errors(exc) or [_("invalid test.")]}) from exc
+            if isinstance(rolled.get("request"), dict):
+                rolled["request"].pop("sheet", None)  # read from the character, not stored with the roll
             dice.record_roll(
                 campaign,
                 roller=user,

@@ -1,4 +1,4 @@
-"""Gzip for HTML and JSON pages, never for live streams.
+"""Gzip for HTML pages, never for live streams.
 
 Django's ``GZipMiddleware`` also compresses streaming responses, which would
 hold Server-Sent Events in the compressor's buffer; live streams
@@ -15,6 +15,6 @@ from django.middleware.gzip import GZipMiddleware
 
 class CompressionMiddleware(GZipMiddleware):
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        if response.streaming or response.get("Content-Type", "").startswith("text/event-stream"):
-            return response
+        if response.streaming or not response.get("Content-Type", "").startswith("text/html"):
+            return response  # pages only: live streams must flow, API clients negotiate their own
         return super().process_response(request, response)

@@ -389,7 +389,7 @@ def test_an_sms_archetype_without_gm_list_applies_the_seeds_modules(db: Any) -> 
     client = client_for(table.player)
     character = _create(client, table.campaign, "Lucantor")
     page = client.get(f"/characters/{character.pk}/wizard/archetype/").content.decode()
-    assert "ne donne que les noms des archétypes (L893–985)" in page
+    assert "ne donne que les noms des archétypes" in page
     response = client.post(
         f"/characters/{character.pk}/template/",
         {"kind": "archetype", "key": "lancer_des_sorts_de_magie_divine", "version": character.version},

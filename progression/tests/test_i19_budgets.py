@@ -38,7 +38,11 @@ def test_an_approved_altaride_sheet_shows_its_creation_budget_as_approved_and_th
     client = Client()
     client.force_login(t.player)
     page = client.get(f"/characters/{hero.pk}/").content.decode()
-    budget = page.split('id="budget-title"')[1].split("</section>")[0]
+    # #23: once approved, the player no longer sees the creation budget, only the ledger balance.
+    assert 'id="budget-title"' not in page and str(balance) in page
+    client.force_login(t.gm)
+    page = client.get(f"/characters/{hero.pk}/").content.decode()
+    budget = page.split('id="budget-title"')[1].split("</section>")[0]  # the GM's folded creation budget
     assert re.search(rf"<strong>{balance}</strong> disponibles maintenant \(registre\)", budget)
     assert "Talents : <strong>605</strong> / 4000" in budget  # the talents pool as approved
     today = hero.rule_system.creation_budget(hero.sheet).pools["talents"]["spent"]
