@@ -11,6 +11,7 @@ COPY requirements.txt .
 RUN pip install --no-cache-dir -r requirements.txt
 COPY . .
 RUN DJANGO_SECRET_KEY=build-only python manage.py compilemessages --ignore=.venv -v0 \
+# Web, worker and beat run as "tablee", never root; only the media and data volumes are writable.
  && DJANGO_SECRET_KEY=build-only python manage.py collectstatic --no-input -v0 \
  && mkdir -p /app/media /app/data /app/backups \
  && chown -R tablee:tablee /app/media /app/data /app/backups

@@ -30,6 +30,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.ratelimit import RateLimited
 from rules.base import RulesError
 
 
@@ -108,7 +109,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     from characters.services import VersionConflict
 
     field_errors = getattr(exc, "field_errors", None)
-    if isinstance(exc, VersionConflict):
+    retry_after = None
+    if isinstance(exc, RateLimited):
+        # A service's own limit (posting, reports): 429 like the API throttles, with the message.
+        errors = field_errors_from_django(exc)
+        retry_after = max(1, exc.retry_after)
+        exc = exceptions.Throttled(wait=retry_after)
+    elif isinstance(exc, VersionConflict):
         # characters.services.VersionConflict: someone saved a newer version.
         exc = PreconditionFailed()
     elif isinstance(exc, DjangoValidationError) and field_errors is not None:
@@ -146,4 +153,6 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     else:  # pragma: no cover - DRF only handles APIException subclasses
         code, detail = "error", str(exc)
     response.data = {"code": code, "detail": detail, "errors": errors}
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
     return response

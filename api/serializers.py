@@ -345,21 +345,43 @@ class ThreadUpdateSerializer(serializers.Serializer):
     )
 
 
+class SheetTestRequestSerializer(serializers.Serializer):
+    """A test built by the rules from the character's sheet (see the character's `sheet-tests`)."""
+
+    test = serializers.CharField(max_length=100, help_text="The key of one of the character's sheet tests.")
+    declared = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text="Inputs the test declares (its `declared` fields); a GM-only one is refused from a player. "
+        "Values read from the sheet cannot be sent.",
+    )
+
+
 class RollRequestSerializer(serializers.Serializer):
-    """One roll to make with the post: a dice expression or a system test."""
+    """One roll to make with the post: a dice expression or a test built from the character's sheet."""
 
     expression = serializers.CharField(max_length=200, required=False, help_text='Generic dice, e.g. "2d6+3".')
+    sheet_test = SheetTestRequestSerializer(
+        required=False, help_text="A test from the sheet of `character_id` (required with it)."
+    )
     system_test = serializers.DictField(
-        required=False, help_text="A test of the campaign's system, as in its `test_kinds` (`kind` + fields)."
+        required=False,
+        help_text="GMs only: a test of the campaign's system typed in full, as in its `test_kinds` (`kind` + "
+        "fields). A player's test is always built from the sheet (`sheet_test`).",
     )
     label = serializers.CharField(max_length=200, required=False, allow_blank=True)
     secret = serializers.BooleanField(required=False, default=False, help_text="Seen by you and the GMs only.")
     character_id = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False, allow_null=True)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if bool(attrs.get("expression")) == bool(attrs.get("system_test")):
+        given = [bool(attrs.get(k)) for k in ("expression", "system_test", "sheet_test")]
+        if sum(given) != 1:
             raise serializers.ValidationError(
                 _("Give either a dice expression or a system test."), code="expression_or_test"
+            )
+        if attrs.get("sheet_test") and not attrs.get("character_id"):
+            raise serializers.ValidationError(
+                {"character_id": [_("Choose the character whose sheet is rolled.")]}, code="required"
             )
         return attrs
 

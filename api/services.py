@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from api.models import KEY_PREFIX, SHOWN_PREFIX_LENGTH, ApiToken, digest_key
+from rules.base import is_digits
 
 #: A member may hold this many active tokens at once.
 MAX_ACTIVE_TOKENS = 20
@@ -45,7 +46,7 @@ def create_token(actor: Any, *, name: str) -> tuple[ApiToken, str]:
 
 def revoke_token(actor: Any, token_id: int | str) -> ApiToken:
     """Revoke one of ``actor``'s tokens (404 for another member's token). Idempotent."""
-    if not str(token_id).isdigit():
+    if not is_digits(str(token_id)):
         raise Http404
     with transaction.atomic():
         token = ApiToken.objects.select_for_update().filter(pk=token_id, user=actor).first()

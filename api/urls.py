@@ -2,7 +2,7 @@
 ``/api/docs/`` (browsable docs) and ``/api/tokens/`` (token page)."""
 
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from api import pages
 from api.views import account, campaigns, characters, combat, forum, progression, rhythm, systems
@@ -88,12 +88,18 @@ v1 = [
     path("rolls/<id:roll_id>/", forum.RollDetailView.as_view(), name="roll"),
     path("rolls/<id:roll_id>/lower-die/", forum.RollLowerView.as_view(), name="roll-lower-die"),
     path("rolls/<id:roll_id>/difficulty/", forum.RollDifficultyView.as_view(), name="roll-difficulty"),
+    path("rolls/<id:roll_id>/gm-inputs/", forum.RollGmInputsView.as_view(), name="roll-gm-inputs"),
     path(C + "gm-aids/", forum.GmAidsView.as_view(), name="campaign-gm-aids"),
     # Characters
     path(C + "characters/", characters.CharacterListView.as_view(), name="characters"),
     path(C + "characters/import/", characters.CharacterImportView.as_view(), name="characters-import"),
     path("characters/<id:character_id>/", characters.CharacterDetailView.as_view(), name="character"),
     path("characters/<id:character_id>/sheet/", characters.CharacterSheetView.as_view(), name="character-sheet"),
+    path(
+        "characters/<id:character_id>/sheet-tests/",
+        characters.CharacterSheetTestsView.as_view(),
+        name="character-sheet-tests",
+    ),
     path("characters/<id:character_id>/submit/", characters.submit_view.as_view(), name="character-submit"),
     path("characters/<id:character_id>/approve/", characters.approve_view.as_view(), name="character-approve"),
     path("characters/<id:character_id>/return/", characters.return_view.as_view(), name="character-return"),
@@ -156,9 +162,9 @@ v1 = [
 urlpatterns = [
     path("v1/", include(v1)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),  # no inline script (CSP)
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),
     path("tokens/", pages.tokens, name="token-page"),
     path("tokens/<id:token_id>/revoke/", pages.revoke, name="token-revoke"),
-    re_path(r"^(?P<rest>.*)$", pages.not_found),
+    re_path(r"^(?P<rest>[\s\S]*)\Z", pages.not_found),  # any character, newlines (%0A) too
 ]

@@ -11,6 +11,7 @@ from typing import Any
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership, Role
+from rules.base import is_digits
 
 GM_ROLES = frozenset({Role.GM, Role.COGM})
 MEMBER_ROLES = frozenset({Role.GM, Role.COGM, Role.PLAYER, Role.SPECTATOR})
@@ -67,7 +68,7 @@ def get_campaign_for_user(user: Any, campaign_id: int | str, *, write: bool = Fa
 
     ``campaign_id`` may be the primary key or the slug.
     """
-    lookup = {"pk": campaign_id} if str(campaign_id).isdigit() else {"slug": campaign_id}
+    lookup = {"pk": campaign_id} if is_digits(str(campaign_id)) else {"slug": campaign_id}
     campaign = Campaign.objects.filter(**lookup).first()
     if campaign is None or not can_view_campaign(user, campaign):
         raise Http404
@@ -182,6 +183,13 @@ def can_edit_post(user: Any, post: Any) -> bool:
 
 def can_hide_post(user: Any, post: Any) -> bool:
     return is_gm(user, post.campaign) or is_moderator(user)
+
+
+def can_change_hidden_state(user: Any, post: Any) -> bool:
+    """A post a moderator hid is the moderators' to show again: GMs and co-GMs may not."""
+    if not post.hidden or post.hidden_by_id is None or is_moderator(user):
+        return True
+    return not is_moderator(post.hidden_by)
 
 
 #: Relations fetched with a thread. Apps that hang one-to-one data on threads

@@ -87,10 +87,13 @@ def _scene(campaign: Campaign, users: dict[str, Any]) -> None:
         title="Prologue",
         body="> La nuit tombe sur la ville.\n\nLes portes se referment derrière vous. Que faites-vous ?",
     )
+    services.create_post(iris, scene, body="Je me glisse le long du mur, à l'affût du moindre bruit.")
+    # The characters do not exist yet (characters.demo runs later): the GM rolls a test typed in full.
+    # A player's tests are built from the sheet ("What you can roll" on the sheet page).
     services.create_post(
-        iris,
+        mj,
         scene,
-        body="Je me glisse le long du mur, à l'affût du moindre bruit.",
+        body="Voyons si la garde t'entend.",
         roll_requests=[{"system_test": DEMO_TESTS[campaign.system], "label": "Discrétion"}],
     )
     services.create_post(

@@ -254,7 +254,9 @@ class PostForm(forms.Form):
         help_text=_("One roll per line: a dice expression, then an optional label."),
     )
     secret = forms.BooleanField(label=_("Secret rolls (you and the GMs only)"), required=False)
-    test_kind = forms.ChoiceField(label=_("System test"), required=False, choices=())
+    sheet_character = forms.ChoiceField(label=_("Roll for character"), required=False, choices=())
+    sheet_test = forms.ChoiceField(label=_("What to roll"), required=False, choices=())
+    test_kind = forms.ChoiceField(label=_("Test typed in full (GM)"), required=False, choices=())
     test_character = forms.ChoiceField(label=_("Test for character"), required=False, choices=())
     test_label = forms.CharField(label=_("Label of the test"), required=False, max_length=200)
     reply_to = forms.IntegerField(required=False, widget=forms.HiddenInput)
@@ -274,10 +276,14 @@ class PostForm(forms.Form):
         members: list[tuple[int, str]],
         is_gm: bool,
         test_kind: str = "",
+        sheet_characters: list[Any] = (),  # type: ignore[assignment]
+        sheet_options: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.campaign = campaign
+        self.is_gm = is_gm
+        self._init_sheet_test(list(sheet_characters), sheet_options)
         character_choices = [("", _("Out of character (yourself)")), *((str(c.pk), c.name) for c in characters)]
         self.fields["character"].choices = character_choices
         self.fields["test_character"].choices = [("", "—"), *((str(c.pk), c.name) for c in characters)]
@@ -286,19 +292,21 @@ class PostForm(forms.Form):
         if not is_gm:
             del self.fields["turn_for"]
         system = campaign.rule_system
-        kinds = system.test_kinds()
+        kinds = system.test_kinds() if is_gm else {}
         self.test_specs: tuple[Field, ...] = ()
         if kinds:
             named = ((k, TEST_KIND_LABELS.get(k, k.replace("_", " "))) for k in kinds)
             self.fields["test_kind"].choices = [("", _("No test")), *named]
             kind = test_kind or (self.data.get(self.add_prefix("test_kind")) if self.is_bound else "") or ""
             if kind in kinds:
-                # A record (the character's sheet) is read by the server, never typed.
-                self.test_specs = tuple(f for f in kinds[kind] if f.kind != "dict")
+                # No JSON text area in the form: list and object inputs are left to the API.
+                self.test_specs = tuple(f for f in kinds[kind] if f.kind not in ("list", "dict"))
                 add_rules_fields(self, self.test_specs, {}, "test__")
         else:
-            for name in ("test_kind", "test_character", "test_label"):
+            for name in ("test_kind", "test_character"):
                 del self.fields[name]
+            if "sheet_character" not in self.fields:
+                del self.fields["test_label"]
 
     #: Fields outside the "Dice and tests" section.
     MAIN_FIELDS = ("body", "character", "visibility", "recipients", "reply_to", "turn_for")
@@ -320,6 +328,82 @@ class PostForm(forms.Form):
     def test_fields(self) -> list[Any]:
         return [self[name] for name in self.fields if name.startswith("test__")]
 
+    # ---- the test built from the sheet ------------------------------------
+    def _init_sheet_test(self, characters: list[Any], options: Any) -> None:
+        """Character, then what to roll from its sheet, then the inputs the caller may declare.
+
+        ``options(character)`` answers the character's sheet tests (``rules.base.SheetTest``);
+        a player is offered only the player inputs (the GM-only ones are refused anyway).
+        """
+        self.sheet_characters = {str(c.pk): c for c in characters}
+        self.sheet_options: dict[str, Any] = {}
+        self.sheet_chosen: Any = None
+        self.declared_specs: tuple[Field, ...] = ()
+        self.sheet_test_groups: list[tuple[str, list[tuple[str, str]]]] = []
+        if not characters or options is None:
+            for name in ("sheet_character", "sheet_test"):
+                del self.fields[name]
+            return
+        lang = _lang()
+        self.fields["sheet_character"].choices = [("", "—"), *((pk, c.name) for pk, c in self.sheet_characters.items())]
+        chosen = self._value("sheet_character")
+        if chosen not in self.sheet_characters and len(self.sheet_characters) == 1 and not self.is_bound:
+            chosen = next(iter(self.sheet_characters))
+            self.initial["sheet_character"] = chosen
+        if chosen not in self.sheet_characters:
+            return
+        tests = options(self.sheet_characters[chosen])
+        self.sheet_options = {t.key: t for t in tests}
+        groups: dict[str, list[tuple[str, str]]] = {}
+        for t in tests:
+            label = t.label.get(lang)
+            if t.impossible is not None:
+                label = f"{label} — {t.impossible.get(lang)}"
+            groups.setdefault(t.group.get(lang), []).append((t.key, label))
+        self.sheet_test_groups = list(groups.items())
+        self.fields["sheet_test"].choices = [("", _("Nothing from the sheet")), *groups.items()]
+        key = self._value("sheet_test")
+        test = self.sheet_options.get(key or "")
+        if test is None:
+            return
+        self.sheet_chosen = test
+        # Every declared input is parsed (a player's GM-only one reaches the service, which refuses it with
+        # its message); a player is shown only the player inputs.
+        self.declared_specs = tuple(test.declared)
+        for spec in self.declared_specs:
+            field = build_rules_field(spec)
+            field.required = False
+            if spec.audience == "gm":
+                field.label = _("%(label)s (GM)") % {"label": field.label}
+            self.fields[field_name(spec.path, "declared__")] = field
+
+    def _value(self, name: str) -> str:
+        if self.is_bound:
+            return str(self.data.get(self.add_prefix(name)) or "")
+        return str(self.initial.get(name) or "")
+
+    def declared_inputs(self) -> list[Any]:
+        shown = {field_name(f.path, "declared__") for f in self.declared_specs if self.is_gm or f.audience != "gm"}
+        return [self[name] for name in self.fields if name in shown]
+
+    def sheet_reads(self) -> list[dict[str, Any]]:
+        """The sheet values the chosen test reads (label, value, where), for display."""
+        lang = _lang()
+        if self.sheet_chosen is None:
+            return []
+        return [{"label": r.label.get(lang), "value": r.value, "path": r.path} for r in self.sheet_chosen.reads]
+
+    def sheet_request(self) -> dict[str, Any] | None:
+        """``{"sheet_test": {"test", "declared"}, "character_id"}`` for the chosen sheet test, if any."""
+        if self.sheet_chosen is None or not hasattr(self, "cleaned_data"):
+            return None
+        declared = collect_rules_values(self.cleaned_data, self.declared_specs, "declared__")
+        declared = {k: v for k, v in declared.items() if not (v is False and _default_false(self.declared_specs, k))}
+        return {
+            "sheet_test": {"test": self.sheet_chosen.key, "declared": declared},
+            "character_id": int(self.cleaned_data["sheet_character"]),
+        }
+
     def roll_requests(self) -> list[dict[str, Any]]:
         """Roll requests for :func:`campaigns.services.create_post`."""
         secret = bool(self.cleaned_data.get("secret"))
@@ -330,6 +414,11 @@ class PostForm(forms.Form):
                 continue
             expression, _sep, label = line.partition(" ")
             requests.append({"expression": expression, "label": label.strip(), "secret": secret})
+        sheet = self.sheet_request()
+        if sheet is not None:
+            sheet["secret"] = secret
+            sheet["label"] = self.cleaned_data.get("test_label") or ""
+            requests.append(sheet)
         kind = self.cleaned_data.get("test_kind")
         if kind:
             test = collect_rules_values(self.cleaned_data, self.test_specs, "test__")
@@ -343,6 +432,11 @@ class PostForm(forms.Form):
                 request["character_id"] = int(self.cleaned_data["test_character"])
             requests.append(request)
         return requests
+
+
+def _default_false(specs: tuple[Field, ...], path: str) -> bool:
+    """An unticked box whose default is "no" declares nothing (so a player's form never sends a GM value)."""
+    return any(f.path == path and f.kind == "bool" and not f.default for f in specs)
 
 
 class ThreadForm(forms.Form):

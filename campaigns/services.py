@@ -42,10 +42,11 @@ from campaigns.models import (
     Thread,
     ThreadRead,
 )
+from campaigns.play import sheet_test_characters
 from campaigns.signals import session_closed
-from config.ratelimit import hit, parse_rate
+from config.ratelimit import RateLimited, hit, parse_rate
 from live.events import publish
-from rules.base import Msg, RulesError, validate_fields
+from rules.base import Msg, RulesError, ScriptedRandom, is_digits, validate_fields
 
 User = get_user_model()
 
@@ -93,7 +94,7 @@ def _require_main_gm(user: Any, campaign: Campaign) -> None:
 
 def _unique_slug(title: str) -> str:
     base = slugify(title)[:120] or "table"
-    if base.isdigit() or base in RESERVED_SLUGS:
+    if is_digits(base) or base in RESERVED_SLUGS:
         base = f"table-{base}"
     slug = base
     while Campaign.objects.filter(slug=slug).exists():
@@ -506,7 +507,7 @@ def check_post_rate(user: Any) -> None:
         return
     used, wait = hit(f"post:{user.pk}", period)
     if used > count:
-        raise ValidationError(
+        raise RateLimited(
             {
                 "__all__": [
                     _(
@@ -516,6 +517,7 @@ def check_post_rate(user: Any) -> None:
                     % {"count": count, "period": period, "wait": wait}
                 ]
             },
+            retry_after=wait,
             code="rate_limited",
         )
 
@@ -585,14 +587,51 @@ def _check_recipients(user: Any, campaign: Campaign, recipients: Iterable[Any]) 
     return sorted(ids)
 
 
+def build_sheet_test(
+    user: Any, campaign: Campaign, character: Any, test: str, declared: dict[str, Any] | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The request of the sheet test ``test`` of ``character``, built by the rules, and its sheet record.
+
+    Nothing here computes a number: the rules read the character's current sheet
+    (``RuleSystem.build_test``). A player may declare only the player inputs of the
+    test; a GM-only one (difficulty, GM modifier, opposition) from a player is refused
+    by the rules, so a player's request never carries it. Raises ``RulesError``.
+    ``character`` must be one of :func:`sheet_test_characters`.
+    """
+    system = rules.get_system(campaign.system)
+    settings_ = system.settings(campaign.system_settings)
+    sheet = character.current_sheet()
+    built = system.build_test(sheet, test, declared or {}, settings_, None, gm=access.is_gm(user, campaign))
+    source = {
+        "character": character.pk,
+        "name": character.name,
+        "version": character.version,
+        "test": built.key,
+        "label": built.label.to_dict(),
+        "reads": [r.to_dict() for r in built.reads],
+        "declared": built.declared,
+        # What the GM may still add after the roll (see add_gm_inputs).
+        "gm_fields": [f.to_dict() for f in built.declarable if f.audience == "gm"],
+    }
+    return built.request, source
+
+
 def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Validate and roll every request before anything is written."""
+    """Validate and roll every request before anything is written.
+
+    A system test is built by the rules from the chosen character's sheet
+    (``{"sheet_test": {"test": key, "declared": {...}}, "character_id": ...}``);
+    a test typed in full (``system_test``) is the GM's only: a player's numbers are never rolled.
+    """
     if len(roll_requests) > MAX_ROLLS_PER_POST:
         raise ValidationError({"rolls": [_("At most %(n)d rolls per post.") % {"n": MAX_ROLLS_PER_POST}]})
     prepared: list[dict[str, Any]] = []
     errors: list[str] = []
+    is_gm = access.is_gm(user, campaign)
     for index, request in enumerate(roll_requests, start=1):
-        if not isinstance(request, dict) or not (request.get("expression") or request.get("system_test")):
+        if not isinstance(request, dict) or not (
+            request.get("expression") or request.get("system_test") or request.get("sheet_test")
+        ):
             errors.append(_("Roll %(n)d: give a dice expression or a test.") % {"n": index})
             continue
         character = None
@@ -602,10 +641,35 @@ def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[s
             except ValidationError:
                 errors.append(_("Roll %(n)d: choose one of your characters.") % {"n": index})
                 continue
+        source = None
         try:
-            if request.get("system_test") is not None and not isinstance(request["system_test"], dict):
-                raise RulesError([])
-            request = _with_character_sheet(campaign, request, character)
+            if request.get("sheet_test") is not None:
+                sheet_test = request["sheet_test"]
+                if not isinstance(sheet_test, dict) or not isinstance(sheet_test.get("declared") or {}, dict):
+                    raise RulesError([])
+                if character is None or not sheet_test_characters(user, campaign).filter(pk=character.pk).exists():
+                    errors.append(
+                        _("Roll %(n)d: choose one of your characters whose sheet is approved.") % {"n": index}
+                    )
+                    continue
+                test, source = build_sheet_test(
+                    user, campaign, character, str(sheet_test.get("test") or ""), sheet_test.get("declared") or {}
+                )
+                label = request.get("label") or source["label"].get(_lang(), "")
+                request = {"system_test": test, "label": label, "secret": request.get("secret")}
+            elif request.get("system_test") is not None:
+                if not is_gm:
+                    errors.append(
+                        _(
+                            "Roll %(n)d: a test is built from your character's sheet: choose the character and "
+                            "what to roll (the numbers are never typed in)."
+                        )
+                        % {"n": index}
+                    )
+                    continue
+                if not isinstance(request["system_test"], dict):
+                    raise RulesError([])
+                request = _with_character_sheet(campaign, request, character)
             rolled = dice.resolve_request(campaign, request)
             if isinstance(rolled.get("request"), dict):
                 rolled["request"].pop("sheet", None)  # read from the character, not stored with the roll
@@ -613,6 +677,8 @@ def _prepare_rolls(user: Any, campaign: Campaign, roll_requests: Sequence[dict[s
             messages = _rules_errors(exc) or [_("invalid test.")]
             errors.extend(_("Roll %(n)d: %(error)s") % {"n": index, "error": m} for m in messages)
             continue
+        if source is not None:
+            rolled["request"] = {**rolled["request"], "from_sheet": source}
         rolled["secret"] = bool(request.get("secret"))
         rolled["character"] = character
         rolled["source_request"] = request
@@ -740,6 +806,8 @@ def create_post(
                 raise ValidationError({"rolls": _rules_errors(exc) or [_("invalid test.")]}) from exc
             if isinstance(rolled.get("request"), dict):
                 rolled["request"].pop("sheet", None)  # read from the character, not stored with the roll
+            if "from_sheet" in prepared["request"]:  # what the test read, as prepared (and hashed by the source)
+                rolled["request"] = {**rolled["request"], "from_sheet": prepared["request"]["from_sheet"]}
             dice.record_roll(
                 campaign,
                 roller=user,
@@ -996,12 +1064,106 @@ def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
     return reread
 
 
+def can_add_gm_inputs(user: Any, roll: Roll, *, is_gm: bool) -> bool:
+    """Whether a GM may add GM-only inputs to ``roll`` after it was rolled (a test built from a sheet)."""
+    source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
+    return (
+        is_gm
+        and roll.kind == "system"
+        and roll.post_id is not None
+        and roll.system in rules.SYSTEM_MODULES
+        and isinstance(source, dict)
+        and isinstance(roll.resolution, dict)
+        and isinstance(roll.resolution.get("draws"), list)
+    )
+
+
+def add_gm_inputs(user: Any, roll: Roll, *, declared: dict[str, Any]) -> Roll:
+    """The GM adds GM-only inputs (a difficulty, a modifier, the opposition) to a sheet roll, after it.
+
+    The test is built again by the rules from the sheet version the roll read (not the current
+    sheet), with the player's declared inputs plus the GM's, and resolved with the same stored
+    draws (``ScriptedRandom``): nothing is re-rolled. The original roll never changes: the result is
+    a new roll of the chain in the same post, pointing at it (``request.gm_inputs.sequence``). Inputs
+    that would need other dice are refused. It belongs to no session (its dice are counted once).
+    """
+    from characters.models import SheetVersion
+
+    if not access.can_see_roll(user, roll):
+        raise Http404
+    if not can_add_gm_inputs(user, roll, is_gm=access.is_gm(user, roll.campaign)):
+        raise PermissionDenied(_("Only the GM and co-GMs can add their inputs to this roll."))
+    if not isinstance(declared, dict) or not declared:
+        raise ValidationError({"gm_inputs": [_("Give at least one of the GM's inputs.")]})
+    source = dict(roll.request["from_sheet"])
+    system = rules.get_system(roll.system)
+    settings_ = system.settings(roll.campaign.system_settings)
+    version = SheetVersion.objects.filter(character_id=source.get("character"), version=source.get("version")).first()
+    if version is None:
+        raise ValidationError({"gm_inputs": [_("The sheet version this roll read is missing.")]})
+    sheet = system.migrate_sheet(dict(version.sheet), version.schema_version)
+    merged = {**(source.get("declared") or {}), **declared}
+    with transaction.atomic():
+        Campaign.objects.select_for_update().filter(pk=roll.campaign_id).values_list("pk", flat=True).first()
+        later = Roll.objects.filter(campaign=roll.campaign_id, request__gm_inputs__sequence=roll.sequence).first()
+        if later is not None:
+            raise ValidationError(
+                {"gm_inputs": [_("This roll was already re-read: use roll #%(n)d instead.") % {"n": later.sequence}]}
+            )
+        replay = ScriptedRandom(roll.resolution["draws"])
+        try:
+            built = system.build_test(sheet, str(source.get("test") or ""), merged, settings_, None, gm=True)
+            resolution = system.resolve(built.request, replay, settings_)
+            if replay.remaining:
+                raise ValueError("fewer dice")
+        except RulesError as exc:
+            raise ValidationError({"gm_inputs": _rules_errors(exc)}) from None
+        except ValueError:  # the inputs ask for other dice than the ones rolled
+            raise ValidationError({"gm_inputs": [_("These inputs would need other dice: roll a new test.")]}) from None
+        data = resolution.to_dict()
+        summary = resolution.summary
+        data["summary"] = {
+            "fr": f"Avec les données du MJ (jet n° {roll.sequence}) : {summary.fr}",
+            "en": f"With the GM's inputs (roll #{roll.sequence}): {summary.en}",
+        }
+        source["declared"] = built.declared
+        source["reads"] = [r.to_dict() for r in built.reads]
+        reread = dice.record_roll(
+            roll.campaign,
+            roller=user,
+            kind="system",
+            system=roll.system,
+            request={**built.request, "from_sheet": source, "gm_inputs": {"sequence": roll.sequence, **declared}},
+            resolution=data,
+            derived_from=roll.sequence,
+            label=roll.label,
+            secret=roll.secret,
+            post=roll.post,
+            character=roll.character,
+        )
+        post = roll.post
+        publish(
+            f"thread:{post.thread_id}",
+            "post-edited",
+            {"thread": post.thread_id, "number": post.number},
+            **_audience(post),
+        )
+    return reread
+
+
 def hide_post(user: Any, post: Post, *, hidden: bool = True, reason: str = "") -> Post:
-    """GM, co-GM or moderator hides (or shows again) a post. Its rolls stay in the chain."""
+    """GM, co-GM or moderator hides (or shows again) a post. Its rolls stay in the chain.
+
+    The write only: callers go through :func:`moderation.services.hide_post` and
+    ``restore_post`` (audit entry, reports closed, live event). A post a
+    moderator hid is the moderators' to show again (or to hide anew).
+    """
     if not access.can_see_post(user, post):
         raise Http404
     if not access.can_hide_post(user, post):
         raise PermissionDenied(_("Only the GM, co-GMs and moderators can hide a post."))
+    if not access.can_change_hidden_state(user, post):
+        raise PermissionDenied(_("A moderator hid this post: only a moderator can change that."))
     with transaction.atomic():
         post.hidden = hidden
         post.hidden_by = user if hidden else None

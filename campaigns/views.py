@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -25,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 import rules
-from campaigns import access, checkpoints, dice, services
+from campaigns import access, checkpoints, dice, play, services
 from campaigns.forms import (
     BoardForm,
     CampaignForm,
@@ -58,6 +59,7 @@ from campaigns.models import (
     Thread,
     ThreadRead,
 )
+from config.ratelimit import RateLimited
 from rules.base import RulesError
 
 User = get_user_model()
@@ -583,16 +585,39 @@ def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwa
     from characters.models import Character
 
     is_gm = access.is_gm(request.user, campaign)
-    characters = Character.objects.filter(campaign=campaign).only("pk", "name", "is_npc", "owner_id")
+    characters = Character.objects.filter(campaign=campaign)
     if is_gm:
-        characters = characters.filter(Q(owner=request.user) | Q(is_npc=True))
+        characters = characters.filter(Q(owner=request.user) | Q(is_npc=True)).only("pk", "name", "is_npc", "owner_id")
+        sheet_characters = list(play.sheet_test_characters(request.user, campaign))
     else:
-        characters = characters.filter(owner=request.user, is_npc=False)
+        # One query: a player's voices are their characters; those approved can also roll from their sheet.
+        characters = list(characters.filter(owner=request.user, is_npc=False))
+        sheet_characters = [c for c in characters if c.status in play.PLAYABLE_STATUSES]
+    for character in sheet_characters:
+        character.campaign = campaign
     members = [
         (m.user_id, m.user.profile.name if hasattr(m.user, "profile") else m.user.username)
         for m in Membership.objects.filter(campaign=campaign).exclude(user=request.user).select_related("user__profile")
     ]
-    return PostForm(data, campaign=campaign, characters=list(characters), members=members, is_gm=is_gm, **kwargs)
+    return PostForm(
+        data,
+        campaign=campaign,
+        characters=list(characters),
+        members=members,
+        is_gm=is_gm,
+        sheet_characters=sheet_characters,
+        sheet_options=play.sheet_tests_of,
+        **kwargs,
+    )
+
+
+def _prefill(request: HttpRequest) -> dict[str, Any]:
+    """``?character=&test=`` (from a sheet's "What you can roll" line): the test the form opens with."""
+    character, test = request.GET.get("character", ""), request.GET.get("test", "")
+    if not character or not test:
+        return {}
+    # The post speaks as that character when it is one of the author's voices (the choice ignores others).
+    return {"initial": {"sheet_character": character[:20], "sheet_test": test[:100], "character": character[:20]}}
 
 
 @login_required
@@ -637,12 +662,15 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
     """Per-post flags computed without queries (roles are known)."""
     is_gm = role in access.GM_ROLES
     lang = _lang()
+    secret = play.secret_paths(campaign.system)
     for post in posts:
         mine = user.is_authenticated and post.author_id == user.pk
         post.can_edit = role is not None and (
             (mine and not post.is_system) or (role == Role.GM and post.visibility == Post.Visibility.GM_ONLY)
         )
         post.can_hide = is_gm or getattr(user, "_is_moderator", False)
+        # A moderator's hide is the moderators' to lift (GMs still read the post).
+        post.hide_locked = post.can_hide and not access.can_change_hidden_state(user, post)
         # Moderated posts keep their place and rolls; their text is withheld.
         post.content_withheld = post.hidden and not post.can_hide
         if post.content_withheld:
@@ -653,18 +681,51 @@ def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None
         # A lowered roll is superseded by its lowering (a later roll of the same post).
         lowered = {(r.request.get("lower_die") or {}).get("sequence") for r in post.rolls.all()}
         reread = {(r.request.get("reevaluate") or {}).get("sequence") for r in post.rolls.all()}
+        gm_reread = {(r.request.get("gm_inputs") or {}).get("sequence") for r in post.rolls.all()}
         for roll in post.rolls.all():
             if roll.secret and not (is_gm or (user.is_authenticated and roll.roller_id == user.pk)):
                 continue
             roll.summary_text = (roll.resolution.get("summary") or {}).get(lang, "")
             roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
             roll.odds_text = _odds_text(roll.resolution.get("odds"), lang)
+            source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
+            mine = user.is_authenticated and roll.roller_id == user.pk
+            hidden = frozenset() if is_gm or mine else secret
+            roll.sheet_text = play.reads_text(source, lang, hidden) if isinstance(source, dict) else ""
+            roll.sheet_version = source.get("version") if roll.sheet_text else None
+            roll.sheet_link = bool(roll.sheet_text) and (is_gm or roll.roller_id == getattr(user, "pk", None))
+            roll.gm_fields = []
+            if roll.sheet_text and is_gm and roll.sequence not in gm_reread:
+                roll.gm_fields = _gm_fields(source.get("gm_fields"), source.get("declared") or {}, lang)
             roll.can_lower = roll.sequence not in lowered and services.can_lower_die(user, roll)
-            roll.can_set_difficulty = roll.sequence not in reread and services.can_set_difficulty(
-                user, roll, is_gm=is_gm
+            roll.can_set_difficulty = (
+                roll.sequence not in reread
+                and not roll.sheet_text  # a sheet roll: the GM's inputs form sets the difficulty too
+                and services.can_set_difficulty(user, roll, is_gm=is_gm)
             )
             shown.append(roll)
         post.shown_rolls = shown
+
+
+def _gm_fields(specs: Any, declared: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """The GM-only inputs a GM may still add to a sheet roll, as simple form controls (from the stored specs)."""
+    out = []
+    for spec in specs if isinstance(specs, list) else []:
+        if not isinstance(spec, dict) or spec.get("kind") not in ("int", "bool", "choice"):
+            continue
+        label = spec.get("label") or {}
+        out.append(
+            {
+                "path": spec["path"],
+                "kind": spec["kind"],
+                "label": label.get(lang) or label.get("fr") or "",
+                "minimum": spec.get("minimum"),
+                "maximum": spec.get("maximum"),
+                "value": declared.get(spec["path"], spec.get("default")),
+                "choices": [(v, (m or {}).get(lang, v)) for v, m in spec.get("choices") or []],
+            }
+        )
+    return out
 
 
 def _plain_detail(detail: Any) -> str:
@@ -728,7 +789,7 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
     _decorate(posts, request.user, campaign, role, last_read)
     form = None
     if access.can_post(request.user, campaign) and (not thread.locked or role in access.GM_ROLES):
-        form = _post_form(request, campaign)
+        form = _post_form(request, campaign, **_prefill(request))
     ctx = _campaign_context(
         request,
         campaign,
@@ -836,6 +897,11 @@ def thread_reply(request: HttpRequest, thread_id: int) -> HttpResponse:
             )
         except ValidationError as exc:
             apply_errors(form, exc)
+            if isinstance(exc, RateLimited):
+                ctx = _campaign_context(request, campaign, thread=thread, form=form)
+                response = render(request, "campaigns/post_form_page.html", ctx, status=429)
+                response["Retry-After"] = str(max(1, exc.retry_after))
+                return response
         else:
             url = reverse("campaigns:thread", kwargs={"thread_id": thread.pk})
             return redirect(f"{url}?page={page_of(post.number)}#post-{post.number}")
@@ -852,6 +918,57 @@ def roll_fields(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "campaigns/partials/test_fields.html", {"form": form})
 
 
+@login_required
+def roll_from_sheet(request: HttpRequest, slug: str) -> HttpResponse:
+    """A sheet line's "Roll" control: open the chosen thread's post form with the test prefilled."""
+    campaign = access.get_campaign_for_user(request.user, slug)
+    if not access.can_post(request.user, campaign):
+        raise Http404
+    try:
+        thread_id = int(request.GET.get("thread", ""))
+    except ValueError:
+        raise Http404 from None
+    thread = get_object_or_404(Thread, pk=thread_id, campaign=campaign)
+    if thread.locked and not access.is_gm(request.user, campaign):
+        raise Http404
+    query = urlencode({"character": request.GET.get("character", "")[:20], "test": request.GET.get("test", "")[:100]})
+    url = reverse("campaigns:thread", kwargs={"thread_id": thread.pk})
+    return redirect(f"{url}?page={page_of(max(thread.post_count, 1))}&{query}#reply")
+
+
+def sheet_test_fields(request: HttpRequest, slug: str) -> HttpResponse:
+    """htmx fragment: what the chosen character can roll, the values it reads and the inputs to declare."""
+    campaign = access.get_campaign_for_user(request.user, slug)
+    if not access.can_post(request.user, campaign):
+        raise Http404
+    initial = {k: request.GET.get(k, "")[:100] for k in ("sheet_character", "sheet_test")}
+    form = _post_form(request, campaign, initial=initial)
+    return render(request, "campaigns/partials/sheet_test_fields.html", {"form": form})
+
+
+def _sheet_preview(request: HttpRequest, campaign: Campaign, form: PostForm) -> tuple[str, list[str], str]:
+    """Odds of the chosen sheet test, built by the rules from the sheet (nothing rolled nor stored)."""
+    lang = get_language() or "fr"
+    errors = [
+        _("%(field)s: %(error)s") % {"field": form.fields[name].label, "error": message}
+        for name, messages_ in form.errors.items()
+        if name.startswith("declared__")
+        for message in messages_
+    ]
+    sheet = form.sheet_request() if not errors else None
+    if sheet is None:
+        return "", errors, ""
+    character = form.sheet_characters[str(sheet["character_id"])]
+    try:
+        test, source = services.build_sheet_test(
+            request.user, campaign, character, sheet["sheet_test"]["test"], sheet["sheet_test"]["declared"]
+        )
+        odds = dice.preview_odds(campaign, test)
+    except RulesError as exc:
+        return "", [e.message.get(lang) for e in exc.errors], ""
+    return _odds_text(odds, lang), [], play.reads_text(source, lang)
+
+
 def roll_preview(request: HttpRequest, slug: str) -> HttpResponse:
     """htmx fragment: the odds of the system test being filled in, before anything is rolled.
 
@@ -863,6 +980,10 @@ def roll_preview(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     form = _post_form(request, campaign, data=request.GET)
     form.is_valid()
+    if request.GET.get("sheet_test"):
+        text, errors, reads = _sheet_preview(request, campaign, form)
+        context = {"preview": text, "preview_errors": errors, "preview_reads": reads}
+        return render(request, "campaigns/partials/roll_preview.html", context)
     errors = [
         _("%(field)s: %(error)s") % {"field": form.fields[name].label, "error": message}
         for name, messages_ in form.errors.items()
@@ -1007,6 +1128,39 @@ def roll_difficulty(request: HttpRequest, roll_id: int) -> HttpResponse:
             messages.error(request, error)
     else:
         messages.success(request, _("Difficulty set: roll #%(n)d records the result.") % {"n": reread.sequence})
+    return redirect("campaigns:post", post_id=roll.post_id)
+
+
+@login_required
+@require_POST
+def roll_gm_inputs(request: HttpRequest, roll_id: int) -> HttpResponse:
+    """The GM adds GM-only inputs to a sheet roll after it; the same draws are re-read in a new roll."""
+    roll = get_object_or_404(Roll.objects.select_related("campaign", "post"), pk=roll_id)
+    if not access.can_see_roll(request.user, roll) or roll.post_id is None:
+        raise Http404
+    source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
+    declared: dict[str, Any] = {}
+    for spec in (source or {}).get("gm_fields") or []:
+        name = f"gm__{spec.get('path')}"
+        raw = request.POST.get(name, "")
+        if spec.get("kind") == "bool":
+            if raw:
+                declared[spec["path"]] = True
+        elif raw != "" and spec.get("kind") == "int":
+            try:
+                declared[spec["path"]] = int(raw)
+            except ValueError:
+                messages.error(request, _("%(field)s: enter a whole number.") % {"field": spec["path"]})
+                return redirect("campaigns:post", post_id=roll.post_id)
+        elif raw != "":
+            declared[spec["path"]] = raw[:100]
+    try:
+        reread = services.add_gm_inputs(request.user, roll, declared=declared)
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
+    else:
+        messages.success(request, _("GM's inputs added: roll #%(n)d records the result.") % {"n": reread.sequence})
     return redirect("campaigns:post", post_id=roll.post_id)
 
 

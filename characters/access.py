@@ -19,6 +19,7 @@ from django.http import Http404
 
 from campaigns.access import can_view_campaign, is_gm, is_member
 from characters.models import Auction, ChangeRequest, Character
+from rules.base import SheetContext, is_digits
 
 
 def can_see_public(user: Any, character: Character) -> bool:
@@ -59,7 +60,7 @@ def get_character_for_user(user: Any, character_id: int | str, write: bool = Fal
     edits, change requests, export); whether the particular write is allowed
     (draft vs approved, GM vs owner) is the service's job.
     """
-    if not str(character_id).isdigit():
+    if not is_digits(str(character_id)):
         raise Http404
     character = Character.objects.select_related("campaign", "owner").filter(pk=character_id).first()
     if character is None:
@@ -74,7 +75,7 @@ def get_character_for_user(user: Any, character_id: int | str, write: bool = Fal
 
 def get_change_request_for_user(user: Any, request_id: int | str) -> ChangeRequest:
     """A change request is seen by whoever sees the full sheet."""
-    if not str(request_id).isdigit():
+    if not is_digits(str(request_id)):
         raise Http404
     change = ChangeRequest.objects.select_related("character__campaign", "author").filter(pk=request_id).first()
     if change is None or not can_see_full_sheet(user, change.character):
@@ -84,7 +85,7 @@ def get_change_request_for_user(user: Any, request_id: int | str) -> ChangeReque
 
 def get_auction_for_user(user: Any, auction_id: int | str) -> Auction:
     """Auctions are seen by campaign members (spectator and up)."""
-    if not str(auction_id).isdigit():
+    if not is_digits(str(auction_id)):
         raise Http404
     auction = Auction.objects.select_related("campaign").filter(pk=auction_id).first()
     if auction is None or not is_member(user, auction.campaign):
@@ -92,21 +93,22 @@ def get_auction_for_user(user: Any, auction_id: int | str) -> Auction:
     return auction
 
 
-def locked_paths(user: Any, character: Character) -> list[str]:
-    """Schema paths a non-GM may not edit: GM-set values and auction results.
+def sheet_context(user: Any, character: Character) -> SheetContext:
+    """What the rules need to know to decide what ``user`` may write on this sheet."""
+    gm = is_gm(user, character.campaign)
+    in_auction = character.pk is not None and any(
+        character.pk in a.character_ids() for a in Auction.objects.filter(campaign=character.campaign)
+    )
+    return SheetContext(gm=gm, rolls=character.server_rolls(), in_auction=in_auction)
 
-    Enforced by :mod:`characters.services` on every write (HTML and API) with
+
+def locked_paths(user: Any, character: Character) -> list[str]:
+    """Schema paths ``user`` may not edit, as the rules declare them
+    (:meth:`rules.base.RuleSystem.locked_paths`): GM-set values, auction results,
+    what the server alone writes.
+
+    Enforced by :mod:`characters.services` on every write (HTML, API, import) with
     :func:`characters.sheetform.keep_locked`.
     """
-    from characters import sheetform
-
-    if is_gm(user, character.campaign):
-        return []
-    locked = sheetform.gm_only_paths(character.rule_system.sheet_fields())
-    if character.system == "clefs-de-l-aube" and (character.sheet.get("creation") or {}).get("roll"):
-        locked += ["creation.aspect_method", "creation.means_method"]  # chosen with the server's roll
-    if character.system == "ambre":
-        locked.append("ladder")
-        if any(character.pk in a.character_ids() for a in Auction.objects.filter(campaign=character.campaign)):
-            locked += ["attributes", "ladder"]
-    return locked
+    system = character.rule_system
+    return list(system.locked_paths(character.current_sheet(), sheet_context(user, character)))

@@ -6,14 +6,28 @@ and derived by :mod:`rules`; derived values are never stored as truth.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.files.storage import FileSystemStorage, Storage
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 import rules
 from config.history import AppendOnlyModel
+
+
+def portrait_storage() -> Storage:
+    """Portraits live in ``MEDIA_ROOT`` but their URLs point to
+    :func:`characters.views.portrait_file`, which checks who may see the character
+    (a private campaign's portraits are never public files)."""
+    return FileSystemStorage(base_url="/characters/media/")
+
+
+def portrait_name(instance: Any, filename: str) -> str:
+    """An unguessable name: ``portraits/<random token>.jpg``."""
+    return f"portraits/{secrets.token_urlsafe(24)}.jpg"
 
 
 class Character(models.Model):
@@ -32,7 +46,7 @@ class Character(models.Model):
     )
     is_npc = models.BooleanField(_("NPC"), default=False)
     name = models.CharField(_("name"), max_length=100)
-    portrait = models.ImageField(_("portrait"), upload_to="portraits/%Y/%m/", blank=True)
+    portrait = models.ImageField(_("portrait"), upload_to=portrait_name, storage=portrait_storage, blank=True)
     public_description = models.TextField(_("public description"), blank=True, max_length=10000)
     private_background = models.TextField(_("private background"), blank=True, max_length=20000)
     system = models.CharField(max_length=40)
@@ -41,6 +55,11 @@ class Character(models.Model):
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT)
     version = models.PositiveIntegerField(default=1)  # optimistic concurrency
     gm_comment = models.TextField(blank=True)
+    #: The server's creation roll (a chained roll of kind ``"creation"``), when the system rolls
+    #: one: the rules check the sheet against it, never against draws the sheet carries.
+    creation_roll = models.ForeignKey(
+        "campaigns.Roll", on_delete=models.PROTECT, null=True, blank=True, related_name="+", editable=False
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -55,6 +74,12 @@ class Character(models.Model):
     @property
     def rule_system(self) -> rules.base.RuleSystem:
         return rules.get_system(self.system)
+
+    def server_rolls(self) -> dict[str, Any]:
+        """The server's stored rolls for this character by kind, as the rules read them."""
+        if self.creation_roll_id is None:
+            return {}
+        return {"creation": self.creation_roll.resolution}
 
     def current_sheet(self) -> dict[str, Any]:
         """The sheet migrated to the system's current schema version."""

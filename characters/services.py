@@ -37,7 +37,7 @@ from characters.models import Auction, ChangeComment, ChangeRequest, Character, 
 from characters.sheetform import msg, note_i18n, type_errors
 from live.events import publish
 from rhythm import loop
-from rules.base import Budget, FieldError, LedgerDraft, Msg, RulesError, SecureRandom
+from rules.base import Budget, FieldError, LedgerDraft, Msg, RandomSource, RulesError, get_path, set_path
 
 EXPORT_FORMAT = "tablee-character"
 EXPORT_VERSION = 1
@@ -108,15 +108,23 @@ def system_settings(campaign: Campaign) -> dict[str, Any]:
 
 
 def evaluate(
-    system: rules.base.RuleSystem, sheet: dict[str, Any], settings: dict[str, Any] | None, *, npc: bool = False
+    system: rules.base.RuleSystem,
+    sheet: dict[str, Any],
+    settings: dict[str, Any] | None,
+    rolls: dict[str, Any] | None = None,
+    *,
+    npc: bool = False,
 ) -> Evaluation:
-    """Validate, budget and derive; a sheet with type errors is only validated.
+    """Validate (against the server's stored ``rolls`` too), budget and derive;
+    a sheet with type errors is only validated.
 
     An NPC follows the system's NPC rules (``validate_npc``) and has no creation budget.
     """
     result = Evaluation()
     try:
         result.errors = list(system.validate_npc(sheet, settings) if npc else system.validate_sheet(sheet, settings))
+        if not type_errors(result.errors):
+            result.errors += system.verify_server_rolls(sheet, rolls or {})
     except Exception:
         result.errors = [_error("", "engine_error", "Feuille illisible par les règles.", "The rules cannot read it.")]
         return result
@@ -166,6 +174,7 @@ def evaluate_character(character: Character, sheet: dict[str, Any] | None = None
         character.rule_system,
         character.current_sheet() if sheet is None else sheet,
         system_settings(character.campaign),
+        character.server_rolls(),
         npc=character.is_npc,
     )
 
@@ -261,14 +270,33 @@ def create_character(
 
 
 def _keep_locked(actor: Any, character: Character, sheet: dict[str, Any]) -> dict[str, Any]:
-    """Whatever the client sent, a non-GM never writes GM-set values, auction
-    results or keys the rules keep for themselves (same for HTML and API)."""
-    if is_gm(actor, character.campaign):
-        return sheet
+    """Whatever the client sent, nobody writes what the rules lock for them
+    (:meth:`rules.base.RuleSystem.locked_paths`): a non-GM never writes GM-set
+    values, auction results or keys the rules keep for themselves; a GM never
+    writes what only the server writes (a creation roll). Same for HTML, API and import."""
     from characters.sheetform import keep_locked
 
     locked = tuple(access.locked_paths(actor, character))
-    return keep_locked(character.rule_system.sheet_fields(), character.current_sheet(), sheet, locked)
+    stored = character.current_sheet()
+    if is_gm(actor, character.campaign):
+        sheet = copy.deepcopy(sheet)
+        for path in locked:
+            value = get_path(stored, path, _ABSENT)
+            if value is _ABSENT:
+                _drop_path(sheet, path)
+            else:
+                set_path(sheet, path, copy.deepcopy(value))
+        return sheet
+    return keep_locked(character.rule_system.sheet_fields(), stored, sheet, locked)
+
+
+_ABSENT = object()
+
+
+def _drop_path(sheet: dict[str, Any], path: str) -> None:
+    parent = get_path(sheet, path.rpartition(".")[0]) if "." in path else sheet
+    if isinstance(parent, dict):
+        parent.pop(path.rpartition(".")[2], None)
 
 
 def save_sheet(
@@ -294,7 +322,8 @@ def save_sheet(
     _check_size(sheet)
     sheet = _keep_locked(actor, character, sheet)
     system = character.rule_system
-    result = evaluate(system, sheet, system_settings(character.campaign), npc=character.is_npc)
+    settings = system_settings(character.campaign)
+    result = evaluate(system, sheet, settings, character.server_rolls(), npc=character.is_npc)
     errors = list(parse_errors or []) + type_errors(result.errors)
     if errors:
         raise SheetInvalid(errors)
@@ -486,13 +515,23 @@ def set_status(actor: Any, character: Character, *, status: str) -> Character:
 # System-specific creation helpers (all game logic stays in rules/)
 # ---------------------------------------------------------------------------
 def clefs_creation_roll(
-    actor: Any, character: Character, *, aspect_method: str, means_method: str, expected_version: int | None
+    actor: Any,
+    character: Character,
+    *,
+    aspect_method: str,
+    means_method: str,
+    expected_version: int | None,
+    rng: RandomSource | None = None,
 ) -> Character:
     """Clefs de l'Aube: roll the creation dice on the server (L517-L576).
 
-    One roll per character: the record is stored in ``creation.roll`` and
-    replayed by the rules to check it; only a GM may roll again.
+    One roll per character: the record is appended to the campaign's dice
+    chain (a secret roll of kind ``"creation"``, linked to the character and
+    referenced by ``Character.creation_roll``) and copied into the sheet's
+    ``creation.roll``, which nobody may write; the rules check the sheet
+    against the stored roll. Only a GM may roll again.
     """
+    from campaigns.dice import fair_source, record_roll
     from rules import clefs
 
     _require_visible(actor, character)
@@ -502,24 +541,42 @@ def clefs_creation_roll(
         raise PermissionDenied(_("Only a draft sheet can be rolled."))
     sheet = copy.deepcopy(character.current_sheet())
     creation = sheet.setdefault("creation", {})
-    if creation.get("roll") and not is_gm(actor, character.campaign):
+    if character.creation_roll_id is not None and not is_gm(actor, character.campaign):
         raise PermissionDenied(_("The creation dice were already rolled; only the GM may roll again."))
-    try:
-        record = clefs.creation_roll(SecureRandom(), aspect_method, means_method)
-    except RulesError as exc:
-        remap = {"aspect_method": "creation.aspect_method", "means_method": "creation.means_method"}
-        raise SheetInvalid([FieldError(remap.get(e.path, e.path), e.code, e.message) for e in exc.errors]) from exc
-    creation.update(aspect_method=aspect_method, means_method=means_method, roll=record)
-    aspects = dict(zip(("PH", "ME", "MY"), record["aspect_results"], strict=False))
-    creation["aspects_assigned"] = dict(aspects)
-    sheet["aspects"] = dict(aspects)
-    means_keys = list((sheet.get("means") or {}).keys()) or ["PU", "RE", "MA", "PR", "EX", "PE"]
-    means = dict(zip(means_keys, record["means_values"], strict=False))
-    creation["means_assigned"] = dict(means)
-    sheet["means"] = dict(means)
+    request = {"aspect_method": aspect_method, "means_method": means_method}
     with transaction.atomic():
         locked = _lock(character)
         _check_version(locked, expected_version)
+        if locked.creation_roll_id is not None and not is_gm(actor, locked.campaign):
+            raise PermissionDenied(_("The creation dice were already rolled; only the GM may roll again."))
+        try:
+            # The campaign's fair source (campaigns.dice): the draws get the chain's fairness proof.
+            record = clefs.creation_roll(rng or fair_source(locked.campaign, request), aspect_method, means_method)
+        except RulesError as exc:
+            remap = {"aspect_method": "creation.aspect_method", "means_method": "creation.means_method"}
+            errors = [FieldError(remap.get(e.path, e.path), e.code, e.message) for e in exc.errors]
+            raise SheetInvalid(errors) from exc
+        creation.update(aspect_method=aspect_method, means_method=means_method, roll=record)
+        aspects = dict(zip(("PH", "ME", "MY"), record["aspect_results"], strict=False))
+        creation["aspects_assigned"] = dict(aspects)
+        sheet["aspects"] = dict(aspects)
+        means_keys = list((sheet.get("means") or {}).keys()) or ["PU", "RE", "MA", "PR", "EX", "PE"]
+        means = dict(zip(means_keys, record["means_values"], strict=False))
+        creation["means_assigned"] = dict(means)
+        sheet["means"] = dict(means)
+        roll = record_roll(
+            locked.campaign,
+            roller=actor,
+            kind="creation",
+            system=locked.system,
+            request=request,
+            resolution=record,
+            label=f"creation: {locked.name}",
+            secret=True,
+            character=locked,
+        )
+        creation["roll"] = roll.resolution
+        locked.creation_roll = roll
         locked.sheet = sheet
         locked.version += 1
         locked.save()
@@ -810,11 +867,17 @@ def set_portrait(actor: Any, character: Character, *, upload: Any) -> Character:
         )
     try:
         data = upload.read(limit + 1)
+        max_pixels = django_settings.TABLEE_MAX_IMAGE_PIXELS
+        Image.MAX_IMAGE_PIXELS = max_pixels  # Pillow's own bomb check (an error beyond twice this)
         with Image.open(io.BytesIO(data)) as probe:
+            # The header gives the size: refuse before a single pixel is decoded.
+            if probe.width * probe.height > max_pixels:
+                raise ValidationError({"portrait": [_("This image has too many pixels.")]})
             probe.verify()
         with Image.open(io.BytesIO(data)) as image:
-            if image.width * image.height > 40_000_000:
+            if image.width * image.height > max_pixels:
                 raise ValidationError({"portrait": [_("This image has too many pixels.")]})
+            image.draft("RGB", (1024, 1024))  # JPEG: decode at a reduced scale
             image = image.convert("RGB")
             image.thumbnail((512, 512))
             out = io.BytesIO()
@@ -828,7 +891,7 @@ def set_portrait(actor: Any, character: Character, *, upload: Any) -> Character:
     with transaction.atomic():
         locked = _lock(character)
         old = locked.portrait.name if locked.portrait else ""
-        locked.portrait.save(f"character-{locked.pk}.jpg", ContentFile(out.getvalue()), save=False)
+        locked.portrait.save("portrait.jpg", ContentFile(out.getvalue()), save=False)  # random name
         locked.save(update_fields=["portrait", "updated"])
         if old:
             transaction.on_commit(lambda: locked.portrait.storage.delete(old))
@@ -854,7 +917,14 @@ def export_character(actor: Any, character: Character) -> dict[str, Any]:
 
 
 def import_character(actor: Any, campaign: Campaign, *, data: Any) -> Character:
-    """A JSON export becomes a new draft in another campaign of the same system."""
+    """A JSON export becomes a new draft in another campaign of the same system.
+
+    The imported sheet goes through the same checks as an edit of that new
+    draft: what the rules lock for the importer (GM-set values, auction
+    results) keeps the default of a new sheet, and what only the server writes
+    (a creation roll) is not taken from the file: the dice of this campaign's
+    chain are rolled again here.
+    """
     role = role_of(actor, campaign)
     if role is None:
         raise Http404
@@ -876,13 +946,14 @@ def import_character(actor: Any, campaign: Campaign, *, data: Any) -> Character:
         sheet = system.migrate_sheet(dict(sheet), schema)
     except ValueError as exc:
         raise ValidationError({"file": [_("This export comes from a newer version of the rules.")]}) from exc
-    errors = type_errors(system.validate_sheet(sheet, system_settings(campaign)))
-    if errors:
-        raise SheetInvalid(errors)
     is_npc = bool(data.get("is_npc")) and role in (Role.GM, Role.COGM)
     name = str(data.get("name") or "").strip()[:100] or _("Imported character")
     with transaction.atomic():
         character = create_character(actor, campaign, name=name, is_npc=is_npc)
+        sheet = _keep_locked(actor, character, sheet)
+        errors = type_errors(system.validate_sheet(sheet, system_settings(campaign)))
+        if errors:
+            raise SheetInvalid(errors)
         character.sheet = sheet
         character.schema_version = system.schema_version
         character.public_description = str(data.get("public_description") or "")[:10000]

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -23,11 +22,9 @@ from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from config import jsonlimits
-from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, set_path
+from rules.base import Field, FieldError, Msg, RuleSystem, default_from_fields, get_path, is_digits, set_path
 
 MAX_LIST_ITEMS = 300
-#: Labels of fields only a GM sets (e.g. "Creation points (GM)", "GM modifier: Life").
-GM_LABEL = re.compile(r"\bGM\b")
 #: Validation codes meaning "the stored value would not have the declared type".
 TYPE_ERROR_CODES = frozenset(
     {"invalid_int", "invalid_str", "invalid_bool", "invalid_list", "invalid_dict", "invalid_item", "invalid_json"}
@@ -157,18 +154,6 @@ def parse_sheet(
 def is_locked(schema_path: str, locked: tuple[str, ...]) -> bool:
     """Whether a field (path without list indexes) is read-only for this user."""
     return any(schema_path == p or schema_path.startswith(p + ".") for p in locked)
-
-
-def gm_only_paths(fields: Iterable[Field], prefix: str = "") -> list[str]:
-    """Fields the systems label as the GM's to set ("(GM)", "GM modifier"...), as schema paths."""
-    out = []
-    for f in fields:
-        path = prefix + f.path
-        if GM_LABEL.search(f.label.en):
-            out.append(path)
-        elif f.item_fields:
-            out += gm_only_paths(f.item_fields, path + ".")
-    return out
 
 
 def _parse_field(
@@ -395,7 +380,7 @@ def leftover_errors(errors: dict[str, list[str]], fields: Iterable[Field]) -> li
 def _closest_label(path: str, by_path: dict[str, Field]) -> str:
     parts = path.split(".") if path else []
     while parts:
-        candidate = ".".join(p for p in parts if not p.isdigit())
+        candidate = ".".join(p for p in parts if not is_digits(p))
         f = by_path.get(candidate)
         if f is not None:
             return msg(f.label)
@@ -617,7 +602,7 @@ def field_at(fields: Iterable[Field], path: str) -> tuple[Field, str] | None:
     current = tuple(fields)
     labels: list[str] = []
     while parts:
-        if parts[0].isdigit():
+        if is_digits(parts[0]):
             parts.pop(0)
             continue
         match = None

@@ -6,6 +6,7 @@ app_name = "characters"
 
 urlpatterns = [
     path("", views.my_characters, name="mine"),
+    path("media/<path:name>", views.portrait_file, name="portrait_file"),
     path("campaign/<str:campaign_id>/", views.campaign_characters, name="roster"),
     path("campaign/<str:campaign_id>/new/", views.character_new, name="new"),
     path("campaign/<str:campaign_id>/import/", views.character_import, name="import"),

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 from django.views.decorators.http import require_POST
 
+from campaigns import play
 from campaigns.access import get_campaign_for_user, is_gm, role_of
 from campaigns.models import Role
 from characters import access, services
@@ -34,7 +35,7 @@ from characters.forms import (
 from characters.ledger import balances
 from characters.models import Auction, ChangeRequest, Character, LedgerEntry, SheetVersion
 from config import jsonlimits
-from rules.base import FieldError, LedgerDraft, Msg
+from rules.base import FieldError, LedgerDraft, Msg, is_digits
 
 RANK_LABELS = {
     "dominant": gettext_lazy("dominant"),
@@ -62,7 +63,7 @@ def _error_messages(exc: ValidationError) -> list[str]:
 
 def _version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isdigit() else None
+    return int(raw) if is_digits(raw) else None
 
 
 def _locked_paths(user: Any, character: Character) -> list[str]:
@@ -232,6 +233,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "status_form": StatusForm(initial={"status": character.status}),
                 "portrait_form": PortraitForm(),
                 "first_step": (character.rule_system.creation_steps() or [None])[0],
+                "roll_panel": play.sheet_panel(request.user, character, request.LANGUAGE_CODE or "fr"),
             }
         )
     return render(request, "characters/detail.html", context)
@@ -381,7 +383,7 @@ def wizard(request: HttpRequest, pk: int, step: str | None = None) -> HttpRespon
                 "key": s.key,
                 "label": sf.msg(s.label),
                 "current": s.key == step,
-                "numbered": sf.msg(s.label)[:1].isdigit(),
+                "numbered": is_digits(sf.msg(s.label)[:1]),
             }
             for s in steps
         ],
@@ -424,7 +426,7 @@ def _system_extras(request: HttpRequest, character: Character, step: str, sheet:
             "means_methods": [(m, sf.msg(means_names.get(m)) or m) for m in CLEFS_METHODS["means"]],
             "aspect_method": creation.get("aspect_method", "FIXED_10"),
             "means_method": creation.get("means_method", "ZERO"),
-            "can_roll": not creation.get("roll") or is_gm(request.user, character.campaign),
+            "can_roll": character.creation_roll_id is None or is_gm(request.user, character.campaign),
         }
     if character.system == "sms" and step in ("race", "archetype"):
         from rules.sms import tables as sms_tables
@@ -638,6 +640,39 @@ def portrait(request: HttpRequest, pk: int) -> HttpResponse:
                    upload=form.cleaned_data["portrait"])
 
 
+def portrait_file(request: HttpRequest, name: str) -> HttpResponse:
+    """A portrait, for whoever may see the character's public part (else 404).
+
+    The file name is a random token; behind a proxy, ``TABLEE_MEDIA_ACCEL_REDIRECT``
+    (nginx ``X-Accel-Redirect`` to an internal location) or ``TABLEE_MEDIA_SENDFILE``
+    (``X-Sendfile``) hands the sending to it, otherwise Django streams the file.
+    """
+    from django.conf import settings
+    from django.http import FileResponse
+
+    if request.method not in ("GET", "HEAD") or ".." in name.split("/"):
+        raise Http404
+    character = Character.objects.select_related("campaign").filter(portrait=name).first()
+    if character is None or not access.can_see_public(request.user, character):
+        raise Http404
+    storage = character.portrait.storage
+    if not storage.exists(name):
+        raise Http404
+    accel = getattr(settings, "TABLEE_MEDIA_ACCEL_REDIRECT", "")
+    if accel:
+        response = HttpResponse(content_type="image/jpeg")
+        response["X-Accel-Redirect"] = accel.rstrip("/") + "/" + name
+    elif getattr(settings, "TABLEE_MEDIA_SENDFILE", False):
+        response = HttpResponse(content_type="image/jpeg")
+        response["X-Sendfile"] = storage.path(name)
+    else:
+        response = FileResponse(storage.open(name, "rb"), content_type="image/jpeg")
+    # Never in a shared cache: who may see it depends on the visitor.
+    response["Cache-Control"] = "private, max-age=3600"
+    response["Vary"] = "Cookie"
+    return response
+
+
 @login_required
 @require_POST
 def clefs_roll(request: HttpRequest, pk: int) -> HttpResponse:
@@ -815,7 +850,10 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
     for v in versions:
         v.status_display = statuses.get(v.status, v.status)
         v.reason_display = _reason_in_reader_language(v.reason)
-    form = CompareForm(request.GET or None)
+    data = request.GET.copy()
+    if data.get("a") and not data.get("b"):  # "that version → now" (a roll's link to the sheet it read)
+        data["b"] = str(character.version)
+    form = CompareForm(data or None)
     comparison = None
     if request.GET and form.is_valid():
         by_number = {v.version: v for v in versions}
@@ -967,7 +1005,7 @@ def _int_or_none(raw: str | None) -> int | str | None:
 def auction_act(request: HttpRequest, pk: int) -> HttpResponse:
     auction = access.get_auction_for_user(request.user, pk)
     raw_id = request.POST.get("character", "")
-    character = Character.objects.filter(pk=int(raw_id)).first() if raw_id.isdigit() else None
+    character = Character.objects.filter(pk=int(raw_id)).first() if is_digits(raw_id) else None
     error = None
     if character is None:
         error = _("Choose your character.")
@@ -1051,7 +1089,7 @@ def sheet_notice(request: HttpRequest, pk: int) -> HttpResponse:
     """htmx fragment: a banner when the sheet moved past the version on screen."""
     character = access.get_character_for_user(request.user, pk, write=True)
     raw = request.GET.get("v", "")
-    shown = int(raw) if raw.isdigit() else character.version
+    shown = int(raw) if is_digits(raw) else character.version
     pending = character.change_requests.filter(status=ChangeRequest.Status.PENDING).count()
     return render(
         request,

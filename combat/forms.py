@@ -13,7 +13,7 @@ from campaigns.models import Thread
 from characters.models import Character
 from combat.models import Encounter, Participant
 from config import jsonlimits
-from rules.base import Field, set_path
+from rules.base import Field, is_digits, set_path
 
 NULL_BOOL_CHOICES = (("", "—"), ("true", _("Yes")), ("false", _("No")))
 
@@ -207,7 +207,7 @@ class AdjustForm(forms.Form):
     def clean_target(self) -> tuple[int, str]:
         raw = self.cleaned_data["target"]
         pid, _sep, path = raw.partition("|")
-        if not pid.isdigit() or not path:
+        if not is_digits(pid) or not path:
             raise forms.ValidationError(_("Choose a value to adjust."))
         return int(pid), path
 

@@ -56,7 +56,12 @@ STATE_LABELS = {
     "status": pgettext_lazy("combat state", "Status"),
     "advantages": pgettext_lazy("combat state", "Advantages"),
     "handicaps": pgettext_lazy("combat state", "Handicaps"),
+    "means_sum": pgettext_lazy("combat state", "Sum of the means"),
+    "value": pgettext_lazy("combat state", "value"),
 }
+
+#: Bookkeeping keys of a list item (who added it, where from) that a log line does not show.
+_ITEM_NOISE = frozenset({"by", "source", "domain", "damage_type", "id"})
 
 
 def _lang() -> str:
@@ -91,9 +96,31 @@ def _shown(labels: dict[str, str], value: Any) -> str:
         return "✓" if value else "—"
     if isinstance(value, dict):
         return ", ".join(f"{_label(labels, str(k))} {_shown(labels, v)}" for k, v in value.items()) or "—"
+    if isinstance(value, list):
+        items = [text for text in (_item_text(labels, item) for item in value) if text]
+        return "; ".join(items) if items else "—"
     if value is None:
         return "—"
     return str(value)
+
+
+def _item_text(labels: dict[str, str], item: Any) -> str:
+    """One wound or handicap of a list: ``{'severity': 'light', 'nature': ''}`` reads "light"."""
+    if not isinstance(item, dict):
+        return _shown(labels, item)
+    parts = []
+    for key, value in item.items():
+        if key in _ITEM_NOISE or value in (None, "", [], {}) or (isinstance(value, str) and not value.strip()):
+            continue
+        if isinstance(value, bool):
+            if value:
+                parts.append(_label(labels, str(key)))
+        elif isinstance(value, int | float):
+            parts.append(f"{_label(labels, str(key))} {value}")
+        elif isinstance(value, str):
+            known = value in labels or value in STATE_LABELS
+            parts.append(_label(labels, value) if known else value.strip())
+    return " ".join(parts)
 
 
 def _readable_changes(labels: dict[str, str], changes: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -43,6 +43,7 @@ from rules.base import (
     RulesError,
     fallen_sentence,
     get_path,
+    is_digits,
     join_sentences,
 )
 from rules.base import set_path as rules_set_path
@@ -196,12 +197,12 @@ def _apply_changes(
     applied, with the participant's name.
     """
     changes = list(changes)
-    ids = {int(c["participant_id"]) for c in changes if str(c.get("participant_id", "")).isdigit()}
+    ids = {int(c["participant_id"]) for c in changes if is_digits(str(c.get("participant_id", "")))}
     participants = {p.pk: p for p in Participant.objects.filter(encounter=encounter, pk__in=ids)}
     applied = []
     for change in changes:
         pid = str(change.get("participant_id", ""))
-        participant = participants.get(int(pid)) if pid.isdigit() else None
+        participant = participants.get(int(pid)) if is_digits(pid) else None
         if participant is None:
             raise ValidationError({"__all__": [gettext("A state change names an unknown participant.")]})
         value = change["before"] if reverse else change["after"]

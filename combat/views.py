@@ -24,7 +24,7 @@ from combat import services
 from combat.forms import AdjustForm, DeclarationForm, EncounterForm, ParticipantForm, StepForm, thread_for
 from combat.models import Declaration, Encounter, Round
 from combat.presenters import encounter_context
-from rules.base import get_path
+from rules.base import get_path, is_digits
 
 
 def _errors(exc: ValidationError) -> list[str]:
@@ -172,7 +172,7 @@ def live_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     every ``combat-updated`` event and by polling."""
     encounter = services.get_encounter_for_user(request.user, pk)
     since = request.GET.get("since", "")
-    if request.htmx and since.isdigit() and int(since) == encounter.last_sequence:
+    if request.htmx and is_digits(since) and int(since) == encounter.last_sequence:
         return HttpResponse(status=204)  # nothing new: htmx keeps the page as it is
     return render(request, "combat/_live.html", encounter_context(request.user, encounter))
 
@@ -263,7 +263,7 @@ def undo(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def end_round(request: HttpRequest, pk: int) -> HttpResponse:
     raw = request.POST.get("round", "")
-    expected = int(raw) if raw.isdigit() else None
+    expected = int(raw) if is_digits(raw) else None
     return _gm_action(request, pk, lambda e: services.end_round(request.user, e, expected_round=expected))
 
 

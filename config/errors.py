@@ -1,20 +1,33 @@
-"""Site-styled error pages in the reader's language (``templates/404.html``, ``403.html``, ``500.html``).
+"""Error pages: the API's one JSON error format under ``/api/``, site-styled pages in the
+reader's language elsewhere (``templates/404.html``, ``403.html``, ``500.html``).
 
-Django's default handlers render these templates, but under ASGI the error
-handler may run outside the request's translation context (English on a
-French page). These wrappers activate the request's language first: the one
-``LocaleMiddleware`` chose, else the cookie / ``Accept-Language`` (no database).
-The 500 page is rendered without a request context: no database, no
-context processor, no static file lookup (``templates/500.html`` is self-contained).
+Wired as ``handler400/403/404/500`` in :mod:`config.urls`. Under ``/api/`` they answer
+what never reaches a DRF view or its exception handler: an unhandled exception (500), a
+body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413) or another refused request (400),
+a URL no route matches (404).
+
+Pages: Django's default handlers render the templates, but under ASGI the error handler
+may run outside the request's translation context (English on a French page). These
+wrappers activate the request's language first: the one ``LocaleMiddleware`` chose, else
+the cookie / ``Accept-Language`` (no database). The 500 page is rendered without a request
+context: no database, no context processor, no static file lookup.
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.template import loader
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.csrf import requires_csrf_token
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith("/api/")
 
 
 def request_language(request: HttpRequest) -> str:
@@ -27,24 +40,42 @@ def request_language(request: HttpRequest) -> str:
     return lang or "fr"
 
 
-def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    with translation.override(request_language(request)):
-        return defaults.page_not_found(request, exception)
+def _json(code: str, detail: str, status: int) -> JsonResponse:
+    return JsonResponse({"code": code, "detail": detail, "errors": []}, status=status)
 
 
-def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    too_big = isinstance(exception, RequestDataTooBig)
     with translation.override(request_language(request)):
+        if is_api(request):
+            if too_big:
+                return _json("too_large", _("The request body is too large."), 413)
+            return _json("bad_request", _("Bad request."), 400)
+        response = defaults.bad_request(request, exception)
+    if too_big:
+        response.status_code = 413
+    return response
+
+
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    with translation.override(request_language(request)):
+        if is_api(request):
+            return _json("permission_denied", _("You do not have permission to do this."), 403)
         return defaults.permission_denied(request, exception)
 
 
-def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     with translation.override(request_language(request)):
-        return defaults.bad_request(request, exception)
+        if is_api(request):
+            return _json("not_found", _("Not found."), 404)
+        return defaults.page_not_found(request, exception)
 
 
 @requires_csrf_token
-def server_error(request: HttpRequest) -> HttpResponse:
+def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     with translation.override(request_language(request)):
+        if is_api(request):
+            return _json("server_error", _("Server error: it has been logged."), 500)
         try:
             body = loader.get_template("500.html").render({"LANGUAGE_CODE": translation.get_language()})
         except Exception:  # even the template failed: Django's bare page

@@ -10,6 +10,18 @@ from __future__ import annotations
 import time
 
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
+
+
+class RateLimited(ValidationError):
+    """Too many actions in the period: pages and the API answer 429 with the message.
+
+    ``retry_after`` is the number of seconds until the window ends.
+    """
+
+    def __init__(self, message: object, retry_after: int = 0, **kwargs: object) -> None:
+        super().__init__(message, **kwargs)  # type: ignore[arg-type]
+        self.retry_after = int(retry_after)
 
 
 def parse_rate(value: str) -> tuple[int, int]:

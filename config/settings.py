@@ -79,6 +79,8 @@ MIDDLEWARE = [
     "config.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.compression.CompressionMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
+    "config.security.ApiCacheHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -309,6 +311,9 @@ LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("Français")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_NAME = "tablee_language"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True  # no script reads it: the language switch is a form
+LANGUAGE_COOKIE_SECURE = not DEBUG
 TIME_ZONE = os.environ.get("TABLEE_TIME_ZONE", "Europe/Paris")
 USE_I18N = True
 USE_TZ = True
@@ -319,9 +324,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("TABLEE_STATIC_ROOT", BASE_DIR / "staticfiles"))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("TABLEE_MEDIA_ROOT", BASE_DIR / "media"))
-#: Serve uploaded media from the web process (``/media/...``), also with DEBUG off:
-#: the reverse proxy forwards to it, so access rules of the media view apply.
-TABLEE_SERVE_MEDIA = env_bool("TABLEE_SERVE_MEDIA", True)
+#: No public ``/media/``: portraits are served by ``characters.views.portrait_file`` (authorization checked).
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -336,6 +339,13 @@ STORAGES = {
 DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
 TABLEE_MAX_PORTRAIT_BYTES = int(os.environ.get("TABLEE_MAX_PORTRAIT_BYTES", str(2 * 1024 * 1024)))
+#: Portraits go through an authorization check (characters.views.portrait_file); behind a proxy,
+#: let it send the file: nginx's X-Accel-Redirect to this internal location, or X-Sendfile.
+TABLEE_MEDIA_ACCEL_REDIRECT = os.environ.get("TABLEE_MEDIA_ACCEL_REDIRECT", "")
+TABLEE_MEDIA_SENDFILE = env_bool("TABLEE_MEDIA_SENDFILE", False)
+#: Largest image (width x height) decoded: bounds the memory of a decode (12 Mpx RGB: 36 MB),
+#: checked from the header before any pixel is decoded.
+TABLEE_MAX_IMAGE_PIXELS = int(os.environ.get("TABLEE_MAX_IMAGE_PIXELS", str(12_000_000)))
 TABLEE_MAX_POST_LENGTH = int(os.environ.get("TABLEE_MAX_POST_LENGTH", "20000"))
 TABLEE_MAX_SHEET_BYTES = int(os.environ.get("TABLEE_MAX_SHEET_BYTES", str(256 * 1024)))
 # Dice checkpoints are signed with the instance's Ed25519 key (campaigns.checkpoints): the 32-byte
@@ -377,12 +387,11 @@ REST_FRAMEWORK = {
         "posting": os.environ.get("TABLEE_RATE_API_POSTING", "30/min"),
     },
     "EXCEPTION_HANDLER": "api.exceptions.api_exception_handler",
-    "DEFAULT_RENDERER_CLASSES": [
-        "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
-    ],
-    # Refuses JSON nested deeper than TABLEE_MAX_JSON_DEPTH before parsing it.
-    "DEFAULT_PARSER_CLASSES": ["config.jsonlimits.BoundedJSONParser"],
+    # The browsable API is a development aid: production answers JSON only.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    # Refuses JSON nested deeper than TABLEE_MAX_JSON_DEPTH before parsing it, and NUL characters.
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.StrictJSONParser"],
     "PAGE_SIZE": 20,
     # Behind N trusted proxies, the per-IP throttle reads X-Forwarded-For.
     "NUM_PROXIES": int(os.environ["TABLEE_NUM_PROXIES"]) if os.environ.get("TABLEE_NUM_PROXIES") else None,
@@ -414,8 +423,13 @@ CSRF_COOKIE_HTTPONLY = False  # htmx reads it from the cookie-less header on <bo
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if not DEBUG:
+#: The Content-Security-Policy of every response (``config.security``); empty: the strict default.
+TABLEE_CSP = os.environ.get("TABLEE_CSP", "")
+#: Trust ``X-Forwarded-Proto`` only behind a proxy that sets it (``TABLEE_NUM_PROXIES`` > 0, or
+#: ``DJANGO_SECURE_PROXY_SSL_HEADER=1``): without one, a client could claim HTTPS itself.
+if env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", int(os.environ.get("TABLEE_NUM_PROXIES") or 0) > 0):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True

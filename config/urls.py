@@ -1,12 +1,7 @@
 """Root URL configuration."""
 
-import re
-
-from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
-from django.urls import include, path, re_path, register_converter
-from django.views.static import serve
+from django.urls import include, path, register_converter
 
 from config.converters import IdConverter
 
@@ -33,21 +28,9 @@ urlpatterns = [
     path("healthz", campaign_views.healthz, name="healthz"),
 ]
 
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
-elif settings.TABLEE_SERVE_MEDIA:
-    # Production: uploaded media from the web process, behind the reverse proxy
-    # (``static()`` is a no-op with DEBUG off). A media view with access rules may replace it.
-    urlpatterns += [
-        re_path(
-            rf"^{re.escape(settings.MEDIA_URL.lstrip('/'))}(?P<path>.*)$",
-            serve,
-            {"document_root": settings.MEDIA_ROOT},
-            name="media",
-        )
-    ]
-
 handler400 = "config.errors.bad_request"
 handler403 = "config.errors.permission_denied"
 handler404 = "config.errors.page_not_found"
 handler500 = "config.errors.server_error"
+
+# No public /media/: portraits are served by characters.views.portrait_file (authorization checked).

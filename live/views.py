@@ -35,6 +35,7 @@ from live import registry
 from live.events import audience_allows
 from live.hub import hub
 from live.models import LiveEvent
+from rules.base import is_digits
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ def _resume_point(request: HttpRequest) -> tuple[int, set[int]] | None:
         floor = max(0, int(head))
     except ValueError:
         return None
-    ids = {int(part) for part in tail.split(",")[: RESUME_IDS * 2] if part.isdigit() and int(part) > floor}
+    ids = {int(part) for part in tail.split(",")[: RESUME_IDS * 2] if is_digits(part) and int(part) > floor}
     return floor, ids
 
 

@@ -44,9 +44,10 @@ from accounts.models import display_name
 from campaigns import access
 from campaigns.models import Campaign, ImmutableRecordError, Invitation, JoinRequest, Membership, Post, Role, Thread
 from config.exporters import export_parts
-from config.ratelimit import hit, parse_rate
+from config.ratelimit import RateLimited, hit, parse_rate
 from live.events import publish
 from moderation.models import AuditLog, Report, Suspension, TableBan, active_suspension
+from rules.base import is_digits
 
 User = get_user_model()
 
@@ -69,10 +70,6 @@ def report_rate() -> tuple[int, int]:
     return parse_rate(value)
 
 
-class RateLimited(ValidationError):
-    """Too many actions in the period: views answer 429 with the message."""
-
-
 def check_report_rate(user: Any) -> None:
     """Count one report against the user's limit; ``ValidationError`` when over it."""
     count, period = report_rate()
@@ -87,7 +84,8 @@ def check_report_rate(user: Any) -> None:
                       "Try again in %(wait)d seconds.")
                     % {"count": count, "minutes": max(1, period // 60), "wait": wait}
                 ]
-            }
+            },
+            retry_after=wait,
         )
 
 
@@ -242,7 +240,7 @@ def can_see_queue(user: Any) -> bool:
 
 
 def get_report_for_user(user: Any, report_id: int | str) -> Report:
-    if not str(report_id).isdigit():
+    if not is_digits(str(report_id)):
         raise Http404
     report = visible_reports(user).filter(pk=report_id).first()
     if report is None:
@@ -297,6 +295,8 @@ def hide_post(actor: Any, post: Post, *, reason: str, report: Report | None = No
         raise Http404
     if not access.can_hide_post(actor, post):
         raise PermissionDenied(_("Only the GM, co-GMs and moderators can hide a post."))
+    if not access.can_change_hidden_state(actor, post):
+        raise PermissionDenied(_("A moderator hid this post: only a moderator can change that."))
     reason = _clean_reason(reason)
     with transaction.atomic():
         campaign_services.hide_post(actor, post, hidden=True, reason=reason)
@@ -315,6 +315,8 @@ def restore_post(actor: Any, post: Post, *, reason: str = "") -> Post:
         raise Http404
     if not access.can_hide_post(actor, post):
         raise PermissionDenied(_("Only the GM, co-GMs and moderators can hide a post."))
+    if not access.can_change_hidden_state(actor, post):
+        raise PermissionDenied(_("A moderator hid this post: only a moderator can change that."))
     reason = _clean_reason(reason, required=False)
     with transaction.atomic():
         campaign_services.hide_post(actor, post, hidden=False)

@@ -159,7 +159,7 @@ class RecalculationRun(models.Model):
     def percent(self) -> int:
         if self.status == self.Status.DONE:
             return 100
-        return int(100 * self.done / self.total) if self.total else 0
+        return max(0, min(100, int(100 * self.done / self.total))) if self.total else 0
 
 
 class CharacterBalance(models.Model):

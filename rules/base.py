@@ -31,8 +31,8 @@ import random as _random
 import re
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal, Protocol, runtime_checkable
 
 JSON = Any
@@ -227,6 +227,21 @@ def gm_only_paths(fields: Iterable[Field], prefix: str = "") -> list[str]:
 
 
 @dataclass(frozen=True)
+class SheetContext:
+    """What the app knows about a sheet beyond its stored data (for :meth:`RuleSystem.locked_paths`).
+
+    ``gm``: the writer is a GM or co-GM of the campaign. ``rolls``: the server's
+    stored rolls for this character by kind (``{"creation": record}``), read from
+    the campaign's dice chain, never from the sheet. ``in_auction``: the character
+    takes part in an attribute auction (Ambre).
+    """
+
+    gm: bool = False
+    rolls: Mapping[str, Any] = field(default_factory=dict)
+    in_auction: bool = False
+
+
+@dataclass(frozen=True)
 class Step:
     """A creation wizard step: a key, a label and the field paths it edits."""
 
@@ -282,13 +297,22 @@ class SheetLayout:
 _MISSING = object()
 
 
+def is_digits(text: object) -> bool:
+    """Whether ``text`` is a non-empty string of ASCII digits ``0-9``.
+
+    ``str.isdigit()`` also accepts "²" (which ``int()`` rejects) and "١" (which
+    ``int()`` reads as 1): ids, indexes and counts from the outside use this.
+    """
+    return isinstance(text, str) and text.isascii() and text.isdigit()
+
+
 def get_path(data: JSON, path: str, default: JSON = None) -> JSON:
     """Read a dotted path (``a.b.0.c``) from nested dicts/lists."""
     current = data
     for part in path.split(".") if path else []:
         if isinstance(current, dict):
             current = current.get(part, _MISSING)
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
+        elif isinstance(current, list) and is_digits(part) and int(part) < len(current):
             current = current[int(part)]
         else:
             return default
@@ -360,13 +384,9 @@ def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
         if isinstance(value, bool) or not isinstance(value, int):
             return [error(full, "invalid_int", "Entrez un nombre entier.", "Enter a whole number.")]
         if f.minimum is not None and value < f.minimum:
-            errors.append(
-                error(full, "min_value", "Doit être au moins {n}.", "Must be at least {n}.", n=f.minimum)
-            )
+            errors.append(error(full, "min_value", "Doit être au moins {n}.", "Must be at least {n}.", n=f.minimum))
         if f.maximum is not None and value > f.maximum:
-            errors.append(
-                error(full, "max_value", "Doit être au plus {n}.", "Must be at most {n}.", n=f.maximum)
-            )
+            errors.append(error(full, "max_value", "Doit être au plus {n}.", "Must be at most {n}.", n=f.maximum))
     elif f.kind in ("str", "text"):
         if not isinstance(value, str):
             return [error(full, "invalid_str", "Entrez un texte.", "Enter some text.")]
@@ -388,16 +408,12 @@ def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
     elif f.kind == "choice":
         allowed = {c for c, _ in f.choices}
         if not isinstance(value, str | int | float | bool) or value not in allowed:
-            errors.append(
-                error(full, "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=value)
-            )
+            errors.append(error(full, "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=value))
     elif f.kind == "list":
         if not isinstance(value, list):
             return [error(full, "invalid_list", "Liste attendue.", "Expected a list.")]
         if f.max_items is not None and len(value) > f.max_items:
-            errors.append(
-                error(full, "max_items", "{n} éléments au plus.", "At most {n} items.", n=f.max_items)
-            )
+            errors.append(error(full, "max_items", "{n} éléments au plus.", "At most {n} items.", n=f.max_items))
         for index, item in enumerate(value):
             if f.item_fields:
                 if not isinstance(item, dict):
@@ -684,6 +700,87 @@ class ProgressionResult:
 
 
 # --------------------------------------------------------------------------
+# Tests built from the sheet
+# --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SheetRead:
+    """One value a test reads from the character: where it comes from, its label, its value.
+
+    ``path`` is a stored sheet path (``"skills.3.level"``) or, for a value the
+    rules derive, ``"derived.<key>"``. Stored with the roll, so the roll keeps
+    showing what it read after the sheet changes.
+    """
+
+    path: str
+    label: Msg
+    value: JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "label": self.label.to_dict(), "value": self.value}
+
+
+@dataclass(frozen=True)
+class SheetTest:
+    """One test a character can make, as :meth:`RuleSystem.sheet_tests` lists it.
+
+    ``key`` is stable for a given sheet (a choice in a form or an API call);
+    ``label`` and ``group`` are in the system's words; ``kind`` is the
+    :meth:`RuleSystem.test_kinds` request it builds; ``reads`` are the sheet
+    values it will use; ``declared`` are the inputs a caller may add (each with
+    its :data:`Audience`: a player may set only ``"player"`` ones);
+    ``impossible`` says why the test cannot be made now (e.g. not enough
+    Occult Endurance), ``None`` when it can.
+    """
+
+    key: str
+    label: Msg
+    group: Msg
+    kind: str
+    reads: tuple[SheetRead, ...] = ()
+    declared: tuple[Field, ...] = ()
+    impossible: Msg | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label.to_dict(),
+            "group": self.group.to_dict(),
+            "kind": self.kind,
+            "reads": [r.to_dict() for r in self.reads],
+            "declared": [f.to_dict() for f in self.declared],
+            "impossible": self.impossible.to_dict() if self.impossible else None,
+        }
+
+
+@dataclass
+class BuiltTest:
+    """A validated resolution request built from a sheet, with what it read."""
+
+    key: str
+    label: Msg
+    request: dict[str, Any]
+    reads: list[SheetRead]
+    declared: dict[str, Any] = field(default_factory=dict)
+    #: The inputs the test declares (what a GM may still add after the roll: the ``"gm"`` ones).
+    declarable: tuple[Field, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "label": self.label.to_dict(),
+            "request": self.request,
+            "reads": [r.to_dict() for r in self.reads],
+            "declared": self.declared,
+        }
+
+
+def pick_fields(fields: Iterable[Field], *paths: str) -> tuple[Field, ...]:
+    """The declared fields of ``paths`` (in that order) from a test kind's fields."""
+    by_path = {f.path: f for f in fields}
+    return tuple(by_path[p] for p in paths if p in by_path)
+
+
+# --------------------------------------------------------------------------
 # The system interface
 # --------------------------------------------------------------------------
 class RuleSystem(ABC):
@@ -761,6 +858,26 @@ class RuleSystem(ABC):
             raise ValueError(f"sheet version {from_version} is newer than {self.schema_version}")
         return sheet
 
+    def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
+        """Schema paths (no list indexes) this writer may not set on this sheet.
+
+        A write keeps the stored value at these paths whatever the client sent
+        (edit, API, import). Default: nothing for a GM, the GM-only fields
+        (:func:`gm_only_paths` of :meth:`sheet_fields`) for anyone else.
+        Systems add dynamic locks (a choice made with a server roll, a value an
+        auction decided) and paths only the server writes (locked for GMs too).
+        """
+        return [] if context.gm else gm_only_paths(self.sheet_fields())
+
+    def verify_server_rolls(self, sheet: dict[str, Any], rolls: Mapping[str, Any]) -> list[FieldError]:
+        """Errors if the sheet disagrees with the server's stored rolls (``rolls`` by kind).
+
+        The app passes the records it stored in the dice chain (see
+        :class:`SheetContext`); a sheet is checked against them, not against
+        draws it carries itself. Default: no server roll, nothing to check.
+        """
+        return []
+
     def follow_edit(
         self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
     ) -> dict[str, Any]:
@@ -821,6 +938,99 @@ class RuleSystem(ABC):
     def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """Exact odds of a test, if the system defines them."""
         return None
+
+    # ---- tests built from the sheet ----------------------------------------
+    def sheet_tests(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        state: dict[str, Any] | None = None,
+    ) -> list[SheetTest]:
+        """The tests this character can make, in the system's words (default: none).
+
+        ``state`` is the current situation the app knows beyond the sheet
+        (e.g. a combat participant's gauges); ``None`` means the sheet alone.
+        """
+        return []
+
+    def sheet_test_request(
+        self,
+        sheet: dict[str, Any],
+        test: SheetTest,
+        declared: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[SheetRead]]:
+        """The request of ``test`` (one of :meth:`sheet_tests`) and the values it read.
+
+        ``declared`` is already checked (only ``test.declared`` paths, audience
+        respected, types and ranges). Systems listing sheet tests override this.
+        """
+        raise RulesError([error("test", "unsupported", "Test non pris en charge.", "Unsupported test.")])
+
+    def build_test(
+        self,
+        sheet: dict[str, Any],
+        choice: str,
+        declared: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
+        state: dict[str, Any] | None = None,
+        *,
+        gm: bool = False,
+    ) -> BuiltTest:
+        """The validated resolution request of the sheet test ``choice``.
+
+        Every number comes from the sheet (and ``state``); ``declared`` may only
+        hold the test's declared inputs, and a GM-only one (``audience="gm"``)
+        only when ``gm`` is true. Raises :class:`RulesError` otherwise: an
+        unknown test, an impossible one, an undeclared or GM-only input, a bad
+        value. Not meant to be overridden (override :meth:`sheet_tests` and
+        :meth:`sheet_test_request`).
+        """
+        merged = self.settings(settings)
+        options = {t.key: t for t in self.sheet_tests(sheet, merged, state)}
+        test = options.get(str(choice or ""))
+        if test is None:
+            raise RulesError(
+                [error("test", "unknown_test", "Ce test n'est pas sur la feuille.", "This test is not on the sheet.")]
+            )
+        if test.impossible is not None:
+            raise RulesError([FieldError("test", "impossible", test.impossible)])
+        values = {k: v for k, v in (declared or {}).items() if v is not None and v != ""}
+        allowed = {f.path: f for f in test.declared}
+        errors: list[FieldError] = []
+        for key in values:
+            spec = allowed.get(key)
+            if spec is None:
+                errors.append(
+                    error(
+                        key,
+                        "not_declarable",
+                        "Cette valeur vient de la feuille : elle ne se saisit pas.",
+                        "This value comes from the sheet: it cannot be typed in.",
+                    )
+                )
+            elif spec.audience == "gm" and not gm:
+                errors.append(
+                    FieldError(
+                        key,
+                        "gm_only",
+                        Msg(f"Seul le MJ fixe « {spec.label.fr} ».", f"Only the GM sets “{spec.label.en}”."),
+                    )
+                )
+        if errors:
+            raise RulesError(errors)
+        errors = validate_fields(values, [replace(f, required=False) for f in test.declared])
+        if errors:
+            raise RulesError(errors)
+        request, reads = self.sheet_test_request(sheet, test, values, merged, dict(state or {}))
+        request = {**request, "kind": test.kind}
+        kinds = self.test_kinds()
+        if test.kind in kinds:
+            errors = validate_fields(request, kinds[test.kind])
+            if errors:
+                raise RulesError(errors)
+        return BuiltTest(test.key, test.label, request, reads, values, test.declared)
 
     # ---- combat -----------------------------------------------------------
     def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -376,7 +376,7 @@ def test_the_production_path_as_the_readme_tells_it(stack: dict[str, Any]) -> No
     status, head, _b = browser.get("/", proxy=False, headers={"Host": HOST})
     assert status == 301 and head["Location"].startswith("https://")
 
-    # Log in (allauth form), upload a portrait, get it back from /media/.
+    # Log in (allauth form), upload a portrait, get it back through the checked view (no public /media/).
     browser.get("/accounts/login/")
     status, head, _b = browser.post("/accounts/login/", {"login": "iris", "password": "Iris-passe-2026"})
     assert status == 302, _b[:800]
@@ -385,7 +385,7 @@ def test_the_production_path_as_the_readme_tells_it(stack: dict[str, Any]) -> No
     status, _h, _b = browser.upload(f"/characters/{character}/portrait/", "portrait", "moi.png", _png())
     assert status == 302
     status, _h, page = browser.get(f"/characters/{character}/")
-    src = re.search(rb'<img src="(/media/portraits/[^"]+)"', page)
+    src = re.search(rb'<img src="(/characters/media/portraits/[^"]+)"', page)
     assert src, page[:2000]
     status, head, image = browser.get(src.group(1).decode())
     assert status == 200 and image[:2] == b"\xff\xd8"  # the re-encoded JPEG
@@ -420,7 +420,7 @@ def test_the_production_path_as_the_readme_tells_it(stack: dict[str, Any]) -> No
     )
     before, after = _row_counts(stack["names"][0]), _row_counts(stack["names"][1])
     assert after == before and before["characters_character"] == 3 and before["progression_characterbalance"] == 3
-    portrait = src.group(1).decode().removeprefix("/media/")
+    portrait = src.group(1).decode().removeprefix("/characters/media/")
     assert (restored_media / portrait).read_bytes() == (tmp / "media" / portrait).read_bytes()
     # Restoring over a database that has tables is refused without --force.
     refused = subprocess.run(

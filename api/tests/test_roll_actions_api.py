@@ -13,6 +13,7 @@ from api.tests.conftest import token_client
 from campaigns import dice, services
 from campaigns.models import Roll
 from campaigns.tests.fairness import nonce_giving
+from campaigns.tests.sheet_fairness import nonce_for
 from characters import ledger
 from characters.models import Character
 from conftest import make_table
@@ -25,15 +26,22 @@ def altaride(monkeypatch: Any) -> Any:
     table = make_table("altaride", prefix="apild")
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="Le gué", body="La rivière gronde.")
-    hero = Character.objects.create(campaign=table.campaign, owner=table.player, name="Ilse", system="altaride")
+    hero = Character.objects.create(
+        campaign=table.campaign,
+        owner=table.player,
+        name="Ilse",
+        system="altaride",
+        status="approved",
+        sheet={"talents": {"HAB": 12}},
+    )
     ledger.append_entry(hero, "xp", 10, "gm_award", created_by=table.gm)
-    request = {"system_test": {"kind": "test", "target": 12}, "character_id": hero.pk}
+    request = {"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk}
     post = services.create_post(
         table.player,
         thread,
         body="Je saute.",
         roll_requests=[request],
-        client_nonce=nonce_giving(table.campaign, request, [14]),
+        client_nonce=nonce_for(table.player, table.campaign, request, [14]),
     )
     return table, hero, post.rolls.get()
 
@@ -44,9 +52,10 @@ def clefs(monkeypatch: Any) -> Any:
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="La tour", body="Le vent siffle.")
     test = {"kind": "action", "aspect": 3, "means": 2, "skill_nc": 12, "nd_hidden": True}
+    # A test typed in full (a hidden ND) is the GM's.
     nonce = nonce_giving(table.campaign, {"system_test": test}, [5])
     post = services.create_post(
-        table.player, thread, body="J'escalade.", roll_requests=[{"system_test": test}], client_nonce=nonce
+        table.gm, thread, body="J'escalade.", roll_requests=[{"system_test": test}], client_nonce=nonce
     )
     return table, post.rolls.get()
 

@@ -36,6 +36,7 @@ from api.serializers import (
 from api.views.common import CAMPAIGN, get_or_404, id_param, rename_fields, system_settings_field
 from campaigns import access, services
 from campaigns.models import Campaign, Invitation, JoinRequest, Membership, Notification, PlaySession
+from rules.base import is_digits
 
 User = get_user_model()
 
@@ -450,7 +451,7 @@ class JoinByLinkView(APIView):
         description="Join as a player with the campaign's invitation link token.",
     )
     def post(self, request: Request, campaign: str) -> Response:
-        lookup = {"pk": campaign} if str(campaign).isdigit() else {"slug": campaign}
+        lookup = {"pk": campaign} if is_digits(str(campaign)) else {"slug": campaign}
         obj = Campaign.objects.filter(**lookup).first()
         if obj is None:
             from django.http import Http404

@@ -54,8 +54,10 @@ from api.serializers import (
 )
 from api.views.common import CAMPAIGN, id_param
 from campaigns import access as campaign_access
+from campaigns import play as campaign_play
 from characters import access, services
 from characters.models import Auction, ChangeRequest, Character
+from rules.base import is_digits
 
 CHARACTER = id_param("character_id")
 CHANGE = id_param("change_id")
@@ -304,6 +306,37 @@ class CharacterSheetView(APIView):
         return character_response(request, updated)
 
 
+class CharacterSheetTestsView(APIView):
+    """What you can roll from this character's sheet (the same list as the sheet page and the post form)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[CHARACTER],
+        responses={200: dict},
+        operation_id="characters_sheet_tests",
+        tags=["characters"],
+        description=(
+            "The tests the rules build from the sheet: `key` (send it as `sheet_test.test` in a post's "
+            "`roll_requests`, with `character_id`), label and group in the system's words, the values it reads "
+            "(`reads`: sheet path, label, value), the inputs it declares (`declared`, each with its `audience`: "
+            "a player may set only `player` ones) and `impossible` (why it cannot be rolled now). Only for "
+            "whoever may roll for the character (its player once approved, the GMs); others get 404."
+        ),
+    )
+    def get(self, request: Request, character_id: int) -> Response:
+        character = access.get_character_for_user(request.user, character_id)
+        if not campaign_play.can_roll_for(request.user, character):
+            raise Http404
+        return Response(
+            {
+                "character": character.pk,
+                "version": character.version,
+                "tests": [t.to_dict() for t in campaign_play.sheet_tests_of(character)],
+            }
+        )
+
+
 class CharacterActionView(APIView):
     """Review actions: ``submit`` (owner), ``approve``/``return`` (GMs), ``status`` (GMs)."""
 
@@ -548,7 +581,7 @@ class AuctionDetailView(APIView):
     def get(self, request: Request, auction_id: int) -> Response:
         auction = access.get_auction_for_user(request.user, auction_id)
         raw = request.query_params.get("as", "")
-        return Response(auction_data(request, auction, int(raw) if raw.isdigit() else None))
+        return Response(auction_data(request, auction, int(raw) if is_digits(raw) else None))
 
 
 class AuctionActView(APIView):

@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter
 
+from rules.base import is_digits
+
 T = TypeVar("T")
 
 CAMPAIGN = OpenApiParameter(
@@ -28,7 +30,7 @@ def id_param(name: str, description: str = "") -> OpenApiParameter:
 
 def get_or_404(model: type[T], pk: Any, **filters: Any) -> T:
     """``model`` by primary key (digits only), else 404. Visibility is the caller's job."""
-    if not str(pk).isdigit():
+    if not is_digits(str(pk)):
         raise Http404
     obj = model.objects.filter(pk=pk, **filters).first()  # type: ignore[attr-defined]
     if obj is None:

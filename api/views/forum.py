@@ -260,13 +260,23 @@ class PostHideView(APIView):
         responses=PostSerializer,
         operation_id="posts_hide",
         tags=["forum"],
-        description="GM, co-GM or moderator hides a post (or shows it again with hidden=false).",
+        description=(
+            "GM, co-GM or moderator hides a post (or shows it again with hidden=false), like the page: "
+            "a reason is required to hide, the moderation log records it, open reports on the post are "
+            "closed. A post a moderator hid can only be shown again by a moderator."
+        ),
     )
     def post(self, request: Request, post_id: int) -> Response:
+        from moderation import services as moderation
+
         post = access.get_post_for_user(request.user, post_id)
         serializer = PostHideSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        services.hide_post(request.user, post, **serializer.validated_data)
+        data = serializer.validated_data
+        if data["hidden"]:
+            moderation.hide_post(request.user, post, reason=data["reason"])
+        else:
+            moderation.restore_post(request.user, post, reason=data["reason"])
         fresh = _post_queryset(Post.objects.filter(pk=post.pk)).get()
         return Response(PostSerializer(fresh, context={"request": request}).data)
 
@@ -471,6 +481,34 @@ class RollDifficultyView(APIView):
         serializer = RollDifficultySerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         reread = services.set_roll_difficulty(request.user, roll, difficulty=serializer.validated_data["difficulty"])
+        return Response(RollSerializer(reread).data, status=201)
+
+
+class RollGmInputsSerializer(serializers.Serializer):
+    declared = serializers.DictField(
+        help_text='GM-only inputs of the sheet test (its `gm_fields` in `request.from_sheet`), e.g. `{"nd": 5}`.'
+    )
+
+
+class RollGmInputsView(APIView):
+    """The GM adds GM-only inputs (difficulty, modifier, opposition) to a test rolled from a sheet, after
+    the roll: the test is built again from the sheet version it read and the same draws are re-read into
+    a new roll of the chain."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[ROLL],
+        request=RollGmInputsSerializer,
+        responses={201: RollSerializer},
+        operation_id="rolls_add_gm_inputs",
+        tags=["rolls"],
+    )
+    def post(self, request: Request, roll_id: int) -> Response:
+        roll = _roll_in_post_for_user(request.user, roll_id)
+        serializer = RollGmInputsSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        reread = services.add_gm_inputs(request.user, roll, declared=dict(serializer.validated_data["declared"]))
         return Response(RollSerializer(reread).data, status=201)
 
 

@@ -36,6 +36,7 @@ from api.views.common import get_or_404, id_param
 from characters.ledger import balances
 from progression import services
 from progression.models import CharacterBalance, PurchaseRequest, RecalculationRun, SessionReview
+from rules.base import is_digits
 
 CHARACTER = id_param("character_id")
 SESSION = id_param("session_id")
@@ -145,7 +146,7 @@ class SessionAwardsView(APIView):
         serializer.is_valid(raise_exception=True)
         entries: dict[int, dict[str, Any]] = {}
         for key, value in serializer.validated_data["entries"].items():
-            if not str(key).isdigit():
+            if not is_digits(str(key)):
                 raise ValidationError({f"entries.{key}": [_("Unknown character.")]})
             entries[int(key)] = value
         run = services.confirm_session_awards(request.user, session, entries=entries)

@@ -69,7 +69,8 @@ def test_the_spell_builder_shows_difficulty_and_cost_before_rolling(
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="Le rituel", body="La lune se lève.")
     base = asgi_server.url
-    page = _logged_in_context(browser, base, table.player, 390).new_page()
+    # The spell builder typed in full is the GM's (a player casts a known spell from the sheet).
+    page = _logged_in_context(browser, base, table.gm, 390).new_page()
     page.goto(f"{base}/campaigns/threads/{thread.pk}/")
     page.click("details.dice > summary")
     page.select_option("select[name=test_kind]", "spell_builder")

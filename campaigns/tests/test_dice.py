@@ -92,7 +92,7 @@ def test_it_refuses_a_malformed_expression_and_saves_nothing(table: Any, thread:
 def test_it_resolves_a_system_test_with_odds(make_alt: Any) -> None:
     table, thread = make_alt
     post = services.create_post(
-        table.player, thread, body="Test", roll_requests=[{"system_test": {"kind": "test", "target": 12}}]
+        table.gm, thread, body="Test", roll_requests=[{"system_test": {"kind": "test", "target": 12}}]
     )
     roll = post.rolls.get()
     assert roll.kind == "system" and roll.system == "altaride"
@@ -103,7 +103,7 @@ def test_it_resolves_a_system_test_with_odds(make_alt: Any) -> None:
 def test_it_refuses_a_bad_system_test(make_alt: Any) -> None:
     table, thread = make_alt
     with pytest.raises(ValidationError) as exc:
-        services.create_post(table.player, thread, body="Test", roll_requests=[{"system_test": {"kind": "nope"}}])
+        services.create_post(table.gm, thread, body="Test", roll_requests=[{"system_test": {"kind": "nope"}}])
     assert exc.value.message_dict["rolls"]
     assert Roll.objects.count() == 0
 

@@ -57,7 +57,8 @@ def test_the_browser_recomputes_the_chain_and_catches_a_rewrite(
     page.goto("about:blank")  # no live stream open while the test writes (SQLite has one writer)
     services.create_post(table.player2, thread, body="Moi aussi", roll_requests=[{"expression": "1d20"}])
     test = {"kind": "opposed_test", "target": 12, "defender_target": 9, "label": "Lutte « finale »"}
-    services.create_post(table.player2, thread, body="Je lutte", roll_requests=[{"system_test": test}])
+    # A test typed in full is the GM's (#15: a player's test is built from her sheet).
+    services.create_post(table.gm, thread, body="Je lutte", roll_requests=[{"system_test": test}])
     secret = {"system_test": {"kind": "test", "target": 7}, "secret": True, "label": "Piège"}
     services.create_post(table.gm, thread, body="…", roll_requests=[secret], client_nonce="g" * 20)
     services.rotate_roll_seed(table.gm, table.campaign)

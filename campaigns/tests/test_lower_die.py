@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from campaigns import dice, services
 from campaigns.models import Roll
-from campaigns.tests.fairness import nonce_giving
+from campaigns.tests.sheet_fairness import nonce_for
 from characters import ledger
 from characters.models import Character, LedgerEntry
 from conftest import make_table
@@ -25,15 +25,22 @@ def scene(monkeypatch: Any) -> Any:
     table = make_table("altaride", prefix="ld")
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="Le gué", body="La rivière gronde.")
-    hero = Character.objects.create(campaign=table.campaign, owner=table.player, name="Ilse", system="altaride")
+    hero = Character.objects.create(
+        campaign=table.campaign,
+        owner=table.player,
+        name="Ilse",
+        system="altaride",
+        status="approved",
+        sheet={"talents": {"HAB": 12}},
+    )
     ledger.append_entry(hero, "xp", 10, "gm_award", created_by=table.gm)
-    request = {"system_test": {"kind": "test", "target": 12}, "character_id": hero.pk, "label": "Saut"}
+    request = {"sheet_test": {"test": "talent:HAB"}, "character_id": hero.pk, "label": "Saut"}
     post = services.create_post(
         table.player,
         thread,
         body="Je saute.",
         roll_requests=[request],
-        client_nonce=nonce_giving(table.campaign, request, [14]),
+        client_nonce=nonce_for(table.player, table.campaign, request, [14]),
     )
     return table, hero, post, post.rolls.get()
 

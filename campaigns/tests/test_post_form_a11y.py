@@ -15,15 +15,16 @@ from campaigns.models import Roll
 pytestmark = pytest.mark.django_db
 
 
-def _reply(client: Any, table: Any, thread: Any, data: dict[str, str]) -> str:
-    client.force_login(table.player)
+def _reply(client: Any, table: Any, thread: Any, data: dict[str, str], user: Any = None) -> str:
+    client.force_login(user or table.player)
     response = client.post(reverse("campaigns:thread_reply", args=[thread.pk]), data)
     assert response.status_code == 400
     return response.content.decode()
 
 
 def test_a_test_error_opens_the_dice_section_with_a_focused_summary(client: Any, table: Any, thread: Any) -> None:
-    html = _reply(client, table, thread, {"body": "Je tente.", "visibility": "public", "test_kind": "nope"})
+    # A test typed in full is the GM's (issue 15).
+    html = _reply(client, table, thread, {"body": "Je tente.", "visibility": "public", "test_kind": "nope"}, table.gm)
     assert re.search(r'<details class="dice" open>', html)
     summary = html.split('id="post-form-errors"', 1)[1].split("</div>", 1)[0]
     assert 'role="alert"' in html and "data-focus-on-load" in summary

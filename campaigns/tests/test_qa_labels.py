@@ -27,8 +27,9 @@ def _thread_page(table: Any, language: str) -> str:
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="Le bal", body="Musique.")
     client = Client()
-    client.force_login(table.player)
-    profile = table.player.profile
+    # The test kinds typed in full are the GM's (a player's tests come from the sheet).
+    client.force_login(table.gm)
+    profile = table.gm.profile
     profile.language = language
     profile.save()
     return client.get(f"/campaigns/threads/{thread.pk}/").content.decode()

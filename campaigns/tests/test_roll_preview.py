@@ -28,7 +28,7 @@ def _preview(client: Any, campaign: Any, params: dict[str, str]) -> Any:
 
 def test_it_shows_the_spell_builder_s_difficulty_and_energy_cost_live(client: Any) -> None:
     table = make_table("sms")
-    client.force_login(table.player)
+    client.force_login(table.gm)
     response = _preview(client, table.campaign, SPELL)
     assert response.status_code == 200
     text = response.content.decode()
@@ -49,10 +49,10 @@ def test_it_shows_the_odds_of_a_clefs_action_before_the_roll(client: Any) -> Non
 
 def test_it_speaks_english_to_an_english_reader(client: Any) -> None:
     table = make_table("sms")
-    profile = table.player.profile
+    profile = table.gm.profile
     profile.language = "en"
     profile.save()
-    client.force_login(table.player)
+    client.force_login(table.gm)
     text = _preview(client, table.campaign, SPELL).content.decode()
     assert "Before rolling:" in text
     assert "difficulty D8, score penalty 1, energy cost: 1 lasting fatigue" in text
@@ -60,7 +60,7 @@ def test_it_speaks_english_to_an_english_reader(client: Any) -> None:
 
 def test_it_gives_the_rules_message_for_an_incomplete_spell(client: Any) -> None:
     table = make_table("sms")
-    client.force_login(table.player)
+    client.force_login(table.gm)
     params = {**SPELL, "test__target_die": ""}
     text = _preview(client, table.campaign, params).content.decode()
     assert "Indiquez le dé de défense de la cible" in text
@@ -69,7 +69,7 @@ def test_it_gives_the_rules_message_for_an_incomplete_spell(client: Any) -> None
 
 def test_it_gives_a_field_message_for_a_malformed_number(client: Any) -> None:
     table = make_table("clefs-de-l-aube")
-    client.force_login(table.player)
+    client.force_login(table.gm)
     params = {"test_kind": "action", "test__aspect": "beaucoup", "test__means": "2"}
     text = _preview(client, table.campaign, params).content.decode()
     assert "Aspect (valeur) : Entrez un nombre entier." in text
@@ -94,7 +94,7 @@ def test_it_answers_404_to_those_who_cannot_post(client: Any, who: str) -> None:
 
 def test_the_test_fields_ask_for_the_preview(client: Any) -> None:
     table = make_table("sms")
-    client.force_login(table.player)
+    client.force_login(table.gm)
     url = reverse("campaigns:roll_fields", args=[table.campaign.slug]) + "?test_kind=spell_builder"
     text = client.get(url).content.decode()
     assert reverse("campaigns:roll_preview", args=[table.campaign.slug]) in text

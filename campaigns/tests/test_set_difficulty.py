@@ -19,14 +19,15 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def scene(monkeypatch: Any) -> Any:
-    """A player's action, CA 7 (aspect 3 + means 2 + skill bonus 2), d20 = 5, difficulty kept for later."""
+    """An action (rolled by the GM), CA 7 (aspect 3 + means 2 + skill bonus 2), d20 = 5, difficulty kept for later."""
     table = make_table("clefs-de-l-aube", prefix="nd")
     board = table.campaign.boards.first()
     thread = services.create_thread(table.gm, board, title="La tour", body="Le vent siffle.")
     test = {"kind": "action", "aspect": 3, "means": 2, "skill_nc": 12, "nd_hidden": True}
+    # A test typed in full (a hidden ND) is the GM's; a player's test from the sheet: test_play_from_sheet.
     nonce = nonce_giving(table.campaign, {"system_test": test}, [5])
     post = services.create_post(
-        table.player, thread, body="J'escalade.", roll_requests=[{"system_test": test}], client_nonce=nonce
+        table.gm, thread, body="J'escalade.", roll_requests=[{"system_test": test}], client_nonce=nonce
     )
     return table, post, post.rolls.get()
 

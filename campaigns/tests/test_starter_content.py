@@ -57,15 +57,16 @@ def test_a_player_rolls_a_skill_test_in_a_new_altaride_campaign_with_no_gm_set_u
         body="Je frappe.",
         character=character,
         roll_requests=[
+            # A player's test is built from the stored sheet (issue 15): a posted sheet or number is never read.
             {
-                "system_test": {"kind": "skill_test", "skill": "mains_nues", "sheet": forged},
+                "sheet_test": {"test": "skill:mains_nues"},
                 "character_id": character.pk,
             }
         ],
     )
     roll = Roll.objects.get(kind="system", campaign=campaign)
     # CR = floor(VIG / 2) + level = 6 + 3 (L71, L89), from the stored sheet, not the posted one.
-    assert roll.resolution["inputs"]["base_target"] == 9
+    assert roll.request["target"] == 9 and forged["talents"]["VIG"] == 20
     assert "sheet" not in roll.request
     assert "Mains Nues" in roll.resolution["summary"]["fr"]
 

@@ -27,8 +27,14 @@ def test_budget_card_and_new_power_row_at_390px(asgi_server: Any, browser: Any, 
                                 schema_version=hero.schema_version, status="approved", reason="approved")
     ledger.append_entry(hero, "xp", 194, "gm_award")
     for width in (390, 1200):
+        # #23: once approved, the creation budget is the GM's (folded); the player reads the ledger balance.
         page = _page(browser, asgi_server, table.player.username, width)
         page.goto(f"{asgi_server.url}/characters/{hero.pk}/")
+        assert page.locator("#budget-title").count() == 0 and "194" in page.inner_text("main")
+        page.context.close()
+        page = _page(browser, asgi_server, table.gm.username, width)
+        page.goto(f"{asgi_server.url}/characters/{hero.pk}/")
+        page.locator(".sheet-gm-budget > summary").click()
         card = page.locator("#budget-title").locator("xpath=..")
         assert "194" in card.inner_text() and "disponibles maintenant" in card.inner_text()
         card.screenshot(path=str(screenshot_dir / f"i19-budget-{width}.png"))

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from playwright.sync_api import expect
 
 from campaigns import services as campaign_services
 from campaigns.models import Board
@@ -44,7 +45,7 @@ def test_it_shows_the_turn_on_a_phone_and_the_player_posts_from_it(
     page.wait_for_timeout(1800)
     page.reload()
     page.wait_for_load_state("networkidle")
-    page.wait_for_function("document.querySelector('textarea[name=body]').value.length > 0")
+    expect(page.locator("textarea[name=body]")).not_to_have_value("")  # no wait_for_function: CSP forbids eval
     assert page.input_value("textarea[name=body]") == "Je m'avance sur le pont, l'épée au clair."
     page.screenshot(path=str(screenshot_dir / "rhythm-thread-390.png"), full_page=True)
     page.locator("form.post-form button[type=submit]").last.click()

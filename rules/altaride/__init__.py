@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.altaride import combat, creation, derive, outcome, progression, resolution, schema
+from rules.altaride import sheet_tests as _sheet_tests
 from rules.altaride import tables as T
 from rules.base import (
     Budget,
@@ -38,6 +39,8 @@ from rules.base import (
     Resolution,
     RuleSystem,
     SheetLayout,
+    SheetRead,
+    SheetTest,
     Step,
 )
 
@@ -141,6 +144,22 @@ class AltarideSystem(RuleSystem):
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return resolution.test_kinds()
+
+    def sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    ) -> list[SheetTest]:
+        """Skills (formula + level, L71), talents (L98) and guild spells (Incantation, L120, L175)."""
+        return _sheet_tests.sheet_tests(sheet, self.settings(settings))
+
+    def sheet_test_request(
+        self,
+        sheet: dict[str, Any],
+        test: SheetTest,
+        declared: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[SheetRead]]:
+        return _sheet_tests.sheet_test_request(sheet, test, declared, settings)
 
     def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
         return resolution.resolve(request, rng, self.settings(settings))

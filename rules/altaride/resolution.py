@@ -187,11 +187,12 @@ def lower_die(resolution: Resolution | dict[str, Any], points: int, xp_balance: 
 # Request declarations
 # ---------------------------------------------------------------------------
 _MODS = (
-    Field("target_modifier", "int", Msg("Bonus/malus du MJ", "GM bonus/malus"), default=0),
-    Field("die_modifier", "int", Msg("Modificateur du dé", "Die modifier"), default=0),
+    Field("target_modifier", "int", Msg("Bonus/malus du MJ", "GM bonus/malus"), default=0, audience="gm"),
+    Field("die_modifier", "int", Msg("Modificateur du dé", "Die modifier"), default=0, audience="gm"),
     Field("action_index", "int", Msg("N° d'action dans l'assaut", "Action number in the round"), default=1,
           minimum=1),
-    Field("required_margin", "int", Msg("Marge minimale", "Required margin"), default=0, minimum=0),
+    Field("required_margin", "int", Msg("Marge minimale", "Required margin"), default=0, minimum=0,
+          audience="gm"),
     Field("label", "str", Msg("Libellé", "Label"), default="", max_length=200),
 )
 _SHEET = Field("sheet", "dict", Msg("Feuille", "Sheet"),
@@ -210,11 +211,11 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
         "opposed_test": (
             Field("target", "int", Msg("Chances de l'actif", "Active success chance"), required=True),
             Field("defender_target", "int", Msg("Chances du défenseur (vide = pas de défense)",
-                                                "Defender success chance (empty = no defence)")),
+                                                "Defender success chance (empty = no defence)"), audience="gm"),
             Field("defender_target_modifier", "int", Msg("Bonus/malus du défenseur", "Defender bonus/malus"),
-                  default=0),
+                  default=0, audience="gm"),
             Field("defender_die_modifier", "int", Msg("Modificateur du dé du défenseur", "Defender die modifier"),
-                  default=0),
+                  default=0, audience="gm"),
             *_MODS,
         ),
         "casting": (
@@ -227,8 +228,9 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
         "magic_attack": (
             Field("manipulations", "int", Msg("Manipulations du lanceur", "Caster's Manipulations"), required=True),
             Field("defender_target", "int", Msg("Manipulations de la cible (vide = pas de défense)",
-                                                "Target's Manipulations (empty = no defence)")),
-            Field("defender_target_modifier", "int", Msg("Bonus/malus de la cible", "Target bonus/malus"), default=0),
+                                                "Target's Manipulations (empty = no defence)"), audience="gm"),
+            Field("defender_target_modifier", "int", Msg("Bonus/malus de la cible", "Target bonus/malus"), default=0,
+                  audience="gm"),
             *_MODS[:3],
         ),
         "runes_charge": (
@@ -613,6 +615,13 @@ def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | 
     if kind == "casting":
         base = int(request["incantation"])
         required = int(request["spell_level"])
+        if int(request["eo_current"]) < required:  # L120, L175: no roll at all, not a 75 % chance
+            summary = Msg(
+                f"impossible : il faut {required} points d'Endurance Occulte ({request['eo_current']} restants)",
+                f"impossible: {required} Occult Endurance points needed ({request['eo_current']} left)",
+            )
+            return {"impossible": True, "success": 0.0, "meets_required": 0.0, "crit_success": 0.0,
+                    "crit_failure": 0.0, "summary": summary.to_dict()}
     else:
         base = base_target(kind, request, settings)
         required = int(request.get("required_margin") or 0)

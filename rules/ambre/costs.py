@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.ambre import tables as T
-from rules.base import FieldError, Msg, error
+from rules.base import FieldError, Msg, error, is_digits
 
 
 @dataclass
@@ -248,7 +248,7 @@ def _tier_index(category: T.Category, value: Any) -> int | None:
         slugs = [slug for slug, _ in category.tiers]
         if value in slugs:
             return slugs.index(value)
-        if value.isdigit():
+        if is_digits(value):
             return _tier_index(category, int(value))
     return None
 

@@ -26,9 +26,17 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
     return {
         "comparison": (
             Field("a_value", "int", Msg("Valeur A", "Value A"), required=True, minimum=-100000, maximum=100000),
-            Field("b_value", "int", Msg("Valeur B", "Value B"), required=True, minimum=-100000, maximum=100000),
+            Field(
+                "b_value",
+                "int",
+                Msg("Valeur B", "Value B"),
+                required=True,
+                minimum=-100000,
+                maximum=100000,
+                audience="gm",
+            ),
             Field("a_label", "str", Msg("Libellé A", "Label A"), default="A", max_length=120),
-            Field("b_label", "str", Msg("Libellé B", "Label B"), default="B", max_length=120),
+            Field("b_label", "str", Msg("Libellé B", "Label B"), default="B", max_length=120, audience="gm"),
             Field(
                 "a_tiebreak",
                 "int",
@@ -44,6 +52,7 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
                 default=None,
                 minimum=-100000,
                 maximum=100000,
+                audience="gm",
             ),
         ),
         "wound": (
@@ -76,8 +85,9 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
                 "bool",
                 Msg("Ombre magique / source d'énergie", "Magic-rich shadow / energy source"),
                 default=False,
+                audience="gm",
             ),
-            Field("in_amber", "bool", Msg("En Ambre même", "In Amber itself"), default=False),
+            Field("in_amber", "bool", Msg("En Ambre même", "In Amber itself"), default=False, audience="gm"),
             Field("keys_available", "int", Msg("Clés disponibles", "Keys available"), default=None, minimum=0),
             Field("energy_available", "int", Msg("Énergie disponible", "Energy available"), default=None, minimum=0),
         ),

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
+from rules.ambre import sheet_tests as _sheet_tests
 from rules.ambre.schema import safe_validate
 from rules.base import (
     Budget,
@@ -22,7 +23,10 @@ from rules.base import (
     RandomSource,
     Resolution,
     RuleSystem,
+    SheetContext,
     SheetLayout,
+    SheetRead,
+    SheetTest,
     Step,
 )
 
@@ -123,6 +127,18 @@ class AmbreSystem(RuleSystem):
                     )
         return errors
 
+    def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
+        """GM-only fields, plus the ladder (ranks come from the auction and the GM, never the
+        player), plus the attributes once the character takes part in an auction (the bids
+        decide them)."""
+        locked = super().locked_paths(sheet, context)
+        if context.gm:
+            return locked
+        locked.append("ladder")
+        if context.in_auction:
+            locked.append("attributes")
+        return locked
+
     # ---- validation and derived values ------------------------------------
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         if not isinstance(sheet, dict):
@@ -141,6 +157,22 @@ class AmbreSystem(RuleSystem):
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return resolution.test_kinds()
+
+    def sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    ) -> list[SheetTest]:
+        """Comparisons on each attribute and characteristic (L5-L51); a spell with its cost (L436-L446)."""
+        return _sheet_tests.sheet_tests(sheet, self.settings(settings))
+
+    def sheet_test_request(
+        self,
+        sheet: dict[str, Any],
+        test: SheetTest,
+        declared: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[SheetRead]]:
+        return _sheet_tests.sheet_test_request(sheet, test, declared, settings)
 
     def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
         return resolution.resolve(request, rng, self.settings(settings))

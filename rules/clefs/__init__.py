@@ -57,12 +57,16 @@ from rules.base import (
     Resolution,
     RulesError,
     RuleSystem,
+    SheetContext,
     SheetLayout,
+    SheetRead,
+    SheetTest,
     Step,
     error,
     validate_fields,
 )
 from rules.clefs import combat, outcome, progression, schema
+from rules.clefs import sheet_tests as _sheet_tests
 from rules.clefs import tables as t
 from rules.clefs.combat import request_from_sheet
 from rules.clefs.creation import (
@@ -71,6 +75,7 @@ from rules.clefs.creation import (
     creation_roll,
     follow_placement,
     replay_creation_roll,
+    server_roll_errors,
 )
 from rules.clefs.derive import (
     aspect_ladder,
@@ -181,6 +186,18 @@ class ClefsDeLAube(RuleSystem):
                 )
         return sheet
 
+    def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
+        """``creation.roll`` is the server's copy of its creation roll: nobody writes it (GMs
+        neither: they roll again). Once rolled, the methods it was rolled with stay (L517-L576)."""
+        locked = super().locked_paths(sheet, context)
+        locked.append("creation.roll")
+        if not context.gm and context.rolls.get("creation"):
+            locked += ["creation.aspect_method", "creation.means_method"]
+        return locked
+
+    def verify_server_rolls(self, sheet: dict[str, Any], rolls: Any) -> list[FieldError]:
+        return server_roll_errors(sheet, rolls)
+
     # ---- validation and derived values ------------------------------------
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         errors = validate_fields(sheet, self.sheet_fields())
@@ -255,6 +272,22 @@ class ClefsDeLAube(RuleSystem):
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return schema.test_kinds()
+
+    def sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    ) -> list[SheetTest]:
+        """Every skill (with its aspect) and every aspect alone; the means is chosen (L471-L497)."""
+        return _sheet_tests.sheet_tests(sheet)
+
+    def sheet_test_request(
+        self,
+        sheet: dict[str, Any],
+        test: SheetTest,
+        declared: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[SheetRead]]:
+        return _sheet_tests.sheet_test_request(sheet, test, declared)
 
     def _inputs(self, request: dict[str, Any], settings: dict[str, Any], prefix: str = "") -> dict[str, Any]:
         if isinstance(request, dict) and isinstance(request.get("sheet"), dict):

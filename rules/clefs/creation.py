@@ -114,6 +114,32 @@ def roll_errors(record: Any, aspect_method: str, means_method: str) -> list[Fiel
     return []
 
 
+def server_roll_errors(sheet: dict[str, Any], rolls: Any) -> list[FieldError]:
+    """The sheet's ``creation.roll`` must be the record the server stored (``rolls["creation"]``).
+
+    :func:`roll_errors` only proves a record is self-consistent (its results follow from its
+    draws); anyone can write such a record with chosen draws. The server keeps its own copy in
+    the dice chain and the app passes it here: a sheet carrying any other record, or a record
+    the server never rolled, is refused. A sheet without a record is :func:`creation_errors`'
+    business (``roll_missing`` when the methods need dice).
+    """
+    creation = sheet.get("creation") if isinstance(sheet.get("creation"), dict) else {}
+    record = creation.get("roll")
+    if not record:
+        return []
+    stored = (rolls or {}).get("creation")
+    if stored is not None and record == stored:
+        return []
+    return [
+        error(
+            "creation.roll",
+            "roll_not_from_server",
+            "Ce tirage n'est pas celui du serveur : relancez les dés de création.",
+            "This roll is not the server's: roll the creation dice again.",
+        )
+    ]
+
+
 def aspect_exchange_errors(initial: dict[str, int], final: dict[str, int]) -> list[FieldError]:
     """Aspect exchanges (L550-L556), checked on the final state (reading G8: 5 in total).
 

@@ -23,7 +23,7 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from rules.base import FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error
+from rules.base import FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error, is_digits
 from rules.clefs import tables as t
 from rules.clefs.derive import (
     _as_int,
@@ -96,7 +96,7 @@ def purchase(
 
 def _target(request: dict[str, Any], current: int, errors: list[FieldError]) -> int:
     to = request.get("to")
-    if isinstance(to, str) and to.strip().lstrip("-").isdigit():
+    if isinstance(to, str) and is_digits(to.strip().lstrip("-")):
         to = int(to)
     if not isinstance(to, int) or isinstance(to, bool):
         errors.append(error("to", "invalid_int", "Entrez un nombre entier.", "Enter a whole number."))

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules.base import FieldError, Msg, RandomSource, Resolution, RulesError, ScriptedRandom, error
+from rules.base import FieldError, Msg, RandomSource, Resolution, RulesError, ScriptedRandom, error, is_digits
 from rules.clefs import tables as t
 
 # ---------------------------------------------------------------------------
@@ -198,7 +198,7 @@ def parse_crit_die(value: Any, path: str, errors: list[FieldError], default: int
     if value is None or value in ("", "none", 0, "0"):
         return None
     text = str(value).strip().lower().removeprefix("d")
-    if text.isdigit() and int(text) in t.CRIT_DIE_SIZES:
+    if is_digits(text) and int(text) in t.CRIT_DIE_SIZES:
         return int(text)
     errors.append(
         error(

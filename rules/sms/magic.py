@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.base import FieldError, Msg, error
+from rules.base import FieldError, Msg, error, is_digits
 from rules.sms.core import difficulty_die
 from rules.sms.health import severity_id, spell_damage_points
 from rules.sms.tables import (
@@ -123,7 +123,7 @@ def _int(components: Mapping[str, Any], key: str, default: int, lo: int, hi: int
     value = components.get(key, default)
     if value is None or value == "":
         value = default
-    if isinstance(value, str) and value.lstrip("-").isdigit():
+    if isinstance(value, str) and is_digits(value.lstrip("-")):
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         errors.append(error(key, "invalid_int", "Entrez un nombre entier.", "Enter a whole number."))

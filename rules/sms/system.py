@@ -23,6 +23,8 @@ from rules.base import (
     RulesError,
     RuleSystem,
     SheetLayout,
+    SheetRead,
+    SheetTest,
     StateChange,
     Step,
     error,
@@ -30,6 +32,7 @@ from rules.base import (
 )
 from rules.sms import outcome as combat_outcome
 from rules.sms import schema
+from rules.sms import sheet_tests as _sheet_tests
 from rules.sms.combat import (
     armour_modifier,
     initiative_order,
@@ -185,6 +188,22 @@ class SMSSystem(RuleSystem):
 
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return schema.test_kinds()
+
+    def sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    ) -> list[SheetTest]:
+        """Actions from the character's modules, wounds and fatigue applied (L95, L133-L154); known spells."""
+        return _sheet_tests.sheet_tests(sheet, self.settings(settings))
+
+    def sheet_test_request(
+        self,
+        sheet: dict[str, Any],
+        test: SheetTest,
+        declared: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any],
+    ) -> tuple[dict[str, Any], list[SheetRead]]:
+        return _sheet_tests.sheet_test_request(sheet, test, declared, settings)
 
     def action_fields(self) -> tuple[Field, ...]:
         return schema.action_fields()

@@ -39,7 +39,10 @@ def _demo() -> dict[str, Any]:
 
 
 def _page(browser: Any, server: Any, username: str, width: int, lang: str) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale=f"{lang}-{lang.upper()}")
+    # ``bypass_csp``: the site's strict CSP (#18) refuses the inline script Playwright injects axe-core with.
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, locale=f"{lang}-{lang.upper()}", bypass_csp=True
+    )
     page = context.new_page()
     from django.contrib.auth import get_user_model
 

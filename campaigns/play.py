@@ -1,0 +1,136 @@
+"""Playing from the sheet: who can roll which tests, and what a stored roll read (one read model).
+
+The post form, the API, the sheet page's "What you can roll" panel and the
+thread's rolls all use these functions; the numbers always come from the rules
+(``RuleSystem.sheet_tests``), never from the web layer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+
+import rules
+from campaigns import access
+from campaigns.models import Campaign
+from rules.base import SheetTest
+
+#: Statuses of a player character whose sheet can be rolled (a draft, a retired or a dead one cannot).
+PLAYABLE_STATUSES = frozenset({"approved"})
+
+
+def sheet_test_characters(user: Any, campaign: Campaign) -> QuerySet[Any]:
+    """The characters ``user`` may roll sheet tests for.
+
+    A player: their own approved characters. A GM or co-GM: every approved player character
+    (to roll for a player, with GM-only inputs) and the NPCs still in play.
+    """
+    from characters.models import Character
+
+    if user is None or not user.is_authenticated:
+        return Character.objects.none()
+    pcs = Character.objects.filter(campaign=campaign, is_npc=False, status__in=PLAYABLE_STATUSES)
+    if access.is_gm(user, campaign):
+        npcs = Character.objects.filter(campaign=campaign, is_npc=True).exclude(status__in=("dead", "retired"))
+        return (pcs | npcs).order_by("name")
+    return pcs.filter(owner=user).order_by("name")
+
+
+def can_roll_for(user: Any, character: Any) -> bool:
+    return sheet_test_characters(user, character.campaign).filter(pk=character.pk).exists()
+
+
+def sheet_tests_of(character: Any) -> list[SheetTest]:
+    """The tests of the character's current sheet, as its system lists them."""
+    system = rules.get_system(character.campaign.system)
+    settings = system.settings(character.campaign.system_settings)
+    return system.sheet_tests(character.current_sheet(), settings, None)
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return str(value)
+    return str(value)
+
+
+def secret_paths(system_slug: str) -> frozenset[str]:
+    """Sheet paths shown only to the owner and the GMs (``Field.secret``, e.g. Ambre's attribute points)."""
+    if system_slug not in rules.SYSTEM_MODULES:
+        return frozenset()
+    return frozenset(f.path for f in rules.get_system(system_slug).sheet_fields() if f.secret)
+
+
+def reads_text(source: dict[str, Any], lang: str, hidden: frozenset[str] = frozenset()) -> str:
+    """``Épée (NC) 5 (feuille v7) + Physique (Ph) 10 − Blessure grave 2``: what a stored roll read.
+
+    Reads of ``hidden`` paths (secret sheet values, for a reader who may not see them) are left out.
+    """
+    reads = [r for r in source.get("reads") or [] if isinstance(r, dict) and r.get("path") not in hidden]
+    if not reads:
+        return ""
+    parts: list[str] = []
+    for index, read in enumerate(reads):
+        label = str((read.get("label") or {}).get(lang) or (read.get("label") or {}).get("fr") or "")
+        value = read.get("value")
+        if index == 0:
+            version = _("sheet v%(n)s") % {"n": source.get("version")}
+            parts.append(f"{label} {_number(value)} ({version})")
+        elif isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            parts.append(f"− {label} {-value}")
+        else:
+            parts.append(f"+ {label} {_number(value)}")
+    return " ".join(parts)
+
+
+def roll_threads(user: Any, campaign: Campaign, character: Any, limit: int = 30) -> tuple[list[Any], Any]:
+    """Threads ``user`` may post a roll in (open ones; a GM also locked), and the character's current one.
+
+    The current thread is the one of the character's latest post, else the latest active thread.
+    """
+    from campaigns.models import Post, Thread
+
+    if not access.can_post(user, campaign):
+        return [], None
+    threads = Thread.objects.filter(campaign=campaign).select_related("board")
+    if not access.is_gm(user, campaign):
+        threads = threads.filter(locked=False)
+    listed = list(threads.order_by("-last_post_at", "-id")[:limit])
+    current_id = (
+        Post.objects.filter(campaign=campaign, character=character, thread__in=threads)
+        .order_by("-id")
+        .values_list("thread_id", flat=True)
+        .first()
+    )
+    current = next((t for t in listed if t.pk == current_id), None)
+    if current is None and current_id is not None:
+        current = threads.filter(pk=current_id).first()
+        if current is not None:
+            listed.insert(0, current)
+    return listed, current or (listed[0] if listed else None)
+
+
+def sheet_panel(user: Any, character: Any, lang: str) -> dict[str, Any] | None:
+    """The "What you can roll" panel of a sheet page: the lines, the threads, the current one.
+
+    ``None`` when ``user`` cannot roll for this character (a visitor, a draft, someone else's character).
+    """
+    if not can_roll_for(user, character):
+        return None
+    lines = []
+    for test in sheet_tests_of(character):
+        lines.append(
+            {
+                "key": test.key,
+                "label": test.label.get(lang),
+                "group": test.group.get(lang),
+                "reads": [{"label": r.label.get(lang), "value": r.value} for r in test.reads],
+                "impossible": test.impossible.get(lang) if test.impossible else "",
+            }
+        )
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for line in lines:
+        groups.setdefault(line["group"], []).append(line)
+    threads, current = roll_threads(user, character.campaign, character)
+    return {"groups": list(groups.items()), "threads": threads, "current": current}

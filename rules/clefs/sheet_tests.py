@@ -1,0 +1,123 @@
+"""Tests built from a Clefs de l'Aube sheet: aspect × means ± skill (L471-L497, L703-L727).
+
+A line is a skill (its aspect, its NC) or an aspect alone; the player picks the
+means (moyen) among the sheet's six, whose value is read from the sheet. The
+sheet's active conditions become handicaps and advantages (L739-L754). The ND,
+extra handicaps/advantages, the forced roll and the critical die are the
+Gardien's (``audience="gm"``, L903-L911).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.base import Field, Msg, SheetRead, SheetTest, pick_fields
+from rules.clefs import tables as t
+from rules.clefs.combat import request_from_sheet
+from rules.clefs.derive import _as_int, current_aspects, skills_of
+from rules.clefs.schema import action_request_fields
+
+GROUP_SKILLS = Msg("Compétences", "Skills")
+GROUP_ASPECTS = Msg("Aspects seuls", "Aspects alone")
+_GM_PATHS = ("nd", "nd_hidden", "negative_nd", "handicap", "advantage", "force_roll", "crit_die")
+
+
+def _means_field(sheet: dict[str, Any]) -> Field:
+    stored = sheet.get("means")
+    means: dict[str, Any] = stored if isinstance(stored, dict) else {}
+    choices = tuple(
+        (
+            code,
+            Msg(
+                f"{t.MEANS_LABELS[code].fr} {_as_int(means.get(code)):+d}",
+                f"{t.MEANS_LABELS[code].en} {_as_int(means.get(code)):+d}",
+            ),
+        )
+        for code in t.MEANS
+    )
+    return Field(
+        "means_code",
+        "choice",
+        Msg("Moyen", "Means"),
+        choices=choices,
+        audience="player",
+        help=Msg("Sa valeur est lue sur la feuille.", "Its value is read from the sheet."),
+    )
+
+
+def _declared(sheet: dict[str, Any]) -> tuple[Field, ...]:
+    return (_means_field(sheet), *pick_fields(action_request_fields(), *_GM_PATHS))
+
+
+def _aspect_read(sheet: dict[str, Any], code: str) -> SheetRead:
+    return SheetRead(f"aspects.{code}", t.ASPECT_LABELS[code], current_aspects(sheet)[code])
+
+
+def sheet_tests(sheet: dict[str, Any]) -> list[SheetTest]:
+    declared = _declared(sheet)
+    out: list[SheetTest] = []
+    for index, skill in enumerate(skills_of(sheet)):
+        name = str(skill.get("name") or "").strip()
+        aspect = t.ASPECT_ALIASES.get(str(skill.get("aspect") or "").upper())
+        if not name or aspect is None:
+            continue
+        nc = _as_int(skill.get("nc"))
+        aspect_label = t.ASPECT_LABELS[aspect]
+        out.append(
+            SheetTest(
+                key=f"skill:{index}",
+                label=Msg(f"{name} ({aspect_label.fr})", f"{name} ({aspect_label.en})"),
+                group=GROUP_SKILLS,
+                kind="action",
+                reads=(
+                    SheetRead(f"skills.{index}.nc", Msg(f"{name} (NC)", f"{name} (NC)"), nc),
+                    _aspect_read(sheet, aspect),
+                ),
+                declared=declared,
+            )
+        )
+    for code in t.ASPECTS:
+        out.append(
+            SheetTest(
+                key=f"aspect:{code}",
+                label=t.ASPECT_LABELS[code],
+                group=GROUP_ASPECTS,
+                kind="action",
+                reads=(_aspect_read(sheet, code),),
+                declared=declared,
+            )
+        )
+    return out
+
+
+def sheet_test_request(
+    sheet: dict[str, Any], test: SheetTest, declared: dict[str, Any]
+) -> tuple[dict[str, Any], list[SheetRead]]:
+    reads = list(test.reads)
+    kind, _sep, ref = test.key.partition(":")
+    skill_name = None
+    if kind == "skill":
+        skill = skills_of(sheet)[int(ref)]
+        skill_name = str(skill.get("name") or "").strip()
+        aspect = t.ASPECT_ALIASES[str(skill.get("aspect") or "").upper()]
+    else:
+        aspect = ref
+    means = declared.get("means_code") or None
+    extra = {k: v for k, v in declared.items() if k != "means_code"}
+    if "handicap" in extra:
+        extra["handicaps"] = [extra.pop("handicap")]
+    if "advantage" in extra:
+        extra["advantages"] = [extra.pop("advantage")]
+    request = request_from_sheet(sheet, aspect, means, skill_name, **extra)
+    if skill_name:
+        request["skill_nc"] = _as_int(skills_of(sheet)[int(ref)].get("nc"))
+        request.pop("other_aspect", None)
+    if means:
+        reads.append(SheetRead(f"means.{means}", t.MEANS_LABELS[means], request["means"]))
+    for index, condition in enumerate(sheet.get("conditions") or []):
+        if isinstance(condition, dict) and condition.get("active", True):
+            word = Msg("Avantage", "Advantage") if condition.get("kind") == "advantage" else Msg("Handicap", "Handicap")
+            source = str(condition.get("source") or condition.get("note") or "").strip()
+            label = Msg(f"{word.fr} {source}".strip(), f"{word.en} {source}".strip())
+            reads.append(SheetRead(f"conditions.{index}.value", label, _as_int(condition.get("value"))))
+    return request, reads
