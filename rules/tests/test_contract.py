@@ -17,6 +17,7 @@ import pytest
 import rules
 from rules.base import (
     Budget,
+    BuiltTest,
     Combatant,
     CombatResult,
     DerivedSpec,
@@ -31,6 +32,8 @@ from rules.base import (
     RuleSystem,
     ScriptedRandom,
     SeededRandom,
+    SheetContext,
+    SheetTest,
     Step,
     default_from_fields,
     set_path,
@@ -335,6 +338,25 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
         "carry_combat_state": lambda: isinstance(system.carry_combat_state(sheet, state), dict),
         "combat_state_for_others": lambda: not (
             set(system.combat_state_for_others(state)) & set(system.private_state_keys())
+        ),
+        "locked_paths": lambda: all(
+            isinstance(p, str) for gm in (False, True) for p in system.locked_paths(sheet, SheetContext(gm=gm))
+        ),
+        "verify_server_rolls": lambda: all(isinstance(e, FieldError) for e in system.verify_server_rolls(sheet, {})),
+        "sheet_tests": lambda: all(
+            isinstance(t, SheetTest) and t.label.fr and t.label.en for t in system.sheet_tests(sheet)
+        ),
+        "build_test": lambda: all(
+            _result_or_rules_error(lambda key=t.key: system.build_test(sheet, key), BuiltTest)
+            for t in system.sheet_tests(sheet)
+        )
+        and pytest.raises(RulesError, system.build_test, sheet, "no-such-test") is not None,
+        "sheet_test_request": lambda: all(
+            _result_or_rules_error(
+                lambda test=t: system.sheet_test_request(sheet, test, {}, system.settings(None), {}), tuple
+            )
+            for t in system.sheet_tests(sheet)
+            if t.impossible is None
         ),
         "combat_value_labels": lambda: all(
             isinstance(k, str) and isinstance(v, Msg) and v.fr and v.en for k, v in system.combat_value_labels().items()
