@@ -10,6 +10,10 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from accounts import signals  # noqa: F401
+        from accounts.exports import export_user_data
+        from config.exporters import register_exporter
+
+        register_exporter("accounts", export_user_data, order=10)
 
         post_migrate.connect(sync_site, sender=self, dispatch_uid="accounts.sync_site")
 

@@ -8,3 +8,7 @@ class CampaignsConfig(AppConfig):
 
     def ready(self) -> None:
         from campaigns import live  # noqa: F401  (registers live channel authorizers)
+        from campaigns.exports import export_user_data
+        from config.exporters import register_exporter
+
+        register_exporter("campaigns", export_user_data, order=20)

@@ -13,6 +13,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 import rules
+from config.history import AppendOnlyModel
+from config.history import ImmutableRecordError as ImmutableRecordError  # re-exported: callers import it here
 
 
 def system_choices() -> list[tuple[str, str]]:
@@ -198,8 +200,11 @@ class Post(models.Model):
         return f"{self.thread} #{self.number}"
 
 
-class PostVersion(models.Model):
+class PostVersion(AppendOnlyModel):
     """A previous text of an edited post (append-only history)."""
+
+    edit_refused = "A post version is never edited."
+    delete_refused = "A post version is never deleted."
 
     post = models.ForeignKey(Post, on_delete=models.CASCADE, related_name="versions")
     body = models.TextField()
@@ -213,10 +218,6 @@ class PostVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.post} v{self.pk}"
-
-
-class ImmutableRecordError(Exception):
-    """Raised when code tries to change or delete an immutable record."""
 
 
 class RollSeed(models.Model):
@@ -242,7 +243,7 @@ class RollSeed(models.Model):
         return f"{self.campaign} seed #{self.index}"
 
 
-class Roll(models.Model):
+class Roll(AppendOnlyModel):
     """A dice roll or system test (*jet*): immutable, hash-chained per campaign.
 
     ``request`` holds the validated inputs, ``resolution`` the rules engine's
@@ -250,6 +251,9 @@ class Roll(models.Model):
     and ``hash`` chain the campaign's rolls by ``sequence``: altering or
     removing any roll breaks the chain (see ``campaigns.dice.verify_chain``).
     """
+
+    edit_refused = "A roll is never edited."
+    delete_refused = "A roll is never deleted."
 
     campaign = models.ForeignKey(Campaign, on_delete=models.PROTECT, related_name="rolls")
     sequence = models.PositiveIntegerField()
@@ -285,14 +289,6 @@ class Roll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.campaign} roll #{self.sequence}"
-
-    def save(self, *args: object, **kwargs: object) -> None:
-        if self.pk is not None:
-            raise ImmutableRecordError("A roll is never edited.")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
-
-    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecordError("A roll is never deleted.")
 
 
 class ThreadRead(models.Model):

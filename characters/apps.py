@@ -8,3 +8,7 @@ class CharactersConfig(AppConfig):
 
     def ready(self) -> None:
         from characters import live  # noqa: F401  (registers live channel authorizers)
+        from characters.exports import export_user_data
+        from config.exporters import register_exporter
+
+        register_exporter("characters", export_user_data, order=30)

@@ -15,7 +15,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 import rules
-from campaigns.models import ImmutableRecordError
+from config.history import AppendOnlyModel
 
 
 def portrait_storage() -> Storage:
@@ -89,8 +89,11 @@ class Character(models.Model):
         return system.migrate_sheet(dict(self.sheet), self.schema_version)
 
 
-class SheetVersion(models.Model):
+class SheetVersion(AppendOnlyModel):
     """Every saved version of a character (append-only history)."""
+
+    edit_refused = "A sheet version is never edited."
+    delete_refused = "A sheet version is never deleted."
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="versions")
     version = models.PositiveIntegerField()
@@ -112,12 +115,15 @@ class SheetVersion(models.Model):
         return f"{self.character} v{self.version}"
 
 
-class LedgerEntry(models.Model):
+class LedgerEntry(AppendOnlyModel):
     """One change of experience or karma (*expérience*, *karma*).
 
     Append-only: never edited or deleted; a correction is a new entry.
     Balances are the sum of the approved entries.
     """
+
+    edit_refused = "A ledger entry is never edited; append a correction."
+    delete_refused = "A ledger entry is never deleted; append a correction."
 
     class Currency(models.TextChoices):
         XP = "xp", _("experience")
@@ -163,14 +169,6 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} {self.amount:+d} {self.currency} ({self.kind})"
-
-    def save(self, *args: object, **kwargs: object) -> None:
-        if self.pk is not None:
-            raise ImmutableRecordError("A ledger entry is never edited; append a correction.")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
-
-    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecordError("A ledger entry is never deleted; append a correction.")
 
 
 class ChangeRequest(models.Model):

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import ImmutableRecordError
+from config.history import AppendOnlyModel
 
 
 class Encounter(models.Model):
@@ -168,7 +168,7 @@ class Declaration(models.Model):
         return f"{self.round} {self.participant}"
 
 
-class LogEntry(models.Model):
+class LogEntry(AppendOnlyModel):
     """One line of the combat log (*journal*): append-only.
 
     ``sequence`` is unique per encounter and assigned under the encounter's
@@ -177,6 +177,9 @@ class LogEntry(models.Model):
     the GMs. ``gm_only`` hides the whole entry from players. A correction
     (undo) is a new entry pointing at the one it corrects (``corrects``).
     """
+
+    edit_refused = "A combat log entry is never rewritten."
+    delete_refused = "A combat log entry is never deleted."
 
     class Kind(models.TextChoices):
         CREATED = "created", _("encounter opened")
@@ -217,11 +220,3 @@ class LogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.encounter} #{self.sequence} {self.kind}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            raise ImmutableRecordError("A combat log entry is never rewritten.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecordError("A combat log entry is never deleted.")

@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.history import AppendOnlyModel
 
-class LiveEvent(models.Model):
+
+class LiveEvent(AppendOnlyModel):
     """One event published on a channel (``thread:12``, ``encounter:3``...).
 
     ``data`` holds only what every allowed viewer of the channel may see
@@ -14,6 +16,9 @@ class LiveEvent(models.Model):
     viewer of the channel, ``{"users": [ids]}`` those users (GMs always
     included when ``"gms": true``), ``{"gms_only": true}`` only the GMs.
     """
+
+    edit_refused = "A live event is never edited."
+    delete_refused = "A live event is never deleted."
 
     channel = models.CharField(max_length=120)
     kind = models.CharField(max_length=60)

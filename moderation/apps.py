@@ -10,3 +10,8 @@ class ModerationConfig(AppConfig):
         from moderation import signals
 
         signals.connect()
+
+        from config.exporters import register_exporter
+        from moderation.exports import export_user_data
+
+        register_exporter("moderation", export_user_data, order=40)

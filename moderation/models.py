@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from campaigns.models import ImmutableRecordError
+from config.history import AppendOnlyModel
 
 
 class Report(models.Model):
@@ -81,13 +81,16 @@ class Report(models.Model):
         return {"post": self.post, "character": self.character, "campaign": self.campaign}.get(self.kind)
 
 
-class AuditLog(models.Model):
+class AuditLog(AppendOnlyModel):
     """One moderation action (*action de modération*): who, what, when, why, on what.
 
     Append-only: never edited or deleted. Targets are nullable links plus
     text snapshots (``actor_name``, ``target_label``) so that the record stays
     readable after the account or content is deleted.
     """
+
+    edit_refused = "A moderation log entry is never edited."
+    delete_refused = "A moderation log entry is never deleted."
 
     class Action(models.TextChoices):
         REPORT_RESOLVED = "report_resolved", _("report resolved")
@@ -129,14 +132,6 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created:%Y-%m-%d %H:%M} {self.actor_name} {self.action} {self.target_label}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None:
-            raise ImmutableRecordError("A moderation log entry is never edited.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecordError("A moderation log entry is never deleted.")
 
 
 class Suspension(models.Model):

@@ -43,6 +43,7 @@ from django.utils.translation import gettext as _
 from accounts.models import display_name
 from campaigns import access
 from campaigns.models import Campaign, ImmutableRecordError, Invitation, JoinRequest, Membership, Post, Role, Thread
+from config.exporters import export_parts
 from config.ratelimit import RateLimited, hit, parse_rate
 from live.events import publish
 from moderation.models import AuditLog, Report, Suspension, TableBan, active_suspension
@@ -578,85 +579,20 @@ def is_banned(user: Any, campaign: Campaign | int) -> bool:
 # ---------------------------------------------------------------------------
 # Account data (*mes données*)
 # ---------------------------------------------------------------------------
-def _iso(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, datetime) else value
-
-
-def _rows(queryset: Any, *fields: str) -> list[dict[str, Any]]:
-    return [{k: _iso(v) for k, v in row.items()} for row in queryset.values(*fields)]
-
-
 def export_account_data(user: Any) -> dict[str, Any]:
-    """Everything the site holds about ``user`` that is theirs, as JSON-ready data."""
-    from campaigns.models import PostVersion, Roll
-    from characters.models import Character, LedgerEntry
+    """Everything the site holds about ``user`` that is theirs, as JSON-ready data.
 
+    Each app contributes its part through :mod:`config.exporters` (registered
+    in its ``AppConfig.ready``); this adds the envelope.
+    """
     if user is None or not user.is_authenticated:
         raise PermissionDenied
-    profile = getattr(user, "profile", None)
-    data: dict[str, Any] = {
+    return {
         "format": "tablee-account-export",
         "version": 1,
         "exported_at": timezone.now().isoformat(),
-        "account": {
-            "username": user.get_username(),
-            "email": user.email,
-            "date_joined": _iso(user.date_joined),
-            "last_login": _iso(user.last_login),
-            "display_name": getattr(profile, "display_name", ""),
-            "language": getattr(profile, "language", ""),
-            "bio": getattr(profile, "bio", ""),
-        },
+        **export_parts(user),
     }
-    try:
-        from allauth.account.models import EmailAddress
-
-        data["emails"] = _rows(EmailAddress.objects.filter(user=user), "email", "verified", "primary")
-    except ImportError:  # pragma: no cover
-        data["emails"] = []
-    data["memberships"] = _rows(
-        Membership.objects.filter(user=user), "campaign__slug", "campaign__title", "role", "joined"
-    )
-    posts = _rows(
-        Post.objects.filter(author=user).order_by("created", "id"),
-        "id", "campaign__slug", "thread__title", "number", "visibility", "body", "created", "edited", "hidden",
-    )
-    versions: dict[int, list[dict[str, Any]]] = {}
-    for row in _rows(PostVersion.objects.filter(post__author=user).order_by("id"), "post_id", "body", "created"):
-        versions.setdefault(row.pop("post_id"), []).append(row)
-    for post in posts:
-        post["previous_versions"] = versions.get(post["id"], [])
-    data["posts"] = posts
-    data["rolls"] = _rows(
-        Roll.objects.filter(roller=user).order_by("campaign_id", "sequence"),
-        "campaign__slug", "sequence", "post_id", "kind", "system", "label", "request", "resolution", "secret",
-        "created", "hash",
-    )
-    characters = _rows(
-        Character.objects.filter(owner=user, is_npc=False),
-        "id", "campaign__slug", "name", "system", "status", "sheet", "schema_version", "public_description",
-        "private_background", "created", "updated",
-    )
-    ledger: dict[int, list[dict[str, Any]]] = {}
-    for row in _rows(
-        LedgerEntry.objects.filter(character__owner=user, character__is_npc=False).order_by("id"),
-        "character_id", "currency", "amount", "kind", "note", "approval", "created",
-    ):
-        ledger.setdefault(row.pop("character_id"), []).append(row)
-    for character in characters:
-        character["ledger"] = ledger.get(character["id"], [])
-    data["characters"] = characters
-    data["reports_filed"] = _rows(
-        Report.objects.filter(reporter=user), "kind", "target_label", "reason", "details", "status", "created"
-    )
-    data["suspensions"] = _rows(Suspension.objects.filter(user=user), "until", "reason", "created", "lifted_at")
-    try:
-        from api.models import ApiToken
-
-        data["api_tokens"] = _rows(ApiToken.objects.filter(user=user), "name", "prefix", "created", "revoked_at")
-    except ImportError:  # pragma: no cover
-        data["api_tokens"] = []
-    return data
 
 
 def delete_account(user: Any, *, password: str) -> dict[str, int]:

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from campaigns.models import ImmutableRecordError
+from config.history import AppendOnlyModel
 
 
 class SessionReview(models.Model):
@@ -54,8 +54,11 @@ class SessionReview(models.Model):
         return f"{self.session} ({self.status})"
 
 
-class SessionAward(models.Model):
+class SessionAward(AppendOnlyModel):
     """One confirmed award line (*gain de séance*); append-only."""
+
+    edit_refused = "An award line is never edited; append a correction."
+    delete_refused = "An award line is never deleted; append a correction."
 
     session = models.ForeignKey("campaigns.PlaySession", on_delete=models.PROTECT, related_name="awards")
     character = models.ForeignKey("characters.Character", on_delete=models.PROTECT, related_name="session_awards")
@@ -80,14 +83,6 @@ class SessionAward(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character} {self.amount:+d} {self.currency} ({self.code}, r{self.revision})"
-
-    def save(self, *args: object, **kwargs: object) -> None:
-        if self.pk is not None:
-            raise ImmutableRecordError("An award line is never edited; append a correction.")
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
-
-    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
-        raise ImmutableRecordError("An award line is never deleted; append a correction.")
 
     @property
     def ledger_key(self) -> str:

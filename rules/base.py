@@ -16,7 +16,13 @@ Conventions
   recorded in the order it was made, so a result can be recomputed from its
   inputs and raw draws (:class:`ScriptedRandom` replays them).
 * *settings* are the campaign's options for this system (a dict validated
-  against :meth:`RuleSystem.campaign_settings_fields`); ``None`` means defaults.
+  by :meth:`RuleSystem.validate_settings`); ``None`` means defaults.
+* Results (:class:`Resolution`, :class:`CombatResult`) share their envelope
+  (``kind``, ``inputs``, ``draws``, ``outcome``, ``summary``, ``success``,
+  ``tags``); the keys inside ``outcome`` are each system's words in its
+  seed's terms. ``rules/README.md`` tabulates them (declaration type, outcome
+  level, margins, severity words) and how to add a system; the contract every
+  system honours is ``rules/tests/test_contract.py``.
 """
 
 from __future__ import annotations
@@ -969,11 +975,6 @@ class RuleSystem(ABC):
         edit (a catalogue built from what the text gives); default: none."""
         return {}
 
-    def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
-        """Checks of campaign settings beyond their field declarations (an
-        Altaride skill formula made of talent codes); default: none."""
-        return []
-
     def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
         """Campaign settings merged over the defaults.
 
@@ -992,6 +993,16 @@ class RuleSystem(ABC):
         }
         merged.update(given)
         return merged
+
+    def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
+        """Field-level errors of a campaign's settings for this system.
+
+        Called by the campaigns app before it saves the GM's options. Default:
+        the types, ranges and choices of :meth:`campaign_settings_fields`. A
+        system adds its own checks (Altaride: a skill formula is talent codes;
+        Ambre: the shape of a power table) after these.
+        """
+        return validate_fields(settings or {}, self.campaign_settings_fields())
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Bring a stored sheet from ``from_version`` to :attr:`schema_version`.

@@ -123,7 +123,7 @@ class AltarideSystem(RuleSystem):
         """A new campaign starts with the skills the text names (editable)."""
         return {"skill_catalogue": schema.starter_skill_catalogue()}
 
-    def validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
+    def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
         """Checks of the campaign settings and catalogues (formulas, duplicate keys)."""
         return schema.validate_settings(settings or {})
 
