@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.history import AppendOnlyModel
+
 
 class SceneMode(models.TextChoices):
     FREE = "free", _("free")
@@ -55,7 +57,7 @@ class SceneRhythm(models.Model):
         return f"{self.thread} ({self.mode})"
 
 
-class TurnSkip(models.Model):
+class TurnSkip(AppendOnlyModel):
     """A participant passed over in a round (absence, deadline, GM): recorded, never edited."""
 
     class Reason(models.TextChoices):
@@ -97,7 +99,7 @@ class Absence(models.Model):
         return f"{self.user} away {self.starts}–{self.ends}"
 
 
-class Nudge(models.Model):
+class Nudge(AppendOnlyModel):
     """A reminder sent to a participant (*relance*): at most once per scene, round and level."""
 
     class Level(models.TextChoices):

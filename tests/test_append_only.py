@@ -110,3 +110,14 @@ def test_deleting_a_parent_still_cascades_to_its_history(rows: dict[str, Any]) -
     post = rows["campaigns.PostVersion"].post
     Post.objects.filter(pk=post.pk).delete()
     assert not PostVersion.objects.filter(post_id=post.pk).exists()
+
+
+def test_rhythm_records_are_append_only(db: Any) -> None:
+    """#20: a skipped turn and a sent reminder are recorded once, never edited."""
+    from rhythm.models import Nudge, TurnSkip
+
+    for model in (Nudge, TurnSkip):
+        with pytest.raises(ImmutableRecordError):
+            model.objects.all().update(round=2)
+        with pytest.raises(ImmutableRecordError):
+            model.objects.all().delete()
