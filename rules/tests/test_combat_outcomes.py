@@ -132,7 +132,10 @@ def test_altaride_hit_miss_and_death():
         6,
         5,
     )
-    assert public(system, parried, attacker, defender) == {"fr": "D pare : A ne touche pas.", "en": "D parries: A does not hit."}
+    assert public(system, parried, attacker, defender) == {
+        "fr": "D pare : A ne touche pas.",
+        "en": "D parries: A does not hit.",
+    }
     weak = alt.fighter("t", state={"endurance": {"EP": 12}})
     death = alt.act(attacker, weak, {"action": "attack", "weapon": "dague"}, 7, 15)
     assert public(system, death, attacker, weak)["fr"].endswith("T meurt.")
