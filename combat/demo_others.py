@@ -136,13 +136,25 @@ def _altaride(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list
     services.start_encounter(mj, encounter)
     # An ambush: the brigand strikes first; Maëlis's player, caught unawares, does not defend.
     services.declare_action(
-        mj, brigand, data={"action": "attack", "skill": "epee", "damage_x": 3, "modifier": 8}, target=hero
+        mj, brigand, data={"action": "attack", "skill": "epee", "damage_x": 1, "modifier": 2}, target=hero
     )
     services.reveal_declarations(mj, encounter)
     _answer_defences(users, encounter, {"defence": "none"})
     services.resolve_round(mj, encounter)
     _ensure_a_mark(mj, encounter, hero, "endurance.EP", -2, "Chute dans les éboulis")
+    _spare(mj, hero)
     services.end_round(mj, encounter, expected_round=1)
+
+
+def _spare(mj: Any, hero: Any) -> None:
+    """The dice are fair: should they kill the demo's hero, the GM brings her back (recorded), so a
+    newcomer meets a wounded character, not a dead one."""
+    from characters.models import Character
+    from characters.outcomes import revive_character
+
+    character = Character.objects.get(pk=hero.character_id)
+    if character.status == Character.Status.DEAD:
+        revive_character(mj, character, reason="Démo : le coup n'était pas mortel")
 
 
 SCENES = {"clefs-de-l-aube": _clefs, "sms": _sms, "altaride": _altaride}
