@@ -141,7 +141,7 @@ def _altaride(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list
     services.reveal_declarations(mj, encounter)
     _answer_defences(users, encounter, {"defence": "none"})
     services.resolve_round(mj, encounter)
-    _ensure_a_mark(mj, encounter, hero, "endurance.EP", -2, "Chute dans les éboulis")
+    _ensure_a_mark(mj, encounter, hero, "endurance.EP", -2, "Éboulis traîtres")
     _spare(mj, hero)
     services.end_round(mj, encounter, expected_round=1)
 
