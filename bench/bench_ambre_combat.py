@@ -27,8 +27,20 @@ SYSTEM = get_system("ambre")
 def _sheet(attrs, chars, powers):
     sheet = SYSTEM.default_sheet()
     sheet["attributes"] = dict(zip(("psy", "phy", "end", "cbt"), attrs, strict=True))
-    keys = ("mental", "concentration", "volonte", "force", "dexterite", "rapidite", "adaptation", "regeneration",
-            "resistance", "hab_distance", "hab_cac", "strategie")
+    keys = (
+        "mental",
+        "concentration",
+        "volonte",
+        "force",
+        "dexterite",
+        "rapidite",
+        "adaptation",
+        "regeneration",
+        "resistance",
+        "hab_distance",
+        "hab_cac",
+        "strategie",
+    )
     sheet["characteristics"] = dict(zip(keys, chars, strict=True))
     sheet["powers"] = [{"power": p} for p in powers]
     return sheet

@@ -174,8 +174,11 @@ class CampaignForm(forms.Form):
         if self.campaign is None:
             return None
         stored = self.campaign.system_settings or {}
-        kept = {f.path: stored[f.path] for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
-                if f.path in stored}
+        kept = {
+            f.path: stored[f.path]
+            for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
+            if f.path in stored
+        }
         return {**kept, **collect_rules_values(self.cleaned_data, self._plain_specs(), "system__")}
 
     def basic_fields(self) -> list[Any]:

@@ -40,8 +40,8 @@ def send_digest_to(user_id: int) -> bool:
     with transaction.atomic():
         from rhythm.models import NotificationPreference
 
-        prefs, _created = NotificationSettings.objects.select_for_update().select_related("user").get_or_create(
-            user_id=user_id
+        prefs, _created = (
+            NotificationSettings.objects.select_for_update().select_related("user").get_or_create(user_id=user_id)
         )
         user = prefs.user
         pending_qs = Notification.objects.filter(user_id=user_id, read_at__isnull=True, emailed_at__isnull=True)

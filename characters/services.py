@@ -183,8 +183,12 @@ def _check_size(sheet: Any) -> None:
     size = len(json.dumps(sheet, ensure_ascii=False).encode())
     if size > django_settings.TABLEE_MAX_SHEET_BYTES:
         raise ValidationError(
-            {"__all__": [_("This sheet is too large (%(size)s bytes, at most %(max)s).")
-                         % {"size": size, "max": django_settings.TABLEE_MAX_SHEET_BYTES}]}
+            {
+                "__all__": [
+                    _("This sheet is too large (%(size)s bytes, at most %(max)s).")
+                    % {"size": size, "max": django_settings.TABLEE_MAX_SHEET_BYTES}
+                ]
+            }
         )
 
 
@@ -329,8 +333,9 @@ def save_sheet(
         raise SheetInvalid(errors)
     if character.status != Character.Status.DRAFT and not result.valid:
         raise SheetInvalid(result.all_errors())
-    gm_edit = character.status != Character.Status.DRAFT or (is_gm(actor, character.campaign) and not
-                                                              access.is_owner(actor, character))
+    gm_edit = character.status != Character.Status.DRAFT or (
+        is_gm(actor, character.campaign) and not access.is_owner(actor, character)
+    )
     with transaction.atomic():
         locked = _lock(character)
         _check_version(locked, expected_version)
@@ -585,9 +590,7 @@ def clefs_creation_roll(
     return locked
 
 
-def apply_template(
-    actor: Any, character: Character, *, kind: str, key: str, expected_version: int | None
-) -> Character:
+def apply_template(actor: Any, character: Character, *, kind: str, key: str, expected_version: int | None) -> Character:
     """SMS: apply a race or an archetype template (``rules.sms.creation``)."""
     from rules.sms import creation as sms_creation
 
@@ -608,8 +611,11 @@ def apply_template(
         path = "race" if kind == "race" else "archetypes"
         raise SheetInvalid([FieldError(path, e.code, e.message) for e in exc.errors]) from exc
     return save_sheet(
-        actor, character, sheet=sheet, expected_version=expected_version, reason=_("template applied: %(key)s")
-        % {"key": key}
+        actor,
+        character,
+        sheet=sheet,
+        expected_version=expected_version,
+        reason=_("template applied: %(key)s") % {"key": key},
     )
 
 
@@ -676,9 +682,7 @@ def request_change(
             schema_version=character.rule_system.schema_version,
             reason=(reason or "")[:300],
         )
-        publish(
-            f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk}
-        )
+        publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
         loop.change_opened(actor, change)
     return change
 

@@ -133,9 +133,7 @@ def character_new(request: HttpRequest, campaign_id: str) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return redirect("characters:wizard", pk=character.pk)
-    return render(
-        request, "characters/new.html", {"campaign": campaign, "form": form, "import_form": ImportForm()}
-    )
+    return render(request, "characters/new.html", {"campaign": campaign, "form": form, "import_form": ImportForm()})
 
 
 @login_required
@@ -221,9 +219,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation
                 ),
                 "show_budget": show_creation and context.get("budget"),
-                "balance_rows": [
-                    {"label": labels.get(c, c), "amount": a} for c, a in money.items() if a or c == "xp"
-                ],
+                "balance_rows": [{"label": labels.get(c, c), "amount": a} for c, a in money.items() if a or c == "xp"],
                 "balances": money,
                 "ledger": list(LedgerEntry.objects.filter(character=character).order_by("-id")[:50]),
                 "changes": list(character.change_requests.select_related("author")[:20]),
@@ -604,22 +600,25 @@ def _action(request: HttpRequest, pk: int, fn: Any, success: str, **kwargs: Any)
 @login_required
 @require_POST
 def submit(request: HttpRequest, pk: int) -> HttpResponse:
-    return _action(request, pk, services.submit_character, _("Submitted to the GM."),
-                   expected_version=_version(request))
+    return _action(
+        request, pk, services.submit_character, _("Submitted to the GM."), expected_version=_version(request)
+    )
 
 
 @login_required
 @require_POST
 def approve(request: HttpRequest, pk: int) -> HttpResponse:
-    return _action(request, pk, services.approve_character, _("Character approved."),
-                   comment=request.POST.get("comment", ""))
+    return _action(
+        request, pk, services.approve_character, _("Character approved."), comment=request.POST.get("comment", "")
+    )
 
 
 @login_required
 @require_POST
 def return_to_player(request: HttpRequest, pk: int) -> HttpResponse:
-    return _action(request, pk, services.return_character, _("Returned to the player."),
-                   comment=request.POST.get("comment", ""))
+    return _action(
+        request, pk, services.return_character, _("Returned to the player."), comment=request.POST.get("comment", "")
+    )
 
 
 @login_required
@@ -636,8 +635,9 @@ def portrait(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose an image file."))
         return redirect("characters:detail", pk=pk)
-    return _action(request, character.pk, services.set_portrait, _("Portrait updated."),
-                   upload=form.cleaned_data["portrait"])
+    return _action(
+        request, character.pk, services.set_portrait, _("Portrait updated."), upload=form.cleaned_data["portrait"]
+    )
 
 
 def portrait_file(request: HttpRequest, name: str) -> HttpResponse:
@@ -937,8 +937,9 @@ def _auction_context(request: HttpRequest, auction: Auction) -> dict[str, Any]:
             "own_bid": lot.get("own_bid"),
             "passed_names": [names.get(p, "?") for p in lot.get("passes", [])],
             "downgrades": [(names.get(p, "?"), r) for p, r in lot.get("downgrades", {}).items()],
-            "public_ladder": [names.get(p, "?") for p in ladder_data.get("public", [])] if lot["status"] == "closed"
-            and (state["mode"] == "open" or gm) else [],
+            "public_ladder": [names.get(p, "?") for p in ladder_data.get("public", [])]
+            if lot["status"] == "closed" and (state["mode"] == "open" or gm)
+            else [],
             "my_downgrade": lot.get("downgrades", {}).get(str(me.pk)) if me else None,
         }
         if gm:
@@ -957,8 +958,15 @@ def _auction_context(request: HttpRequest, auction: Auction) -> dict[str, Any]:
     players = []
     if gm:
         for pid, info in results["players"].items():
-            players.append({"name": names.get(pid, "?"), "remaining": info["remaining"], "spent": info["karma_spent"],
-                            "refunds": info["refunds"], "points": [info["points"][a] for a in state["attributes"]]})
+            players.append(
+                {
+                    "name": names.get(pid, "?"),
+                    "remaining": info["remaining"],
+                    "spent": info["karma_spent"],
+                    "refunds": info["refunds"],
+                    "points": [info["points"][a] for a in state["attributes"]],
+                }
+            )
     return {
         "open_lots": [lot for lot in lots if lot["status"] == "open"],
         "closed_lots": [lot for lot in lots if lot["status"] == "closed"],
@@ -1068,13 +1076,12 @@ def my_characters(request: HttpRequest) -> HttpResponse:
         request,
         "characters/mine.html",
         {
-            "characters": list(
-                Character.objects.filter(owner=request.user, is_npc=False).select_related("campaign")
-            ),
+            "characters": list(Character.objects.filter(owner=request.user, is_npc=False).select_related("campaign")),
             "memberships": memberships,
             "to_review": list(
-                Character.objects.filter(campaign_id__in=gm_campaigns, status=Character.Status.SUBMITTED)
-                .select_related("campaign")
+                Character.objects.filter(
+                    campaign_id__in=gm_campaigns, status=Character.Status.SUBMITTED
+                ).select_related("campaign")
             ),
             "changes": list(
                 ChangeRequest.objects.filter(

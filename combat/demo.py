@@ -109,4 +109,3 @@ def _ambre(context: dict[str, Any]) -> None:
     out = context.get("stdout")
     if out is not None:
         out.write(f"Demo fight: /combat/{encounter.pk}/")
-

@@ -152,8 +152,9 @@ def _fix_search(admin_class: type[admin.ModelAdmin], model: type[Model]) -> type
     search = [s for s in admin_class.search_fields if s.split("__")[0] in fields]
     display = [d for d in admin_class.list_display if d in fields or d == "__str__"] or ["__str__"]
     filters = [f for f in admin_class.list_filter if isinstance(f, str) and f in fields]
-    return type(admin_class.__name__, (admin_class,), {"search_fields": search, "list_display": display,
-                                                       "list_filter": filters})
+    return type(
+        admin_class.__name__, (admin_class,), {"search_fields": search, "list_display": display, "list_filter": filters}
+    )
 
 
 for _label, _admin_class in IMMUTABLE.items():

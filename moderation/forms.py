@@ -11,16 +11,25 @@ from moderation.models import AuditLog, Report
 
 
 class ReportForm(forms.Form):
-    reason = forms.ChoiceField(label=_("Why are you reporting this?"), choices=Report.Reason.choices,
-                               widget=forms.RadioSelect)
-    details = forms.CharField(label=_("Details"), required=False, max_length=2000,
-                              widget=forms.Textarea(attrs={"rows": 4}),
-                              help_text=_("What is wrong? The moderators and the campaign's GMs read this."))
+    reason = forms.ChoiceField(
+        label=_("Why are you reporting this?"), choices=Report.Reason.choices, widget=forms.RadioSelect
+    )
+    details = forms.CharField(
+        label=_("Details"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("What is wrong? The moderators and the campaign's GMs read this."),
+    )
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
-                             help_text=_("Recorded in the moderation log."))
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Recorded in the moderation log."),
+    )
 
     def __init__(self, *args: Any, required: bool = True, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -30,8 +39,10 @@ class ReasonForm(forms.Form):
 class HandleReportForm(forms.Form):
     status = forms.ChoiceField(
         label=_("Decision"),
-        choices=[(Report.Status.RESOLVED, Report.Status.RESOLVED.label),
-                 (Report.Status.DISMISSED, Report.Status.DISMISSED.label)],
+        choices=[
+            (Report.Status.RESOLVED, Report.Status.RESOLVED.label),
+            (Report.Status.DISMISSED, Report.Status.DISMISSED.label),
+        ],
     )
     note = forms.CharField(label=_("Note"), required=False, max_length=500)
 
@@ -46,8 +57,12 @@ class SuspendForm(forms.Form):
         ("permanent", _("permanently")),
     ]
     duration = forms.ChoiceField(label=_("Duration"), choices=DURATIONS, initial="7")
-    reason = forms.CharField(label=_("Reason"), max_length=2000, widget=forms.Textarea(attrs={"rows": 3}),
-                             help_text=_("Shown to the member on the suspension notice."))
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Shown to the member on the suspension notice."),
+    )
 
     def days(self) -> int | None:
         value = self.cleaned_data["duration"]
@@ -55,16 +70,18 @@ class SuspendForm(forms.Form):
 
 
 class DeleteAccountForm(forms.Form):
-    password = forms.CharField(label=_("Your password"), widget=forms.PasswordInput(attrs={"autocomplete":
-                                                                                         "current-password"}))
+    password = forms.CharField(
+        label=_("Your password"), widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
     confirm = forms.BooleanField(
         label=_("I understand that my account is deleted for good; my posts stay, signed “deleted user”.")
     )
 
 
 class AuditFilterForm(forms.Form):
-    action = forms.ChoiceField(label=_("Action"), required=False,
-                               choices=[("", _("all")), *list(AuditLog.Action.choices)])
+    action = forms.ChoiceField(
+        label=_("Action"), required=False, choices=[("", _("all")), *list(AuditLog.Action.choices)]
+    )
     actor = forms.CharField(label=_("By (username)"), required=False, max_length=150)
     target = forms.CharField(label=_("Concerning (username or title)"), required=False, max_length=150)
     campaign = forms.CharField(label=_("Campaign (slug)"), required=False, max_length=140)
@@ -73,6 +90,7 @@ class AuditFilterForm(forms.Form):
 
 
 class QueueFilterForm(forms.Form):
-    status = forms.ChoiceField(label=_("Status"), required=False,
-                               choices=[("", _("all")), *list(Report.Status.choices)])
+    status = forms.ChoiceField(
+        label=_("Status"), required=False, choices=[("", _("all")), *list(Report.Status.choices)]
+    )
     kind = forms.ChoiceField(label=_("Kind"), required=False, choices=[("", _("all")), *list(Report.Kind.choices)])

@@ -44,9 +44,7 @@ class Report(models.Model):
         DISMISSED = "dismissed", pgettext_lazy("report status", "dismissed")
 
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
-    post = models.ForeignKey(
-        "campaigns.Post", on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
-    )
+    post = models.ForeignKey("campaigns.Post", on_delete=models.SET_NULL, null=True, blank=True, related_name="reports")
     character = models.ForeignKey(
         "characters.Character", on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
     )

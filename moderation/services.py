@@ -80,8 +80,10 @@ def check_report_rate(user: Any) -> None:
         raise RateLimited(
             {
                 "__all__": [
-                    _("You have sent too many reports: at most %(count)d every %(minutes)d minutes. "
-                      "Try again in %(wait)d seconds.")
+                    _(
+                        "You have sent too many reports: at most %(count)d every %(minutes)d minutes. "
+                        "Try again in %(wait)d seconds."
+                    )
                     % {"count": count, "minutes": max(1, period // 60), "wait": wait}
                 ]
             },
@@ -94,9 +96,7 @@ def _clean_reason(reason: str, *, required: bool = True, field: str = "reason") 
     if required and not reason:
         raise ValidationError({field: [_("Give a reason: it goes into the moderation log.")]})
     if len(reason) > MAX_REASON_LENGTH:
-        raise ValidationError(
-            {field: [_("At most %(max)d characters.") % {"max": MAX_REASON_LENGTH}]}
-        )
+        raise ValidationError({field: [_("At most %(max)d characters.") % {"max": MAX_REASON_LENGTH}]})
     return reason
 
 
@@ -300,8 +300,17 @@ def hide_post(actor: Any, post: Post, *, reason: str, report: Report | None = No
     reason = _clean_reason(reason)
     with transaction.atomic():
         campaign_services.hide_post(actor, post, hidden=True, reason=reason)
-        record(actor, AuditLog.Action.POST_HIDDEN, reason=reason, campaign=post.campaign, thread=post.thread,
-               post=post, target_user=post.author, report=report, target_label=_post_label(post))
+        record(
+            actor,
+            AuditLog.Action.POST_HIDDEN,
+            reason=reason,
+            campaign=post.campaign,
+            thread=post.thread,
+            post=post,
+            target_user=post.author,
+            report=report,
+            target_label=_post_label(post),
+        )
         _close_reports(actor, Report.objects.filter(post=post), reason)
         publish(f"thread:{post.thread_id}", "post-edited", {"thread": post.thread_id, "number": post.number})
     return post
@@ -320,8 +329,16 @@ def restore_post(actor: Any, post: Post, *, reason: str = "") -> Post:
     reason = _clean_reason(reason, required=False)
     with transaction.atomic():
         campaign_services.hide_post(actor, post, hidden=False)
-        record(actor, AuditLog.Action.POST_RESTORED, reason=reason, campaign=post.campaign, thread=post.thread,
-               post=post, target_user=post.author, target_label=_post_label(post))
+        record(
+            actor,
+            AuditLog.Action.POST_RESTORED,
+            reason=reason,
+            campaign=post.campaign,
+            thread=post.thread,
+            post=post,
+            target_user=post.author,
+            target_label=_post_label(post),
+        )
         publish(f"thread:{post.thread_id}", "post-edited", {"thread": post.thread_id, "number": post.number})
     return post
 
@@ -337,8 +354,14 @@ def lock_thread(actor: Any, thread: Thread, *, locked: bool = True, reason: str 
     with transaction.atomic():
         Thread.objects.filter(pk=thread.pk).update(locked=locked)
         thread.locked = locked
-        record(actor, AuditLog.Action.THREAD_LOCKED if locked else AuditLog.Action.THREAD_UNLOCKED, reason=reason,
-               campaign=campaign, thread=thread, target_label=thread.title)
+        record(
+            actor,
+            AuditLog.Action.THREAD_LOCKED if locked else AuditLog.Action.THREAD_UNLOCKED,
+            reason=reason,
+            campaign=campaign,
+            thread=thread,
+            target_label=thread.title,
+        )
         publish(f"thread:{thread.pk}", "thread-updated", {"thread": thread.pk})
     return thread
 
@@ -353,8 +376,13 @@ def lock_campaign(actor: Any, campaign: Campaign, *, locked: bool = True, reason
     with transaction.atomic():
         Campaign.objects.filter(pk=campaign.pk).update(locked=locked)
         campaign.locked = locked
-        record(actor, AuditLog.Action.CAMPAIGN_LOCKED if locked else AuditLog.Action.CAMPAIGN_UNLOCKED,
-               reason=reason, campaign=campaign, target_label=campaign.title)
+        record(
+            actor,
+            AuditLog.Action.CAMPAIGN_LOCKED if locked else AuditLog.Action.CAMPAIGN_UNLOCKED,
+            reason=reason,
+            campaign=campaign,
+            target_label=campaign.title,
+        )
         publish(f"campaign:{campaign.pk}", "campaign-updated", {"campaign": campaign.pk})
     return campaign
 
@@ -393,9 +421,14 @@ def suspend_user(
     with transaction.atomic():
         Suspension.objects.filter(user=target, lifted_at__isnull=True).update(lifted_at=now, lifted_by=actor)
         suspension = Suspension.objects.create(user=target, until=until, reason=reason, created_by=actor)
-        record(actor, AuditLog.Action.USER_SUSPENDED, reason=reason, target_user=target,
-               target_label=target.get_username(),
-               data={"until": until.isoformat() if until else None, "permanent": until is None})
+        record(
+            actor,
+            AuditLog.Action.USER_SUSPENDED,
+            reason=reason,
+            target_user=target,
+            target_label=target.get_username(),
+            data={"until": until.isoformat() if until else None, "permanent": until is None},
+        )
     return suspension
 
 
@@ -409,8 +442,13 @@ def unsuspend_user(actor: Any, target: Any, *, reason: str = "") -> int:
         lifted = Suspension.objects.filter(user=target, lifted_at__isnull=True).update(
             lifted_at=timezone.now(), lifted_by=actor
         )
-        record(actor, AuditLog.Action.USER_UNSUSPENDED, reason=reason, target_user=target,
-               target_label=target.get_username())
+        record(
+            actor,
+            AuditLog.Action.USER_UNSUSPENDED,
+            reason=reason,
+            target_user=target,
+            target_label=target.get_username(),
+        )
     return lifted
 
 
@@ -481,8 +519,13 @@ def delete_spam_account(actor: Any, target: Any, *, reason: str) -> dict[str, in
 
     _require_can_act_on(actor, target)
     reason = _clean_reason(reason)
-    counts = {"posts_deleted": 0, "posts_hidden": 0, "threads_deleted": 0, "characters_deleted": 0,
-              "campaigns_deleted": 0}
+    counts = {
+        "posts_deleted": 0,
+        "posts_hidden": 0,
+        "threads_deleted": 0,
+        "characters_deleted": 0,
+        "campaigns_deleted": 0,
+    }
     with transaction.atomic():
         posts = Post.objects.filter(author=target).annotate(n_rolls=Count("rolls"))
         touched_threads: set[int] = set()
@@ -506,8 +549,14 @@ def delete_spam_account(actor: Any, target: Any, *, reason: str) -> dict[str, in
             counts["campaigns_deleted"] += _try_delete(campaign)
         _close_reports(actor, Report.objects.filter(Q(post__author=target) | Q(character__owner=target)), reason)
         username = target.get_username()
-        record(actor, AuditLog.Action.SPAM_DELETED, reason=reason, target_user=target, target_label=username,
-               data={"username": username, "email": target.email, **counts})
+        record(
+            actor,
+            AuditLog.Action.SPAM_DELETED,
+            reason=reason,
+            target_user=target,
+            target_label=username,
+            data={"username": username, "email": target.email, **counts},
+        )
         _erase_user(target)
     return counts
 
@@ -549,8 +598,15 @@ def remove_and_ban(actor: Any, campaign: Campaign, member: Any, *, reason: str =
         JoinRequest.objects.filter(campaign=campaign, user=member, status=JoinRequest.Status.PENDING).update(
             status=JoinRequest.Status.REFUSED, decided_by=actor, decided_at=timezone.now()
         )
-        record(actor, AuditLog.Action.MEMBER_BANNED, reason=reason, campaign=campaign, target_user=member,
-               target_label=member.get_username(), data={"role": role})
+        record(
+            actor,
+            AuditLog.Action.MEMBER_BANNED,
+            reason=reason,
+            campaign=campaign,
+            target_user=member,
+            target_label=member.get_username(),
+            data={"role": role},
+        )
         publish(f"campaign:{campaign.pk}", "members-changed", {"campaign": campaign.pk})
     campaign.__dict__.pop("_role_cache", None)
     return ban
@@ -565,15 +621,24 @@ def lift_ban(actor: Any, ban: TableBan, *, reason: str = "") -> None:
         raise PermissionDenied(_("Only the GM and co-GMs can do this."))
     reason = _clean_reason(reason, required=False)
     with transaction.atomic():
-        record(actor, AuditLog.Action.MEMBER_UNBANNED, reason=reason, campaign=campaign, target_user=ban.user,
-               target_label=ban.user.get_username())
+        record(
+            actor,
+            AuditLog.Action.MEMBER_UNBANNED,
+            reason=reason,
+            campaign=campaign,
+            target_user=ban.user,
+            target_label=ban.user.get_username(),
+        )
         ban.delete()
 
 
 def is_banned(user: Any, campaign: Campaign | int) -> bool:
     campaign_id = campaign if isinstance(campaign, int) else campaign.pk
-    return bool(user is not None and getattr(user, "pk", None)
-                and TableBan.objects.filter(campaign_id=campaign_id, user_id=user.pk).exists())
+    return bool(
+        user is not None
+        and getattr(user, "pk", None)
+        and TableBan.objects.filter(campaign_id=campaign_id, user_id=user.pk).exists()
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -611,8 +676,11 @@ def delete_account(user: Any, *, password: str) -> dict[str, int]:
     shared = [c.title for c in gm_campaigns if c.n > 1]
     if shared:
         raise ValidationError(
-            {"__all__": [_("Hand these campaigns over to another member first: %(titles)s.")
-                         % {"titles": ", ".join(shared)}]}
+            {
+                "__all__": [
+                    _("Hand these campaigns over to another member first: %(titles)s.") % {"titles": ", ".join(shared)}
+                ]
+            }
         )
     counts = {"campaigns_deleted": 0, "campaigns_locked": 0}
     with transaction.atomic():
@@ -623,8 +691,13 @@ def delete_account(user: Any, *, password: str) -> dict[str, int]:
                 Campaign.objects.filter(pk=campaign.pk).update(locked=True)
                 counts["campaigns_locked"] += 1
         username = user.get_username()
-        record(user, AuditLog.Action.ACCOUNT_DELETED, target_user=user, target_label=username,
-               data={"username": username, **counts})
+        record(
+            user,
+            AuditLog.Action.ACCOUNT_DELETED,
+            target_user=user,
+            target_label=username,
+            data={"username": username, **counts},
+        )
         counts["erased"] = int(_erase_user(user) == "erased")
     return counts
 

@@ -116,8 +116,7 @@ def report_create(request: HttpRequest, kind: str, target_id: int) -> HttpRespon
     if request.htmx:
         status = 200  # htmx swaps only 2xx answers: the fragment carries the errors
     template = "moderation/_report_form.html" if request.htmx else "moderation/report_form.html"
-    context = {"form": form, "kind": kind, "target": next(iter(target.values())),
-               "next": _next_url(request, "")}
+    context = {"form": form, "kind": kind, "target": next(iter(target.values())), "next": _next_url(request, "")}
     return render(request, template, context, status=status)
 
 
@@ -177,11 +176,13 @@ def _post_action(request: HttpRequest, post_id: int, *, hide: bool) -> HttpRespo
         report = None
         if request.POST.get("report"):
             report = services.visible_reports(request.user).filter(pk=request.POST["report"]).first()
-        if hide:
-            call = lambda: services.hide_post(request.user, post, reason=form.cleaned_data["reason"],  # noqa: E731
-                                              report=report)
-        else:
-            call = lambda: services.restore_post(request.user, post, reason=form.cleaned_data["reason"])  # noqa: E731
+        reason = form.cleaned_data["reason"]
+
+        def call() -> object:
+            if hide:
+                return services.hide_post(request.user, post, reason=reason, report=report)
+            return services.restore_post(request.user, post, reason=reason)
+
         ok, _result = _apply(form, call)
         if ok:
             messages.success(request, _("Post hidden.") if hide else _("Post restored."))
@@ -209,8 +210,9 @@ def thread_lock(request: HttpRequest, thread_id: int) -> HttpResponse:
     locked = request.POST.get("locked", "1") == "1"
     form = ReasonForm(request.POST, required=False)
     form.is_valid()
-    ok, _result = _apply(form, lambda: services.lock_thread(request.user, thread, locked=locked,
-                                                            reason=request.POST.get("reason", "")))
+    ok, _result = _apply(
+        form, lambda: services.lock_thread(request.user, thread, locked=locked, reason=request.POST.get("reason", ""))
+    )
     if ok:
         messages.success(request, _("Thread locked.") if locked else _("Thread unlocked."))
     else:
@@ -227,8 +229,10 @@ def campaign_lock(request: HttpRequest, campaign_id: int) -> HttpResponse:
     locked = request.POST.get("locked", "1") == "1"
     form = ReasonForm(request.POST, required=False)
     form.is_valid()
-    ok, _result = _apply(form, lambda: services.lock_campaign(request.user, campaign, locked=locked,
-                                                              reason=request.POST.get("reason", "")))
+    ok, _result = _apply(
+        form,
+        lambda: services.lock_campaign(request.user, campaign, locked=locked, reason=request.POST.get("reason", "")),
+    )
     if ok:
         messages.success(request, _("Campaign locked.") if locked else _("Campaign unlocked."))
     else:
@@ -260,11 +264,13 @@ def ban_member(request: HttpRequest, campaign_id: int, user_id: int) -> HttpResp
     member = _user_or_404(user_id)
     form = ReasonForm(request.POST or None, required=False)
     if request.method == "POST" and form.is_valid():
-        ok, _ban = _apply(form, lambda: services.remove_and_ban(request.user, campaign, member,
-                                                                reason=form.cleaned_data["reason"]))
+        ok, _ban = _apply(
+            form, lambda: services.remove_and_ban(request.user, campaign, member, reason=form.cleaned_data["reason"])
+        )
         if ok:
-            messages.success(request, _("%(name)s was removed and banned from the campaign.")
-                             % {"name": member.get_username()})
+            messages.success(
+                request, _("%(name)s was removed and banned from the campaign.") % {"name": member.get_username()}
+            )
             return redirect("moderation:bans", campaign_id=campaign.pk)
     context = {"campaign": campaign, "member": member, "form": form}
     return render(request, "moderation/ban_confirm.html", context, status=400 if form.errors else 200)
@@ -335,9 +341,12 @@ def _user_action(request: HttpRequest, user_id: int, form: Form, call: Callable[
 def suspend(request: HttpRequest, user_id: int) -> HttpResponse:
     form = SuspendForm(request.POST)
     return _user_action(
-        request, user_id, form,
-        lambda target: services.suspend_user(request.user, target, reason=form.cleaned_data["reason"],
-                                             days=form.days()),
+        request,
+        user_id,
+        form,
+        lambda target: services.suspend_user(
+            request.user, target, reason=form.cleaned_data["reason"], days=form.days()
+        ),
         _("Account suspended."),
     )
 
@@ -347,7 +356,9 @@ def suspend(request: HttpRequest, user_id: int) -> HttpResponse:
 def unsuspend(request: HttpRequest, user_id: int) -> HttpResponse:
     form = ReasonForm(request.POST, required=False)
     return _user_action(
-        request, user_id, form,
+        request,
+        user_id,
+        form,
         lambda target: services.unsuspend_user(request.user, target, reason=form.cleaned_data["reason"]),
         _("Suspension lifted."),
     )
@@ -361,12 +372,18 @@ def delete_spam(request: HttpRequest, user_id: int) -> HttpResponse:
     form = ReasonForm(request.POST)
     if form.is_valid():
         name = target.get_username()
-        ok, counts = _apply(form, lambda: services.delete_spam_account(request.user, target,
-                                                                       reason=form.cleaned_data["reason"]))
+        ok, counts = _apply(
+            form, lambda: services.delete_spam_account(request.user, target, reason=form.cleaned_data["reason"])
+        )
         if ok:
-            messages.success(request, _("Account %(name)s deleted with its content (%(posts)d posts deleted, "
-                                        "%(hidden)d hidden because they hold rolls).")
-                             % {"name": name, "posts": counts["posts_deleted"], "hidden": counts["posts_hidden"]})
+            messages.success(
+                request,
+                _(
+                    "Account %(name)s deleted with its content (%(posts)d posts deleted, "
+                    "%(hidden)d hidden because they hold rolls)."
+                )
+                % {"name": name, "posts": counts["posts_deleted"], "hidden": counts["posts_hidden"]},
+            )
             return redirect("moderation:log")
     for error in form.non_field_errors() + form.errors.get("reason", []):
         messages.error(request, error)
@@ -414,8 +431,9 @@ def suspended(request: HttpRequest) -> HttpResponse:
     suspension = active_suspension(request.user)
     if suspension is None:
         return redirect("home")
-    return render(request, "moderation/suspended.html",
-                  {"suspension": suspension, "message": suspension_message(suspension)})
+    return render(
+        request, "moderation/suspended.html", {"suspension": suspension, "message": suspension_message(suspension)}
+    )
 
 
 @login_required
@@ -426,8 +444,9 @@ def my_data(request: HttpRequest) -> HttpResponse:
 @login_required
 def export(request: HttpRequest) -> HttpResponse:
     data = services.export_account_data(request.user)
-    response = HttpResponse(json.dumps(data, ensure_ascii=False, indent=2, default=str),
-                            content_type="application/json; charset=utf-8")
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=2, default=str), content_type="application/json; charset=utf-8"
+    )
     filename = f"tablee-{request.user.get_username()}-{timezone.now():%Y%m%d}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -445,4 +464,3 @@ def delete_account(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Your account has been deleted. Farewell!"))
             return redirect("home")
     return render(request, "moderation/my_data.html", {"form": form}, status=400)
-

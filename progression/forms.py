@@ -92,7 +92,10 @@ class PurchaseForm(forms.Form):
                 items = (sheet or {}).get(f.item_of) or []
                 choices = [(i, _item_name(item, i)) for i, item in enumerate(items)]
                 self.fields[f.path] = forms.TypedChoiceField(
-                    label=f.label.get(lang), choices=[("", "—"), *choices], coerce=int, required=f.required,
+                    label=f.label.get(lang),
+                    choices=[("", "—"), *choices],
+                    coerce=int,
+                    required=f.required,
                     help_text=f.help.get(lang) if f.help else "",
                 )
 

@@ -126,8 +126,15 @@ def session_changed(actor: Any, session: Any, *, opened: bool) -> None:
 def reaction_needed(actor: Any, encounter: Any, target: Any) -> None:
     """A player's character is attacked and chooses its defence: its controller is told."""
     if target.controller_id:
-        notify(K.REACTION, [target.controller_id], encounter.campaign, actor=actor, thread=encounter.thread,
-               text=encounter.thread.title, url=reverse("combat:detail", args=[encounter.pk]))
+        notify(
+            K.REACTION,
+            [target.controller_id],
+            encounter.campaign,
+            actor=actor,
+            thread=encounter.thread,
+            text=encounter.thread.title,
+            url=reverse("combat:detail", args=[encounter.pk]),
+        )
 
 
 def gm_only_post(post: Post) -> None:

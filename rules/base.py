@@ -1254,9 +1254,7 @@ class RuleSystem(ABC):
         Default: none (free inputs)."""
         return {}
 
-    def defence_fields(
-        self, declaration: dict[str, Any], actor: Combatant, target: Combatant
-    ) -> tuple[Field, ...]:
+    def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
         """Inputs of ``actor``'s declared action that belong to its TARGET (a parry or a dodge, a
         reaction's score): the combat app asks them of the target's controller, and the values
         chosen replace the attacker's at resolution. Default: none."""

@@ -67,9 +67,7 @@ def parse_expression(expression: str) -> d20.ast.Expression:
             ]
         ) from None
     if _count_dice(ast) > MAX_DICE:
-        raise RulesError(
-            [error("expression", "too_many_dice", "{n} dés au plus.", "At most {n} dice.", n=MAX_DICE)]
-        )
+        raise RulesError([error("expression", "too_many_dice", "{n} dés au plus.", "At most {n} dice.", n=MAX_DICE)])
     return ast
 
 

@@ -17,8 +17,15 @@ def client_for(user: Any) -> Client:
     return client
 
 
-def make_character(table: Any, owner: Any = None, *, name: str = "Corwin", status: str = "draft",
-                   sheet: dict | None = None, is_npc: bool = False) -> Character:
+def make_character(
+    table: Any,
+    owner: Any = None,
+    *,
+    name: str = "Corwin",
+    status: str = "draft",
+    sheet: dict | None = None,
+    is_npc: bool = False,
+) -> Character:
     campaign = table.campaign
     system = campaign.rule_system
     return Character.objects.create(

@@ -48,8 +48,10 @@ def test_it_runs_an_attribute_and_writes_results_to_sheets_and_ledger(table: Any
     assert LiveEvent.objects.filter(channel=f"auction:{auction.pk}", kind="auction-updated").count() >= 3
     _act(p1, auction, corwin, type="pass", attribute="psy")
     auction.refresh_from_db()
-    assert auction.state["lots"]["psy"]["status"] == "closed" and auction.state["attributes"][auction.state[
-        "current"]] == "phy"
+    assert (
+        auction.state["lots"]["psy"]["status"] == "closed"
+        and auction.state["attributes"][auction.state["current"]] == "phy"
+    )
     corwin.refresh_from_db()
     eric.refresh_from_db()
     assert corwin.sheet["attributes"]["psy"] == 10 and eric.sheet["attributes"]["psy"] == 15
@@ -138,7 +140,8 @@ def test_it_keeps_secret_ranks_for_their_owner_and_the_gms(table: Any, cast: dic
     from rules.ambre import auction as rules_auction
 
     assert rules_auction.ladders(auction.refresh_from_db() or Auction.objects.get(pk=auction.pk).state)["psy"][
-        "public"] == [str(eric.pk), str(corwin.pk)]
+        "public"
+    ] == [str(eric.pk), str(corwin.pk)]
 
 
 def test_approval_after_the_auction_does_not_charge_attributes_twice(table: Any, cast: dict[str, Any]) -> None:

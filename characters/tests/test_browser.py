@@ -77,8 +77,9 @@ def test_it_updates_budget_and_errors_while_the_player_types(
     page.goto(f"{asgi_server.url}/characters/{character.pk}/wizard/talents/")
     page.fill("#f-talents-HAB", "12")
     expect(page.locator("#sheet-status")).to_contain_text("/ 4000", timeout=10000)
-    spent = character.rule_system.creation_budget({**character.sheet, "talents": {
-        **character.sheet["talents"], "HAB": 12}}).pools["talents"]["spent"]
+    spent = character.rule_system.creation_budget(
+        {**character.sheet, "talents": {**character.sheet["talents"], "HAB": 12}}
+    ).pools["talents"]["spent"]
     page.wait_for_selector(f"#sheet-status >> text={spent}", timeout=10000)
     page.fill("#f-talents-PER", "30")
     page.wait_for_selector("#e-f-talents-PER li", timeout=10000)

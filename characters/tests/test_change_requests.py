@@ -73,8 +73,12 @@ def test_it_applies_an_approved_change_with_its_ledger_entries(table: Any, chara
     assert character.sheet["powers"][1]["power"] == "mots_de_pouvoir" and character.version == 2
     assert change.status == "approved" and change.applied_version == 2 and change.decided_by == table.cogm
     entry = LedgerEntry.objects.get(character=character)
-    assert (entry.amount, entry.currency, entry.kind, entry.data["change_request"]) == (-10, "karma", "purchase",
-                                                                                        change.pk)
+    assert (entry.amount, entry.currency, entry.kind, entry.data["change_request"]) == (
+        -10,
+        "karma",
+        "purchase",
+        change.pk,
+    )
     assert SheetVersion.objects.filter(character=character, version=2).get().author == table.cogm
     assert [c.body for c in change.comments.all()] == ["Merci de valider !", "D'accord."]
 
@@ -114,8 +118,10 @@ def test_it_refuses_to_apply_a_change_made_on_an_older_version(table: Any, chara
     change.refresh_from_db()
     assert change.status == "pending" and len(character.sheet["powers"]) == 1
     assert character.sheet["background"] == "Réécrit par le MJ"
-    assert SheetVersion.objects.get(character=character, version=2).reason == "Modification du MJ" or \
-        SheetVersion.objects.get(character=character, version=2).author == table.gm
+    assert (
+        SheetVersion.objects.get(character=character, version=2).reason == "Modification du MJ"
+        or SheetVersion.objects.get(character=character, version=2).author == table.gm
+    )
 
 
 def test_it_rejects_with_a_comment_and_lets_the_author_withdraw(table: Any, character: Character) -> None:
@@ -149,9 +155,7 @@ def test_it_does_not_silently_overwrite_concurrent_edits(table: Any) -> None:
     opened = character.version
     response = client_for(table.gm).post(f"/characters/{character.pk}/edit/", form_data(system, first, None, opened))
     assert response.status_code == 302
-    response = client_for(table.cogm).post(
-        f"/characters/{character.pk}/edit/", form_data(system, second, None, opened)
-    )
+    response = client_for(table.cogm).post(f"/characters/{character.pk}/edit/", form_data(system, second, None, opened))
     assert response.status_code == 409
     html = response.content.decode()
     assert "version 1" in html and "version 2" in html and "Version du co-MJ" in html  # the edit is kept on screen

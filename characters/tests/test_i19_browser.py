@@ -23,8 +23,15 @@ def test_budget_card_and_new_power_row_at_390px(asgi_server: Any, browser: Any, 
     sheet["talents"]["HAB"] = 12
     hero.sheet, hero.status = sheet, "approved"
     hero.save()
-    SheetVersion.objects.create(character=hero, version=hero.version, name=hero.name, sheet=copy.deepcopy(sheet),
-                                schema_version=hero.schema_version, status="approved", reason="approved")
+    SheetVersion.objects.create(
+        character=hero,
+        version=hero.version,
+        name=hero.name,
+        sheet=copy.deepcopy(sheet),
+        schema_version=hero.schema_version,
+        status="approved",
+        reason="approved",
+    )
     ledger.append_entry(hero, "xp", 194, "gm_award")
     for width in (390, 1200):
         # #23: once approved, the creation budget is the GM's (folded); the player reads the ledger balance.

@@ -52,8 +52,9 @@ def test_it_refuses_bad_and_oversized_files_with_a_clear_message(table: Any, set
     character.refresh_from_db()
     assert not character.portrait
     other = SimpleUploadedFile("x.png", _png(), content_type="image/png")
-    assert client_for(table.player2).post(f"/characters/{character.pk}/portrait/", {"portrait": other}).status_code \
-        == 404
+    assert (
+        client_for(table.player2).post(f"/characters/{character.pk}/portrait/", {"portrait": other}).status_code == 404
+    )
 
 
 def test_it_exports_and_reimports_into_another_campaign_of_the_same_system(table: Any) -> None:

@@ -352,8 +352,12 @@ def test_placing_the_clefs_aspects_in_another_order_is_not_an_exchange(db: Any) 
     sheet["aspects"] = {"PH": 11, "ME": 11, "MY": 8}
     Character.objects.filter(pk=character.pk).update(sheet=sheet)
     character.refresh_from_db()
-    data = form_data(character.rule_system, character.sheet, ["creation.aspects_assigned.PH",
-                     "creation.aspects_assigned.ME", "creation.aspects_assigned.MY"], character.version)
+    data = form_data(
+        character.rule_system,
+        character.sheet,
+        ["creation.aspects_assigned.PH", "creation.aspects_assigned.ME", "creation.aspects_assigned.MY"],
+        character.version,
+    )
     data.update({"s:creation.aspects_assigned.PH": "8", "s:creation.aspects_assigned.MY": "11"})
     preview = client.post(f"/characters/{character.pk}/validate/?step=aspects", data, HTTP_HX_REQUEST="true")
     assert "échanges d&#x27;aspects utilisés" not in preview.content.decode()

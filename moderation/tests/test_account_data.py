@@ -30,8 +30,9 @@ def test_it_exports_my_data_and_only_mine(table: Any, thread: Any) -> None:
     post = campaign_services.create_post(table.player, thread, body="Mon texte", roll_requests=[{"expression": "1d20"}])
     campaign_services.edit_post(table.player, post, body="Mon texte corrigé")
     campaign_services.create_post(table.player2, thread, body="Texte d'un autre")
-    hero = Character.objects.create(campaign=table.campaign, owner=table.player, name="Corwin", system="ambre",
-                                    private_background="Secret")
+    hero = Character.objects.create(
+        campaign=table.campaign, owner=table.player, name="Corwin", system="ambre", private_background="Secret"
+    )
     append_entry(hero, "xp", 5, "gm_award", created_by=table.gm)
     response = client_for(table.player).get(reverse("moderation:export"))
     assert response.status_code == 200
@@ -93,7 +94,9 @@ def test_a_gm_must_hand_over_first_and_lone_campaigns_go(table: Any) -> None:
     from moderation import services
 
     assert services.delete_account(table.outsider, password="pw-outsider-12345") == {
-        "campaigns_deleted": 1, "campaigns_locked": 0, "erased": 0
+        "campaigns_deleted": 1,
+        "campaigns_locked": 0,
+        "erased": 0,
     }
     assert not Campaign.objects.filter(slug="solo").exists()
 

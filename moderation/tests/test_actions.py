@@ -21,8 +21,9 @@ pytestmark = pytest.mark.django_db
 def rolled_post(table: Any, thread: Any) -> Post:
     from campaigns import services as campaign_services
 
-    return campaign_services.create_post(table.player, thread, body="Attaque !",
-                                         roll_requests=[{"expression": "2d6+1", "label": "Épée"}])
+    return campaign_services.create_post(
+        table.player, thread, body="Attaque !", roll_requests=[{"expression": "2d6+1", "label": "Épée"}]
+    )
 
 
 @pytest.mark.parametrize("role", ["gm", "cogm", "moderator"])
@@ -79,9 +80,12 @@ def test_it_refuses_outsiders_and_gms_of_other_campaigns(table: Any, other_table
         services.hide_post(table.outsider, rolled_post, reason="x")
     with pytest.raises(Http404):
         services.hide_post(other_table.gm, rolled_post, reason="x")
-    assert client_for(other_table.gm).post(
-        reverse("moderation:post_hide", args=[rolled_post.pk]), {"reason": "x"}
-    ).status_code == 404
+    assert (
+        client_for(other_table.gm)
+        .post(reverse("moderation:post_hide", args=[rolled_post.pk]), {"reason": "x"})
+        .status_code
+        == 404
+    )
     rolled_post.refresh_from_db()
     assert not rolled_post.hidden
 
@@ -121,8 +125,9 @@ def test_it_hides_through_the_html_form(table: Any, rolled_post: Post) -> None:
 @pytest.mark.parametrize("role", ["gm", "cogm", "moderator"])
 def test_it_locks_and_unlocks_a_thread(table: Any, thread: Thread, role: str) -> None:
     actor = getattr(table, role)
-    response = client_for(actor).post(reverse("moderation:thread_lock", args=[thread.pk]),
-                                      {"locked": "1", "reason": "Flamewar"})
+    response = client_for(actor).post(
+        reverse("moderation:thread_lock", args=[thread.pk]), {"locked": "1", "reason": "Flamewar"}
+    )
     assert response.status_code == 302
     thread.refresh_from_db()
     assert thread.locked
@@ -130,7 +135,8 @@ def test_it_locks_and_unlocks_a_thread(table: Any, thread: Thread, role: str) ->
     thread.refresh_from_db()
     assert not thread.locked
     assert list(AuditLog.objects.order_by("id").values_list("action", "thread", "actor")) == [
-        ("thread_locked", thread.pk, actor.pk), ("thread_unlocked", thread.pk, actor.pk)
+        ("thread_locked", thread.pk, actor.pk),
+        ("thread_unlocked", thread.pk, actor.pk),
     ]
 
 
@@ -138,9 +144,12 @@ def test_it_locks_and_unlocks_a_thread(table: Any, thread: Thread, role: str) ->
 def test_members_cannot_lock_a_thread(table: Any, thread: Thread, role: str) -> None:
     with pytest.raises(PermissionDenied):
         services.lock_thread(getattr(table, role), thread, reason="x")
-    assert client_for(getattr(table, role)).post(
-        reverse("moderation:thread_lock", args=[thread.pk]), {"reason": "x"}
-    ).status_code == 404
+    assert (
+        client_for(getattr(table, role))
+        .post(reverse("moderation:thread_lock", args=[thread.pk]), {"reason": "x"})
+        .status_code
+        == 404
+    )
     with pytest.raises(Http404):
         services.lock_thread(table.outsider, thread, reason="x")
     thread.refresh_from_db()
@@ -160,14 +169,18 @@ def test_only_moderators_lock_a_campaign(table: Any) -> None:
     for role in ("gm", "cogm", "player"):
         with pytest.raises(PermissionDenied):
             services.lock_campaign(getattr(table, role), campaign, reason="x")
-        assert client_for(getattr(table, role)).post(
-            reverse("moderation:campaign_lock", args=[campaign.pk]), {"reason": "x"}
-        ).status_code == 404
+        assert (
+            client_for(getattr(table, role))
+            .post(reverse("moderation:campaign_lock", args=[campaign.pk]), {"reason": "x"})
+            .status_code
+            == 404
+        )
     with pytest.raises(Http404):
         services.lock_campaign(table.outsider, campaign, reason="x")
     assert not Campaign.objects.get(pk=campaign.pk).locked
-    response = client_for(table.moderator).post(reverse("moderation:campaign_lock", args=[campaign.pk]),
-                                                {"locked": "1", "reason": "Contenu illégal"})
+    response = client_for(table.moderator).post(
+        reverse("moderation:campaign_lock", args=[campaign.pk]), {"locked": "1", "reason": "Contenu illégal"}
+    )
     assert response.status_code == 302
     assert Campaign.objects.get(pk=campaign.pk).locked
     from campaigns.access import can_post
@@ -176,7 +189,8 @@ def test_only_moderators_lock_a_campaign(table: Any) -> None:
     services.lock_campaign(table.moderator, campaign, locked=False)
     assert not Campaign.objects.get(pk=campaign.pk).locked
     assert list(AuditLog.objects.order_by("id").values_list("action", flat=True)) == [
-        "campaign_locked", "campaign_unlocked"
+        "campaign_locked",
+        "campaign_unlocked",
     ]
 
 

@@ -79,8 +79,9 @@ def test_immutable_records_are_browsable_but_never_edited(staff: Client, records
     assert staff.get(urls["delete"]).status_code == 403
     assert staff.post(urls["delete"], {"post": "yes"}).status_code == 403
     assert staff.get(urls["add"]).status_code == 403
-    response = staff.post(urls["changelist"], {"action": "delete_selected", "_selected_action": [obj.pk],
-                                               "post": "yes"})
+    response = staff.post(
+        urls["changelist"], {"action": "delete_selected", "_selected_action": [obj.pk], "post": "yes"}
+    )
     assert response.status_code in (200, 302)
     assert _snapshot(obj) == before
     model_admin = admin.site._registry[type(obj)]
@@ -116,16 +117,19 @@ def test_non_staff_cannot_enter_the_admin(table: Any) -> None:
     assert response.status_code == 302
 
 
-def test_deleting_a_user_in_the_admin_keeps_the_roll_chain_valid(staff: Client, records: dict[str, Any],
-                                                                  table: Any) -> None:
+def test_deleting_a_user_in_the_admin_keeps_the_roll_chain_valid(
+    staff: Client, records: dict[str, Any], table: Any
+) -> None:
     from campaigns import dice
 
     url = reverse("admin:auth_user_delete", args=[table.player.pk])
     assert staff.post(url, {"post": "yes"}).status_code == 302
     assert dice.verify_chain(table.campaign) == (True, [])
     assert User.objects.get(pk=table.player.pk).username == f"deleted-{table.player.pk}"
-    response = staff.post(reverse("admin:auth_user_changelist"),
-                          {"action": "delete_selected", "_selected_action": [table.player2.pk], "post": "yes"})
+    response = staff.post(
+        reverse("admin:auth_user_changelist"),
+        {"action": "delete_selected", "_selected_action": [table.player2.pk], "post": "yes"},
+    )
     assert response.status_code == 302
     assert not User.objects.filter(pk=table.player2.pk).exists()
     assert dice.verify_chain(table.campaign) == (True, [])

@@ -31,7 +31,10 @@ def test_the_gm_removes_and_bans_a_player(table: Any, player_post: Any) -> None:
     assert player_post.author == table.player
     entry = AuditLog.objects.get()
     assert (entry.action, entry.campaign, entry.target_user, entry.data["role"]) == (
-        "member_banned", table.campaign, table.player, "player"
+        "member_banned",
+        table.campaign,
+        table.player,
+        "player",
     )
 
 
@@ -79,9 +82,12 @@ def test_a_gm_cannot_ban_from_another_campaign(table: Any, other_table: Any) -> 
     with pytest.raises(PermissionDenied):
         services.remove_and_ban(table.gm, other_table.campaign, other_table.player)
     assert client_for(table.gm).get(reverse("moderation:bans", args=[other_table.campaign.pk])).status_code == 404
-    assert client_for(other_table.gm).post(
-        reverse("moderation:ban_member", args=[table.campaign.pk, table.player.pk])
-    ).status_code == 404
+    assert (
+        client_for(other_table.gm)
+        .post(reverse("moderation:ban_member", args=[table.campaign.pk, table.player.pk]))
+        .status_code
+        == 404
+    )
     assert not TableBan.objects.exists()
     assert role_of(table.player, table.campaign) == "player"
 
@@ -99,6 +105,7 @@ def test_it_bans_a_non_member_and_lifts_a_ban(table: Any) -> None:
     assert client.post(reverse("moderation:lift_ban", args=[ban.pk])).status_code == 302
     assert not TableBan.objects.exists()
     assert list(AuditLog.objects.order_by("id").values_list("action", flat=True)) == [
-        "member_banned", "member_unbanned"
+        "member_banned",
+        "member_unbanned",
     ]
     campaign_services.invite_member(table.gm, table.campaign, username=table.outsider.username)

@@ -18,8 +18,9 @@ def test_it_renders_the_moderation_pages(asgi_server: Any, browser: Any, screens
 
     board = table.campaign.boards.first()
     thread = campaign_services.create_thread(table.gm, board, title="La cour de Rebma", body="Le rideau se lève.")
-    post = campaign_services.create_post(table.player, thread, body="Un message qui dérape.",
-                                         roll_requests=[{"expression": "2d6"}])
+    post = campaign_services.create_post(
+        table.player, thread, body="Un message qui dérape.", roll_requests=[{"expression": "2d6"}]
+    )
     report = services.report_target(table.player2, post=post, reason="harassment", details="Propos blessants.")
     services.lock_thread(table.gm, thread, reason="Pause de la scène")
     services.suspend_user(table.moderator, table.outsider, reason="Spam", days=3)

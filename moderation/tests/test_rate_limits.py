@@ -28,8 +28,9 @@ def travel(monkeypatch: Any) -> Any:
     import allauth.core.internal.ratelimit as allauth_ratelimit
 
     offset = {"seconds": 0.0}
-    fake = types.SimpleNamespace(time=lambda: time.time() + offset["seconds"], monotonic=time.monotonic,
-                                 sleep=time.sleep)
+    fake = types.SimpleNamespace(
+        time=lambda: time.time() + offset["seconds"], monotonic=time.monotonic, sleep=time.sleep
+    )
     monkeypatch.setattr(allauth_ratelimit, "time", fake)
     monkeypatch.setattr(services, "_clock", fake.time)
 
@@ -40,10 +41,15 @@ def travel(monkeypatch: Any) -> Any:
 
 
 def _signup(client: Client, n: int) -> Any:
-    return client.post(reverse("account_signup"), {
-        "username": f"nouveau{n}", "email": f"nouveau{n}@example.test",
-        "password1": "Un-mot-de-passe-solide-42", "password2": "Un-mot-de-passe-solide-42",
-    })
+    return client.post(
+        reverse("account_signup"),
+        {
+            "username": f"nouveau{n}",
+            "email": f"nouveau{n}@example.test",
+            "password1": "Un-mot-de-passe-solide-42",
+            "password2": "Un-mot-de-passe-solide-42",
+        },
+    )
 
 
 def test_sign_up_is_limited_and_resets(settings: Any, travel: Any, db: Any) -> None:

@@ -133,8 +133,9 @@ def test_it_sends_anonymous_visitors_to_login(reports: Any) -> None:
 
 def test_it_lets_a_gm_close_a_report_of_their_campaign(table: Any, other_table: Any, reports: Any) -> None:
     mine, other = reports
-    response = client_for(table.gm).post(reverse("moderation:report", args=[mine.pk]),
-                                         {"status": "dismissed", "note": "Rien de grave"})
+    response = client_for(table.gm).post(
+        reverse("moderation:report", args=[mine.pk]), {"status": "dismissed", "note": "Rien de grave"}
+    )
     assert response.status_code == 302
     mine.refresh_from_db()
     assert (mine.status, mine.handled_by, mine.resolution_note) == ("dismissed", table.gm, "Rien de grave")
@@ -191,8 +192,12 @@ def test_the_report_link_partial_renders_for_members_only(table: Any, player_pos
     assert reverse("moderation:report_create", args=["post", player_post.pk]) in html
     assert "next=/campaigns/threads/1/%3Fpage%3D2" in html
     request.user = AnonymousUser()
-    assert render_to_string("moderation/report_link.html", {"kind": "post", "target": player_post},
-                            request=request).strip() == ""
+    assert (
+        render_to_string(
+            "moderation/report_link.html", {"kind": "post", "target": player_post}, request=request
+        ).strip()
+        == ""
+    )
 
 
 def test_a_gm_does_not_see_complaints_about_the_campaign_or_themselves(table: Any, thread: Any) -> None:

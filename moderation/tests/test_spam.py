@@ -37,14 +37,26 @@ def spam(table: Any, thread: Any) -> dict[str, Any]:
 
     Membership.objects.create(campaign=lonely, user=spammer, role=Role.GM)
     report = services.report_target(table.player, post=reply, reason="spam")
-    return {"user": spammer, "thread": spam_thread, "reply": reply, "rolled": rolled, "character": character,
-            "lonely": lonely, "report": report}
+    return {
+        "user": spammer,
+        "thread": spam_thread,
+        "reply": reply,
+        "rolled": rolled,
+        "character": character,
+        "lonely": lonely,
+        "report": report,
+    }
 
 
 def test_it_deletes_the_account_and_its_content(table: Any, thread: Thread, spam: dict[str, Any]) -> None:
     counts = services.delete_spam_account(table.moderator, spam["user"], reason="Spam publicitaire")
-    assert counts == {"posts_deleted": 2, "posts_hidden": 1, "threads_deleted": 1, "characters_deleted": 1,
-                      "campaigns_deleted": 1}
+    assert counts == {
+        "posts_deleted": 2,
+        "posts_hidden": 1,
+        "threads_deleted": 1,
+        "characters_deleted": 1,
+        "campaigns_deleted": 1,
+    }
     tombstone = User.objects.get(pk=spam["user"].pk)  # kept: its roll's hash covers its id
     assert (tombstone.username, tombstone.email, tombstone.is_active) == (f"deleted-{tombstone.pk}", "", False)
     assert not tombstone.has_usable_password()

@@ -25,7 +25,10 @@ def test_a_moderator_suspends_for_a_period(table: Any) -> None:
     assert timedelta(days=6, hours=23) < suspension.until - timezone.now() <= timedelta(days=7)
     entry = AuditLog.objects.get()
     assert (entry.action, entry.actor, entry.target_user, entry.reason) == (
-        "user_suspended", table.moderator, table.player, "Insultes"
+        "user_suspended",
+        table.moderator,
+        table.player,
+        "Insultes",
     )
     assert entry.data["permanent"] is False
 
@@ -36,7 +39,8 @@ def test_a_moderator_suspends_permanently_then_lifts_it(table: Any) -> None:
     assert services.unsuspend_user(table.moderator, table.player, reason="Appel accepté") == 1
     assert active_suspension(table.player) is None
     assert list(AuditLog.objects.order_by("id").values_list("action", flat=True)) == [
-        "user_suspended", "user_unsuspended"
+        "user_suspended",
+        "user_unsuspended",
     ]
     with pytest.raises(ValidationError):
         services.unsuspend_user(table.moderator, table.player)
@@ -61,8 +65,12 @@ def test_non_moderators_cannot_suspend(table: Any, role: str) -> None:
     with pytest.raises(Http404):
         services.suspend_user(actor, table.player2, reason="x", days=1)
     client = client_for(actor)
-    assert client.post(reverse("moderation:suspend", args=[table.player2.pk]),
-                       {"duration": "1", "reason": "x"}).status_code == 404
+    assert (
+        client.post(
+            reverse("moderation:suspend", args=[table.player2.pk]), {"duration": "1", "reason": "x"}
+        ).status_code
+        == 404
+    )
     assert client.get(reverse("moderation:user", args=[table.player2.pk])).status_code == 404
     assert active_suspension(table.player2) is None
 
@@ -83,8 +91,7 @@ def test_it_refuses_bad_suspensions(table: Any) -> None:
         services.suspend_user(table.moderator, table.player, reason="", days=1)
     assert "reason" in exc.value.message_dict
     with pytest.raises(ValidationError):
-        services.suspend_user(table.moderator, table.player, reason="x",
-                              until=timezone.now() - timedelta(days=1))
+        services.suspend_user(table.moderator, table.player, reason="x", until=timezone.now() - timedelta(days=1))
     assert not Suspension.objects.exists()
     assert not AuditLog.objects.exists()
 
@@ -93,8 +100,9 @@ def test_it_suspends_through_the_user_page(table: Any) -> None:
     client = client_for(table.moderator)
     page = client.get(reverse("moderation:user", args=[table.player.pk])).content.decode()
     assert "Suspendre" in page
-    response = client.post(reverse("moderation:suspend", args=[table.player.pk]),
-                           {"duration": "permanent", "reason": "Spam"})
+    response = client.post(
+        reverse("moderation:suspend", args=[table.player.pk]), {"duration": "permanent", "reason": "Spam"}
+    )
     assert response.status_code == 302
     assert active_suspension(table.player).until is None
     bad = client.post(reverse("moderation:suspend", args=[table.player2.pk]), {"duration": "9", "reason": ""})
@@ -116,8 +124,9 @@ def test_a_suspended_member_logs_in_to_read_the_notice(suspended: Any) -> None:
 
     verify_email(suspended)
     client = Client()
-    response = client.post(reverse("account_login"),
-                           {"login": suspended.username, "password": "pw-player-12345"}, follow=True)
+    response = client.post(
+        reverse("account_login"), {"login": suspended.username, "password": "pw-player-12345"}, follow=True
+    )
     assert response.status_code == 200
     assert response.redirect_chain[-1][0] == reverse("moderation:suspended")
     page = response.content.decode()
@@ -165,8 +174,9 @@ def test_a_suspended_member_cannot_write_through_the_api(suspended: Any) -> None
     from django.test import Client
 
     anonymous = Client()
-    response = anonymous.post("/api/v1/tokens/", {"name": "y"}, content_type="application/json",
-                              HTTP_AUTHORIZATION=f"Token {key}")
+    response = anonymous.post(
+        "/api/v1/tokens/", {"name": "y"}, content_type="application/json", HTTP_AUTHORIZATION=f"Token {key}"
+    )
     assert response.status_code == 403
     assert response.json()["code"] == "suspended"
     assert ApiToken.objects.filter(user=suspended).count() == 1

@@ -26,8 +26,15 @@ def test_an_approved_altaride_sheet_shows_its_creation_budget_as_approved_and_th
     sheet["talents"]["HAB"] = 16  # 605 of the 4,000 talent points
     hero.sheet = sheet
     hero.save()
-    SheetVersion.objects.create(character=hero, version=hero.version, name=hero.name, sheet=copy.deepcopy(sheet),
-                                schema_version=hero.schema_version, status="approved", reason="approved")
+    SheetVersion.objects.create(
+        character=hero,
+        version=hero.version,
+        name=hero.name,
+        sheet=copy.deepcopy(sheet),
+        schema_version=hero.schema_version,
+        status="approved",
+        reason="approved",
+    )
     ledger.append_entry(hero, "xp", 500, "gm_award")
     purchase = services.request_purchase(t.player, hero, request={"kind": "talent", "talent": "HAB"})
     character_services.approve_change(t.gm, purchase.change_request)

@@ -100,8 +100,16 @@ class AltarideSystem(RuleSystem):
         """The four domains and the four endurances come first; the
         creation flags are creation matters."""
         return SheetLayout(
-            headline=("domains.PHYSIQUE", "domains.MENTAL", "domains.SOCIAL", "domains.OCCULTE",
-                      "endurance.EP.max", "endurance.EM.max", "endurance.EL.max", "endurance.EO.max"),
+            headline=(
+                "domains.PHYSIQUE",
+                "domains.MENTAL",
+                "domains.SOCIAL",
+                "domains.OCCULTE",
+                "endurance.EP.max",
+                "endurance.EM.max",
+                "endurance.EL.max",
+                "endurance.EO.max",
+            ),
             creation_groups=("identity", "magic_effects"),
             state_groups=("state", "endurance"),
         )
@@ -167,8 +175,14 @@ class AltarideSystem(RuleSystem):
     def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
         return resolution.odds(request, self.settings(settings))
 
-    def lower_die(self, stored: Resolution | dict[str, Any], points: int, xp_balance: int, side: str = "active",
-                  settings: dict[str, Any] | None = None) -> tuple[dict[str, Any], LedgerDraft]:
+    def lower_die(
+        self,
+        stored: Resolution | dict[str, Any],
+        points: int,
+        xp_balance: int,
+        side: str = "active",
+        settings: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], LedgerDraft]:
         """Spend XP to lower a stored roll's die (L217): ``(new outcome, ledger draft)``."""
         return resolution.lower_die(stored, points, xp_balance, side, self.settings(settings))
 
@@ -179,16 +193,33 @@ class AltarideSystem(RuleSystem):
     def action_fields(self) -> tuple[Field, ...]:
         return combat.action_fields()
 
-    def initiative(self, combatants: Sequence[Combatant], declarations: dict[str, dict[str, Any]],
-                   rng: RandomSource, settings: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    def initiative(
+        self,
+        combatants: Sequence[Combatant],
+        declarations: dict[str, dict[str, Any]],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
         return combat.initiative(combatants, declarations, rng, self.settings(settings))
 
-    def resolve_action(self, actor: Combatant, target: Combatant | None, declaration: dict[str, Any],
-                       rng: RandomSource, settings: dict[str, Any] | None = None) -> CombatResult:
+    def resolve_action(
+        self,
+        actor: Combatant,
+        target: Combatant | None,
+        declaration: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any] | None = None,
+    ) -> CombatResult:
         return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
 
-    def action_options(self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None,
-                       *, defending: bool = False) -> dict[str, tuple[tuple[str, Msg], ...]]:
+    def action_options(
+        self,
+        sheet: dict[str, Any],
+        state: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        *,
+        defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
         return outcome.action_options(sheet, self.settings(settings), defending=defending)
 
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
@@ -200,8 +231,9 @@ class AltarideSystem(RuleSystem):
     def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
         return outcome.public_outcome(result, actor, target)
 
-    def carry_combat_state(self, sheet: dict[str, Any], state: dict[str, Any],
-                           settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    def carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         return outcome.carry_combat_state(sheet, state)
 
     def combat_value_labels(self) -> dict[str, Msg]:
@@ -211,20 +243,27 @@ class AltarideSystem(RuleSystem):
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
         return progression.purchase_fields()
 
-    def purchase(self, sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int],
-                 settings: dict[str, Any] | None = None) -> PurchaseResult:
+    def purchase(
+        self,
+        sheet: dict[str, Any],
+        request: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any] | None = None,
+    ) -> PurchaseResult:
         return progression.purchase(sheet, request, balances, self.settings(settings))
 
     def session_fact_fields(self) -> tuple[Field, ...]:
         """GM inputs of the session award screen (the keys ``suggest_session_awards`` reads)."""
         return SESSION_FACT_FIELDS
 
-    def suggest_session_awards(self, sheet: dict[str, Any], facts: dict[str, Any],
-                               settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
+    def suggest_session_awards(
+        self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
+    ) -> list[LedgerDraft]:
         return progression.suggest_session_awards(sheet, facts, self.settings(settings))
 
-    def apply_progression(self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]],
-                          settings: dict[str, Any] | None = None) -> ProgressionResult:
+    def apply_progression(
+        self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any] | None = None
+    ) -> ProgressionResult:
         return progression.apply_progression(sheet, list(entries), self.settings(settings))
 
 

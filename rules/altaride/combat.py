@@ -87,21 +87,46 @@ def action_fields() -> tuple[Field, ...]:
         Field("skill", "str", Msg("Compétence (sans arme)", "Skill (no weapon)"), default="", max_length=60),
         Field("damage_x", "int", Msg("X des dommages (sans arme)", "Damage X (no weapon)"), default=0),
         Field("damage_type", "choice", Msg("Frapper pour", "Strike to"), default="physique", choices=T.DAMAGE_TYPES),
-        Field("extras", "list", Msg("Bonus/malus annexes (−1..+1)", "Extra damage modifiers (−1..+1)"), default=[],
-              max_items=10),
+        Field(
+            "extras",
+            "list",
+            Msg("Bonus/malus annexes (−1..+1)", "Extra damage modifiers (−1..+1)"),
+            default=[],
+            max_items=10,
+        ),
         Field("modifier", "int", Msg("Bonus/malus du MJ", "GM bonus/malus"), default=0, audience="gm"),
         Field("defence", "choice", Msg("Défense de la cible", "Target's defence"), default="none", choices=DEFENCES),
         Field("defender_weapon", "str", Msg("Arme de parade", "Parrying weapon"), default="", max_length=60),
         Field("defender_skill", "str", Msg("Compétence de défense", "Defence skill"), default="", max_length=60),
-        Field("defender_modifier", "int", Msg("Bonus/malus du défenseur", "Defender bonus/malus"), default=0,
-              audience="gm"),
-        Field("xp_lowering", "int", Msg("XP dépensés pour baisser le dé (attaquant)",
-                                        "XP spent to lower the die (attacker)"), default=0, minimum=0),
-        Field("defender_xp_lowering", "int", Msg("XP dépensés pour baisser le dé (défenseur)",
-                                                 "XP spent to lower the die (defender)"), default=0, minimum=0),
+        Field(
+            "defender_modifier",
+            "int",
+            Msg("Bonus/malus du défenseur", "Defender bonus/malus"),
+            default=0,
+            audience="gm",
+        ),
+        Field(
+            "xp_lowering",
+            "int",
+            Msg("XP dépensés pour baisser le dé (attaquant)", "XP spent to lower the die (attacker)"),
+            default=0,
+            minimum=0,
+        ),
+        Field(
+            "defender_xp_lowering",
+            "int",
+            Msg("XP dépensés pour baisser le dé (défenseur)", "XP spent to lower the die (defender)"),
+            default=0,
+            minimum=0,
+        ),
         Field("spell_level", "int", Msg("Niveau du sort", "Spell level"), default=1, minimum=1, maximum=10),
-        Field("pool", "choice", Msg("Endurance", "Endurance"), default="EP",
-              choices=tuple((p, T.POOL_LABELS[p]) for p in T.POOLS)),
+        Field(
+            "pool",
+            "choice",
+            Msg("Endurance", "Endurance"),
+            default="EP",
+            choices=tuple((p, T.POOL_LABELS[p]) for p in T.POOLS),
+        ),
         Field("amount", "int", Msg("Points", "Points"), default=0, minimum=0, audience="gm"),
     )
 
@@ -168,22 +193,39 @@ def _weapon(key: str, settings: dict[str, Any]) -> dict[str, Any] | None:
         return None
     row = catalogue(settings, "weapon_catalogue").get(key)
     if row is None:
-        raise RulesError([error("weapon", "unknown_weapon", "Arme absente du catalogue de la campagne.",
-                                "Weapon not in the campaign catalogue.")])
+        raise RulesError(
+            [
+                error(
+                    "weapon",
+                    "unknown_weapon",
+                    "Arme absente du catalogue de la campagne.",
+                    "Weapon not in the campaign catalogue.",
+                )
+            ]
+        )
     return row
 
 
-def _combat_target(c: Combatant, state: dict[str, Any], weapon: dict[str, Any] | None, skill: str,
-                   modifier: int, path: str, settings: dict[str, Any]) -> tuple[int, dict[str, int]]:
+def _combat_target(
+    c: Combatant,
+    state: dict[str, Any],
+    weapon: dict[str, Any] | None,
+    skill: str,
+    modifier: int,
+    path: str,
+    settings: dict[str, Any],
+) -> tuple[int, dict[str, int]]:
     """Target of an attack/parry: CR(skill) + GM - (k-1) - 5 x missing VIG (L105, L109, L204)."""
     skill_key = (weapon or {}).get("skill") or skill
     if not skill_key:
-        raise RulesError([error(path, "skill_required", "Indiquez une arme ou une Compétence.",
-                                "Give a weapon or a skill.")])
+        raise RulesError(
+            [error(path, "skill_required", "Indiquez une arme ou une Compétence.", "Give a weapon or a skill.")]
+        )
     cr = skill_cr(c.sheet, str(skill_key), settings)
     if cr is None:
-        raise RulesError([error(path, "unknown_skill", "Compétence inconnue : {k}.", "Unknown skill: {k}.",
-                                k=skill_key)])
+        raise RulesError(
+            [error(path, "unknown_skill", "Compétence inconnue : {k}.", "Unknown skill: {k}.", k=skill_key)]
+        )
     k = int(state.get("actions_taken") or 0) + 1
     vig = vig_min_malus(talent(c.sheet, "VIG"), int((weapon or {}).get("vig_min") or 0))
     parts = {"cr": cr, "modifier": modifier, "action_malus": action_malus(k), "vig_min_malus": vig}
@@ -196,12 +238,22 @@ def _check_can_act(c: Combatant, state: dict[str, Any], settings: dict[str, Any]
     if state.get("unconscious"):
         raise RulesError([error(path, "unconscious", "{n} est inconscient.", "{n} is unconscious.", n=c.name)])
     if state.get("dodge"):
-        raise RulesError([error(path, "dodged", "{n} a esquivé : plus d'action cet assaut (L109).",
-                                "{n} dodged: no more actions this round (L109).", n=c.name)])
+        raise RulesError(
+            [
+                error(
+                    path,
+                    "dodged",
+                    "{n} a esquivé : plus d'action cet assaut (L109).",
+                    "{n} dodged: no more actions this round (L109).",
+                    n=c.name,
+                )
+            ]
+        )
     cap = int(settings.get("max_actions_per_round") or 0)
     if cap and int(state.get("actions_taken") or 0) >= cap:
-        raise RulesError([error(path, "too_many_actions", "Nombre maximal d'actions atteint.",
-                                "Maximum number of actions reached.")])
+        raise RulesError(
+            [error(path, "too_many_actions", "Nombre maximal d'actions atteint.", "Maximum number of actions reached.")]
+        )
 
 
 def _count_action(c: Combatant, state: dict[str, Any], changes: _Changes) -> None:
@@ -213,8 +265,12 @@ def _count_action(c: Combatant, state: dict[str, Any], changes: _Changes) -> Non
 # ---------------------------------------------------------------------------
 # Initiative
 # ---------------------------------------------------------------------------
-def initiative(combatants: Sequence[Combatant], declarations: dict[str, dict[str, Any]], rng: RandomSource,
-               settings: dict[str, Any]) -> list[dict[str, Any]]:
+def initiative(
+    combatants: Sequence[Combatant],
+    declarations: dict[str, dict[str, Any]],
+    rng: RandomSource,
+    settings: dict[str, Any],
+) -> list[dict[str, Any]]:
     """Order of action (L105, L202; A15).
 
     ``roll`` mode: each conscious combatant tests under Perception with the
@@ -244,18 +300,27 @@ def initiative(combatants: Sequence[Combatant], declarations: dict[str, dict[str
             entries.append(entry)
             continue
         weapon_key = decl.get("weapon") or next(
-            (w.get("key") for w in c.sheet.get("weapons") or [] if isinstance(w, dict)), "")
+            (w.get("key") for w in c.sheet.get("weapons") or [] if isinstance(w, dict)), ""
+        )
         row = catalogue(settings, "weapon_catalogue").get(str(weapon_key or ""))
         init_bonus = int((row or {}).get("initiative") or 0)
         natural = rng.randint(1, T.DIE)
         roll = evaluate(per + int(decl.get("modifier") or 0), natural, die_modifier=init_bonus)
         rank = {"crit_success": 0, "crit_failure": 2}.get(roll["outcome"], 1)
-        entry.update({"score": roll["signed_margin"], "margin": roll["signed_margin"], "rank": rank,
-                      "roll": roll, "weapon_initiative": init_bonus})
+        entry.update(
+            {
+                "score": roll["signed_margin"],
+                "margin": roll["signed_margin"],
+                "rank": rank,
+                "roll": roll,
+                "weapon_initiative": init_bonus,
+            }
+        )
         entry["draws"].append(natural)
         if natural == 1:
             entry["tags"].append("natural_1")
         entries.append(entry)
+
     def key(e: dict[str, Any]) -> tuple[int, int, int]:
         return (e["rank"], -(e.get("margin") or 0), -e["perception"])
 
@@ -275,8 +340,9 @@ def initiative(combatants: Sequence[Combatant], declarations: dict[str, dict[str
 # ---------------------------------------------------------------------------
 # Actions
 # ---------------------------------------------------------------------------
-def resolve_action(actor: Combatant, target: Combatant | None, declaration: dict[str, Any], rng: RandomSource,
-                   settings: dict[str, Any]) -> CombatResult:
+def resolve_action(
+    actor: Combatant, target: Combatant | None, declaration: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
+) -> CombatResult:
     errors = validate_fields(declaration, action_fields())
     if errors:
         raise RulesError(errors)
@@ -320,26 +386,37 @@ def _roll_tags(roll: dict[str, Any] | None, prefix: str = "") -> list[str]:
     return []
 
 
-def _attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource,
-            settings: dict[str, Any]) -> CombatResult:
+def _attack(
+    actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
+) -> CombatResult:
     target = _need_target(target)
     a_state, d_state = _state(actor), _state(target)
     _check_can_act(actor, a_state, settings)
     extras = validate_extras(decl.get("extras"))
     weapon = _weapon(str(decl.get("weapon") or ""), settings)
     if weapon and weapon.get("mounted_only") and not (actor.sheet.get("conditions") or {}).get("mounted"):
-        raise RulesError([error("weapon", "mounted_only", "Cette arme ne s'utilise que sur une monture (L200).",
-                                "This weapon is only used mounted (L200).")])
+        raise RulesError(
+            [
+                error(
+                    "weapon",
+                    "mounted_only",
+                    "Cette arme ne s'utilise que sur une monture (L200).",
+                    "This weapon is only used mounted (L200).",
+                )
+            ]
+        )
     stun = decl.get("damage_type") == "lucidite"
-    a_target, a_parts = _combat_target(actor, a_state, weapon, str(decl.get("skill") or ""),
-                                       int(decl.get("modifier") or 0), "skill", settings)
+    a_target, a_parts = _combat_target(
+        actor, a_state, weapon, str(decl.get("skill") or ""), int(decl.get("modifier") or 0), "skill", settings
+    )
     changes = _Changes()
     draws: list[int] = []
     natural = rng.randint(1, T.DIE)
     draws.append(natural)
     a_mod = T.STUN_DIE_MODIFIER if stun else 0
-    a_roll = evaluate(a_target, natural, die_modifier=a_mod,
-                      xp_lowering=_lowering(natural, a_mod, int(decl.get("xp_lowering") or 0)))
+    a_roll = evaluate(
+        a_target, natural, die_modifier=a_mod, xp_lowering=_lowering(natural, a_mod, int(decl.get("xp_lowering") or 0))
+    )
     _count_action(actor, a_state, changes)
 
     defence = decl.get("defence") or "none"
@@ -354,11 +431,19 @@ def _attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rn
         if defence == "dodge":
             d_skill = d_skill or str(settings.get("dodge_skill") or "")
             if not d_skill:
-                raise RulesError([error("defender_skill", "dodge_skill_required",
-                                        "Indiquez la Compétence d'esquive (catalogue).",
-                                        "Give the dodge skill (catalogue).")])
-        d_target, _ = _combat_target(target, d_state, d_weapon, d_skill, int(decl.get("defender_modifier") or 0),
-                                     "defender_skill", settings)
+                raise RulesError(
+                    [
+                        error(
+                            "defender_skill",
+                            "dodge_skill_required",
+                            "Indiquez la Compétence d'esquive (catalogue).",
+                            "Give the dodge skill (catalogue).",
+                        )
+                    ]
+                )
+        d_target, _ = _combat_target(
+            target, d_state, d_weapon, d_skill, int(decl.get("defender_modifier") or 0), "defender_skill", settings
+        )
         if defence == "dodge":  # the VIG Mini malus does not apply to dodging (A21)
             d_target -= vig_min_malus(talent(target.sheet, "VIG"), int((d_weapon or {}).get("vig_min") or 0))
         d_nat = rng.randint(1, T.DIE)
@@ -370,9 +455,16 @@ def _attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rn
     else:
         defence = "none"
     contest = opposed(a_roll, d_roll, settings.get("crit_success_wins_opposed", True))
-    outcome: dict[str, Any] = {"roll": a_roll, "target_parts": a_parts, "defence": defence, "defender_roll": d_roll,
-                               "reused_dodge": reused_dodge, "contest": contest, "hit": contest["active_succeeds"],
-                               "damage_type": "lucidite" if stun else "physique"}
+    outcome: dict[str, Any] = {
+        "roll": a_roll,
+        "target_parts": a_parts,
+        "defence": defence,
+        "defender_roll": d_roll,
+        "reused_dodge": reused_dodge,
+        "contest": contest,
+        "hit": contest["active_succeeds"],
+        "damage_type": "lucidite" if stun else "physique",
+    }
     tags = _roll_tags(a_roll) + ([] if reused_dodge else _roll_tags(d_roll, "defender_"))
     if contest["active_succeeds"]:
         margin = int(a_roll["success_margin"] or 0)
@@ -387,25 +479,37 @@ def _attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rn
         amount = damage_amount(margin, x, dmg_nat, extras)
         pool = "EL" if stun else "EP"
         effects = apply_damage(target.id, d_state, pool, amount, changes)
-        outcome["damage"] = {"margin": margin, "x": x, "die": dmg_nat, "half_die": dmg_nat // 2, "extras": extras,
-                             "amount": amount, **effects}
+        outcome["damage"] = {
+            "margin": margin,
+            "x": x,
+            "die": dmg_nat,
+            "half_die": dmg_nat // 2,
+            "extras": extras,
+            "amount": amount,
+            **effects,
+        }
         if settings.get("xp_for_every_d20") and dmg_nat == 1:
             tags.append("natural_1")
-        summary = Msg(f"{actor.name} touche {target.name} : {amount} points ({'Lucidité' if stun else 'Physique'})",
-                      f"{actor.name} hits {target.name}: {amount} points ({'Lucidity' if stun else 'Physical'})")
+        summary = Msg(
+            f"{actor.name} touche {target.name} : {amount} points ({'Lucidité' if stun else 'Physique'})",
+            f"{actor.name} hits {target.name}: {amount} points ({'Lucidity' if stun else 'Physical'})",
+        )
     else:
         summary = Msg(f"{actor.name} ne touche pas {target.name}", f"{actor.name} does not hit {target.name}")
     # Natural 1s per side (L101, L213): the damage die only counts with ``xp_for_every_d20`` (A35).
     damage_one = bool(settings.get("xp_for_every_d20")) and outcome.get("damage", {}).get("die") == 1
     outcome["natural_ones"] = (1 if natural == 1 else 0) + (1 if damage_one else 0)
     outcome["defender_natural_ones"] = 1 if d_roll and not reused_dodge and d_roll["natural"] == 1 else 0
-    outcome["xp_spent"] = {"actor": a_roll["xp_lowering"],
-                           "target": d_roll["xp_lowering"] if d_roll and not reused_dodge else 0}
+    outcome["xp_spent"] = {
+        "actor": a_roll["xp_lowering"],
+        "target": d_roll["xp_lowering"] if d_roll and not reused_dodge else 0,
+    }
     return CombatResult(SLUG, "attack", dict(decl), draws, outcome, summary, changes.items, tags=tags)
 
 
-def _cast(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource,
-          settings: dict[str, Any]) -> CombatResult:
+def _cast(
+    actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
+) -> CombatResult:
     from rules.altaride.resolution import cast_cost
 
     state = _state(actor)
@@ -413,26 +517,44 @@ def _cast(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng:
     level = int(decl.get("spell_level") or 1)
     eo = int(state["endurance"]["EO"])
     if eo < level:
-        raise RulesError([error("spell_level", "not_enough_eo",
-                                "Endurance Occulte insuffisante : il faut au moins {n} points (L175).",
-                                "Not enough Occult Endurance: at least {n} points needed (L175).", n=level)])
+        raise RulesError(
+            [
+                error(
+                    "spell_level",
+                    "not_enough_eo",
+                    "Endurance Occulte insuffisante : il faut au moins {n} points (L175).",
+                    "Not enough Occult Endurance: at least {n} points needed (L175).",
+                    n=level,
+                )
+            ]
+        )
     k = int(state.get("actions_taken") or 0) + 1
     natural = rng.randint(1, T.DIE)
-    roll = evaluate(talent(actor.sheet, "INC") + int(decl.get("modifier") or 0) + action_malus(k), natural,
-                    required_margin=level)
+    roll = evaluate(
+        talent(actor.sheet, "INC") + int(decl.get("modifier") or 0) + action_malus(k), natural, required_margin=level
+    )
     cost = cast_cost(roll["meets_required"], natural, level, bool(settings.get("spell_works_on_low_margin", True)))
     changes = _Changes()
     _count_action(actor, state, changes)
     apply_damage(actor.id, state, "EO", cost["eo_cost"], changes)
-    outcome = {"roll": roll, **cost, "spell_level": level, "eo_before": eo, "eo_after": eo - cost["eo_cost"],
-               "natural_ones": 1 if natural == 1 else 0}
-    summary = Msg(f"{actor.name} lance un sort de niveau {level} : EO −{cost['eo_cost']}",
-                  f"{actor.name} casts a level-{level} spell: EO −{cost['eo_cost']}")
+    outcome = {
+        "roll": roll,
+        **cost,
+        "spell_level": level,
+        "eo_before": eo,
+        "eo_after": eo - cost["eo_cost"],
+        "natural_ones": 1 if natural == 1 else 0,
+    }
+    summary = Msg(
+        f"{actor.name} lance un sort de niveau {level} : EO −{cost['eo_cost']}",
+        f"{actor.name} casts a level-{level} spell: EO −{cost['eo_cost']}",
+    )
     return CombatResult(SLUG, "cast", dict(decl), [natural], outcome, summary, changes.items, tags=_roll_tags(roll))
 
 
-def _magic_attack(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource,
-                  settings: dict[str, Any]) -> CombatResult:
+def _magic_attack(
+    actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
+) -> CombatResult:
     """Manipulations vs Manipulations (L180); tie -> target (A26)."""
     target = _need_target(target)
     a_state, d_state = _state(actor), _state(target)
@@ -448,23 +570,39 @@ def _magic_attack(actor: Combatant, target: Combatant | None, decl: dict[str, An
         dk = int(d_state.get("actions_taken") or 0) + 1
         d_nat = rng.randint(1, T.DIE)
         draws.append(d_nat)
-        d_roll = evaluate(talent(target.sheet, "MAN") + int(decl.get("defender_modifier") or 0) + action_malus(dk),
-                          d_nat)
+        d_roll = evaluate(
+            talent(target.sheet, "MAN") + int(decl.get("defender_modifier") or 0) + action_malus(dk), d_nat
+        )
         _count_action(target, d_state, changes)
     contest = opposed(roll, d_roll, settings.get("crit_success_wins_opposed", True))
-    outcome = {"roll": roll, "defender_roll": d_roll, "contest": contest, "target_affected": contest["active_succeeds"],
-               "natural_ones": 1 if natural == 1 else 0,
-               "defender_natural_ones": 1 if d_roll and d_roll["natural"] == 1 else 0}
-    summary = Msg(f"Attaque magique de {actor.name} : {target.name} "
-                  + ("subit le sort" if contest["active_succeeds"] else "résiste"),
-                  f"{actor.name}'s magic attack: {target.name} "
-                  + ("is affected" if contest["active_succeeds"] else "resists"))
-    return CombatResult(SLUG, "magic_attack", dict(decl), draws, outcome, summary, changes.items,
-                        tags=_roll_tags(roll) + _roll_tags(d_roll, "defender_"))
+    outcome = {
+        "roll": roll,
+        "defender_roll": d_roll,
+        "contest": contest,
+        "target_affected": contest["active_succeeds"],
+        "natural_ones": 1 if natural == 1 else 0,
+        "defender_natural_ones": 1 if d_roll and d_roll["natural"] == 1 else 0,
+    }
+    summary = Msg(
+        f"Attaque magique de {actor.name} : {target.name} "
+        + ("subit le sort" if contest["active_succeeds"] else "résiste"),
+        f"{actor.name}'s magic attack: {target.name} " + ("is affected" if contest["active_succeeds"] else "resists"),
+    )
+    return CombatResult(
+        SLUG,
+        "magic_attack",
+        dict(decl),
+        draws,
+        outcome,
+        summary,
+        changes.items,
+        tags=_roll_tags(roll) + _roll_tags(d_roll, "defender_"),
+    )
 
 
-def _recover(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource,
-             settings: dict[str, Any]) -> CombatResult:
+def _recover(
+    actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
+) -> CombatResult:
     """Start of a new round: +1 EL (max), then the wake-up roll if EL knocked out (L119; A23)."""
     state = _state(actor)
     changes = _Changes()
@@ -474,8 +612,15 @@ def _recover(actor: Combatant, target: Combatant | None, decl: dict[str, Any], r
     draws: list[int] = []
     outcome: dict[str, Any] = {"woke": False}
     if state.get("dead"):
-        return CombatResult(SLUG, "recover", dict(decl), draws, {"dead": True}, Msg(f"{actor.name} est mort",
-                            f"{actor.name} is dead"), changes.items)
+        return CombatResult(
+            SLUG,
+            "recover",
+            dict(decl),
+            draws,
+            {"dead": True},
+            Msg(f"{actor.name} est mort", f"{actor.name} is dead"),
+            changes.items,
+        )
     el_before = int(state["endurance"]["EL"])
     el_after = min(el_before + T.EL_REGEN_PER_ROUND, int(state["endurance_max"]["EL"]))
     el_after = max(el_after, el_before)  # never lowers a value above the max
@@ -494,26 +639,31 @@ def _recover(actor: Combatant, target: Combatant | None, decl: dict[str, Any], r
             changes.set(actor.id, "unconscious_cause", "EL", "")
             changes.set(actor.id, "actions_taken", state.get("actions_taken", 0), 1)
     outcome["natural_ones"] = tags.count("natural_1")
-    summary = Msg(f"{actor.name} récupère (EL {el_before} → {el_after})"
-                  + (" et se réveille" if outcome["woke"] else ""),
-                  f"{actor.name} recovers (EL {el_before} → {el_after})" + (" and wakes up" if outcome["woke"] else ""))
+    summary = Msg(
+        f"{actor.name} récupère (EL {el_before} → {el_after})" + (" et se réveille" if outcome["woke"] else ""),
+        f"{actor.name} recovers (EL {el_before} → {el_after})" + (" and wakes up" if outcome["woke"] else ""),
+    )
     return CombatResult(SLUG, "recover", dict(decl), draws, outcome, summary, changes.items, tags=tags)
 
 
-def _gm_damage(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource,
-               settings: dict[str, Any]) -> CombatResult:
+def _gm_damage(
+    actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
+) -> CombatResult:
     victim = target or actor
     state = _state(victim)
     changes = _Changes()
     pool = decl.get("pool") or "EP"
     effects = apply_damage(victim.id, state, pool, int(decl.get("amount") or 0), changes)
-    summary = Msg(f"{victim.name} perd {decl.get('amount') or 0} points ({pool})",
-                  f"{victim.name} loses {decl.get('amount') or 0} points ({pool})")
+    summary = Msg(
+        f"{victim.name} perd {decl.get('amount') or 0} points ({pool})",
+        f"{victim.name} loses {decl.get('amount') or 0} points ({pool})",
+    )
     return CombatResult(SLUG, "damage", dict(decl), [], effects, summary, changes.items)
 
 
-def _heal(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource,
-          settings: dict[str, Any]) -> CombatResult:
+def _heal(
+    actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
+) -> CombatResult:
     """GM healing/rest, never above the max (L117); EP/EM unconsciousness ends above 0 (A24)."""
     victim = target or actor
     state = _state(victim)
@@ -531,19 +681,29 @@ def _heal(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng:
         else:
             changes.set(victim.id, "unconscious", True, False)
             changes.set(victim.id, "unconscious_cause", pool, "")
-    summary = Msg(f"{victim.name} récupère {after - before} points ({pool})",
-                  f"{victim.name} recovers {after - before} points ({pool})")
-    return CombatResult(SLUG, "heal", dict(decl), [], {"pool": pool, "before": before, "after": after}, summary,
-                        changes.items)
+    summary = Msg(
+        f"{victim.name} récupère {after - before} points ({pool})",
+        f"{victim.name} recovers {after - before} points ({pool})",
+    )
+    return CombatResult(
+        SLUG, "heal", dict(decl), [], {"pool": pool, "before": before, "after": after}, summary, changes.items
+    )
 
 
-def _sleep(actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource,
-           settings: dict[str, Any]) -> CombatResult:
+def _sleep(
+    actor: Combatant, target: Combatant | None, decl: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
+) -> CombatResult:
     """EO fully restored on waking from a good sleep (L175)."""
     state = _state(actor)
     changes = _Changes()
     before, after = int(state["endurance"]["EO"]), int(state["endurance_max"]["EO"])
     changes.set(actor.id, "endurance.EO", before, max(before, after))
-    return CombatResult(SLUG, "sleep", dict(decl), [], {"before": before, "after": max(before, after)},
-                        Msg(f"{actor.name} regagne son Endurance Occulte", f"{actor.name} regains Occult Endurance"),
-                        changes.items)
+    return CombatResult(
+        SLUG,
+        "sleep",
+        dict(decl),
+        [],
+        {"before": before, "after": max(before, after)},
+        Msg(f"{actor.name} regagne son Endurance Occulte", f"{actor.name} regains Occult Endurance"),
+        changes.items,
+    )

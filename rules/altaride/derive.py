@@ -70,9 +70,7 @@ def skill_cr(sheet: dict[str, Any], key: str, settings: dict[str, Any]) -> int |
 
 def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     domains = {d: domain(sheet, d) for d in T.DOMAINS}
-    endurance = {
-        p: {"max": endurance_max(sheet, p), "current": endurance_current(sheet, p)} for p in T.POOLS
-    }
+    endurance = {p: {"max": endurance_max(sheet, p), "current": endurance_current(sheet, p)} for p in T.POOLS}
     skills: list[dict[str, Any]] = []
     for item in sheet.get("skills") or []:
         if not isinstance(item, dict):

@@ -50,8 +50,13 @@ from rules.base import (
 )
 
 _COMMON = (
-    Field("already_bought", "list", Msg("Achats déjà faits cette séance", "Purchases already made this session"),
-          default=[], max_items=500),
+    Field(
+        "already_bought",
+        "list",
+        Msg("Achats déjà faits cette séance", "Purchases already made this session"),
+        default=[],
+        max_items=500,
+    ),
     Field("gm_confirmed", "bool", Msg("Confirmé par le MJ", "Confirmed by the GM"), default=False),
 )
 
@@ -59,39 +64,77 @@ _COMMON = (
 def purchase_fields() -> dict[str, tuple[Field, ...]]:
     talent_choices = tuple((t, T.TALENT_LABELS[t]) for t in T.TALENTS)
     return {
-        "talent": (Field("talent", "choice", Msg("Talent", "Talent"), choices=talent_choices, required=True),
-                   *_COMMON),
-        "skill": (Field("skill", "str", Msg("Compétence", "Skill"), required=True, max_length=60),
-                  Field("formula", "str", Msg("Formule (si hors catalogue)", "Formula (if not in the catalogue)"),
-                        default="", max_length=40), *_COMMON),
-        "endurance": (Field("pool", "choice", Msg("Endurance", "Endurance"), required=True,
-                            choices=tuple((p, T.POOL_LABELS[p]) for p in T.POOLS)), *_COMMON),
-        "school": (Field("school", "choice", Msg("École", "School"), choices=tuple(T.SCHOOLS.items()), required=True),
-                   Field("major_element", "choice", Msg("Élément majeur", "Major element"), default="",
-                         choices=(("", Msg("—", "—")), *T.ELEMENTS.items())),
-                   Field("minor_element", "choice", Msg("Élément mineur", "Minor element"), default="",
-                         choices=(("", Msg("—", "—")), *T.ELEMENTS.items())),
-                   Field("guild", "str", Msg("Guilde", "Guild"), default="", max_length=100),
-                   Field("derogation", "bool", Msg("Dérogation spéciale (MJ)", "Special derogation (GM)"),
-                         default=False),
-                   *_COMMON),
-        "magic_level": (Field("school", "choice", Msg("École", "School"), choices=tuple(T.SCHOOLS.items()),
-                              required=True),
-                        Field("element", "choice", Msg("Élément (élémentalistes)", "Element (elementalists)"),
-                              default="", choices=(("", Msg("—", "—")), ("major", Msg("Majeur", "Major")),
-                                                   ("minor", Msg("Mineur", "Minor")))),
-                        *_COMMON),
-        "capacity": (Field("name", "str", Msg("Capacité", "Capacity"), required=True, max_length=100),
-                     Field("level", "int", Msg("Niveau", "Level"), required=True, minimum=1),
-                     Field("teacher", "bool", Msg("Professeur ou ouvrage disponible", "Teacher or book available"),
-                           default=False),
-                     *_COMMON),
-        "aptitude": (Field("aptitude", "str", Msg("Aptitude (catalogue)", "Aptitude (catalogue)"), required=True,
-                           max_length=60), *_COMMON),
-        "guild_spell": (Field("name", "str", Msg("Sortilège", "Spell"), required=True, max_length=100),
-                        Field("level", "int", Msg("Niveau", "Level"), required=True, minimum=1),
-                        Field("guild", "str", Msg("Guilde", "Guild"), default="", max_length=100),
-                        *_COMMON),
+        "talent": (Field("talent", "choice", Msg("Talent", "Talent"), choices=talent_choices, required=True), *_COMMON),
+        "skill": (
+            Field("skill", "str", Msg("Compétence", "Skill"), required=True, max_length=60),
+            Field(
+                "formula",
+                "str",
+                Msg("Formule (si hors catalogue)", "Formula (if not in the catalogue)"),
+                default="",
+                max_length=40,
+            ),
+            *_COMMON,
+        ),
+        "endurance": (
+            Field(
+                "pool",
+                "choice",
+                Msg("Endurance", "Endurance"),
+                required=True,
+                choices=tuple((p, T.POOL_LABELS[p]) for p in T.POOLS),
+            ),
+            *_COMMON,
+        ),
+        "school": (
+            Field("school", "choice", Msg("École", "School"), choices=tuple(T.SCHOOLS.items()), required=True),
+            Field(
+                "major_element",
+                "choice",
+                Msg("Élément majeur", "Major element"),
+                default="",
+                choices=(("", Msg("—", "—")), *T.ELEMENTS.items()),
+            ),
+            Field(
+                "minor_element",
+                "choice",
+                Msg("Élément mineur", "Minor element"),
+                default="",
+                choices=(("", Msg("—", "—")), *T.ELEMENTS.items()),
+            ),
+            Field("guild", "str", Msg("Guilde", "Guild"), default="", max_length=100),
+            Field("derogation", "bool", Msg("Dérogation spéciale (MJ)", "Special derogation (GM)"), default=False),
+            *_COMMON,
+        ),
+        "magic_level": (
+            Field("school", "choice", Msg("École", "School"), choices=tuple(T.SCHOOLS.items()), required=True),
+            Field(
+                "element",
+                "choice",
+                Msg("Élément (élémentalistes)", "Element (elementalists)"),
+                default="",
+                choices=(("", Msg("—", "—")), ("major", Msg("Majeur", "Major")), ("minor", Msg("Mineur", "Minor"))),
+            ),
+            *_COMMON,
+        ),
+        "capacity": (
+            Field("name", "str", Msg("Capacité", "Capacity"), required=True, max_length=100),
+            Field("level", "int", Msg("Niveau", "Level"), required=True, minimum=1),
+            Field(
+                "teacher", "bool", Msg("Professeur ou ouvrage disponible", "Teacher or book available"), default=False
+            ),
+            *_COMMON,
+        ),
+        "aptitude": (
+            Field("aptitude", "str", Msg("Aptitude (catalogue)", "Aptitude (catalogue)"), required=True, max_length=60),
+            *_COMMON,
+        ),
+        "guild_spell": (
+            Field("name", "str", Msg("Sortilège", "Spell"), required=True, max_length=100),
+            Field("level", "int", Msg("Niveau", "Level"), required=True, minimum=1),
+            Field("guild", "str", Msg("Guilde", "Guild"), default="", max_length=100),
+            *_COMMON,
+        ),
     }
 
 
@@ -109,13 +152,15 @@ def _limit_error(path: str, fr: str, en: str) -> FieldError:
     return error(path, "session_limit", fr + " (une fois par séance et par jour).", en + " (once per session and day).")
 
 
-def purchase(sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int],
-             settings: dict[str, Any]) -> PurchaseResult:
+def purchase(
+    sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int], settings: dict[str, Any]
+) -> PurchaseResult:
     kinds = purchase_fields()
     kind = str((request or {}).get("kind", ""))
     if kind not in kinds:
-        return PurchaseResult(sheet, [], [error("kind", "unsupported", "Achat non pris en charge.",
-                                                "Unsupported purchase.")])
+        return PurchaseResult(
+            sheet, [], [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")]
+        )
     errors = validate_fields(request, kinds[kind])
     if errors:
         return PurchaseResult(sheet, [], errors)
@@ -126,10 +171,20 @@ def purchase(sheet: dict[str, Any], request: dict[str, Any], balances: dict[str,
         return PurchaseResult(sheet, [], exc.errors)
     balance = int((balances or {}).get("xp", 0))
     if cost > balance:
-        return PurchaseResult(sheet, [], [error("kind", "insufficient_xp",
-                                                "Expérience insuffisante : {c} XP nécessaires, {b} disponibles.",
-                                                "Not enough experience: {c} XP needed, {b} available.",
-                                                c=cost, b=balance)])
+        return PurchaseResult(
+            sheet,
+            [],
+            [
+                error(
+                    "kind",
+                    "insufficient_xp",
+                    "Expérience insuffisante : {c} XP nécessaires, {b} disponibles.",
+                    "Not enough experience: {c} XP needed, {b} available.",
+                    c=cost,
+                    b=balance,
+                )
+            ],
+        )
     entries = [LedgerDraft("xp", -cost, "purchase", note, {"purchase": kind, "cost": cost, **data})]
     return PurchaseResult(new, entries, [])
 
@@ -146,8 +201,12 @@ def _buy_talent(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, 
     current = _int(talents.get(code), T.TALENT_BASE)
     new = current + 1
     if sheet.get("is_anthropoid", True) and new > T.TALENT_ANTHROPOID_MAX:
-        raise _fail("talent", "talent_anthropoid_max", "Un antropoïde ne dépasse pas 20 sans magie (L55).",
-                    "An anthropoid cannot exceed 20 without magic (L55).")
+        raise _fail(
+            "talent",
+            "talent_anthropoid_max",
+            "Un antropoïde ne dépasse pas 20 sans magie (L55).",
+            "An anthropoid cannot exceed 20 without magic (L55).",
+        )
     domain_name = T.TALENT_DOMAIN[code]
     domain_before = domain(sheet, domain_name)
     talents[code] = new
@@ -158,22 +217,30 @@ def _buy_talent(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, 
             if pool_domain == domain_name and isinstance(cur.get(pool), int) and not isinstance(cur.get(pool), bool):
                 cur[pool] = cur[pool] + raised
     label = T.TALENT_LABELS[code]
-    return (T.talent_step_cost(new), {"key": code, "from": current, "to": new},
-            Msg(f"{label.fr} {current} → {new}", f"{label.en} {current} → {new}"))
+    return (
+        T.talent_step_cost(new),
+        {"key": code, "from": current, "to": new},
+        Msg(f"{label.fr} {current} → {new}", f"{label.en} {current} → {new}"),
+    )
 
 
 def _buy_skill(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, Any]) -> tuple[int, dict, Msg]:
     key = req["skill"]
     if _already(req, "skill", key):
-        raise RulesError([_limit_error("skill", "Cette Compétence a déjà augmenté d'un point",
-                                       "This skill already rose")])
+        raise RulesError(
+            [_limit_error("skill", "Cette Compétence a déjà augmenté d'un point", "This skill already rose")]
+        )
     skills = sheet.setdefault("skills", [])
     item = next((s for s in skills if isinstance(s, dict) and s.get("key") == key), None)
     if item is None:
         item = {"key": key, "level": 0, "formula": req.get("formula") or ""}
         if skill_formula(item, settings) is None:
-            raise _fail("skill", "unknown_skill", "Compétence absente du catalogue et sans Formule valide (L89).",
-                        "Skill not in the catalogue and without a valid formula (L89).")
+            raise _fail(
+                "skill",
+                "unknown_skill",
+                "Compétence absente du catalogue et sans Formule valide (L89).",
+                "Skill not in the catalogue and without a valid formula (L89).",
+            )
         skills.append(item)
     codes = skill_formula(item, settings) or parse_formula(req.get("formula") or "")
     if codes is None:
@@ -182,26 +249,38 @@ def _buy_skill(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, A
     new = current + 1
     cap = min(_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
     if settings.get("skill_level_capped_by_talents", True) and new > cap:
-        raise _fail("skill", "skill_above_talent", "Le Niveau ne peut excéder le Talent de la Formule ({n}) (L61).",
-                    "The level cannot exceed the formula's talent ({n}) (L61).", n=cap)
+        raise _fail(
+            "skill",
+            "skill_above_talent",
+            "Le Niveau ne peut excéder le Talent de la Formule ({n}) (L61).",
+            "The level cannot exceed the formula's talent ({n}) (L61).",
+            n=cap,
+        )
     item["level"] = new
-    return (T.skill_step_cost(new), {"key": key, "from": current, "to": new},
-            Msg(f"Compétence {key} {current} → {new}", f"Skill {key} {current} → {new}"))
+    return (
+        T.skill_step_cost(new),
+        {"key": key, "from": current, "to": new},
+        Msg(f"Compétence {key} {current} → {new}", f"Skill {key} {current} → {new}"),
+    )
 
 
 def _buy_endurance(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, Any]) -> tuple[int, dict, Msg]:
     pool = req["pool"]
     if _already(req, "endurance", pool):
-        raise RulesError([_limit_error("pool", "Cette Endurance a déjà augmenté d'un point",
-                                       "This Endurance already rose")])
+        raise RulesError(
+            [_limit_error("pool", "Cette Endurance a déjà augmenté d'un point", "This Endurance already rose")]
+        )
     bought = sheet.setdefault("endurance_bought", {})
     current = _int(bought.get(pool), 0)
     bought[pool] = current + 1
     cur = sheet.setdefault("endurance_current", {})
     if isinstance(cur.get(pool), int):  # the current value rises with the max (A42)
         cur[pool] = cur[pool] + 1
-    return (T.ENDURANCE_POINT_COST, {"key": pool, "from": current, "to": current + 1},
-            Msg(f"{T.POOL_LABELS[pool].fr} +1", f"{T.POOL_LABELS[pool].en} +1"))
+    return (
+        T.ENDURANCE_POINT_COST,
+        {"key": pool, "from": current, "to": current + 1},
+        Msg(f"{T.POOL_LABELS[pool].fr} +1", f"{T.POOL_LABELS[pool].en} +1"),
+    )
 
 
 def _buy_school(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, Any]) -> tuple[int, dict, Msg]:
@@ -210,25 +289,43 @@ def _buy_school(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, 
     if any(isinstance(s, dict) and s.get("school") == school for s in schools):
         raise _fail("school", "already_member", "Déjà membre de cette École.", "Already a member of this school.")
     if schools and not req.get("derogation"):
-        raise _fail("derogation", "derogation_required", "Une autre École exige une dérogation spéciale (L140).",
-                    "Another school requires a special derogation (L140).")
-    item: dict[str, Any] = {"school": school, "magic_level": 1, "major_element": "", "minor_element": "",
-                            "major_level": 1, "minor_level": 1, "guild": req.get("guild") or "",
-                            "max_accessible_level": T.DEFAULT_GRIMOIRE_LEVEL, "honorary": False,
-                            "derogation": bool(req.get("derogation"))}
+        raise _fail(
+            "derogation",
+            "derogation_required",
+            "Une autre École exige une dérogation spéciale (L140).",
+            "Another school requires a special derogation (L140).",
+        )
+    item: dict[str, Any] = {
+        "school": school,
+        "magic_level": 1,
+        "major_element": "",
+        "minor_element": "",
+        "major_level": 1,
+        "minor_level": 1,
+        "guild": req.get("guild") or "",
+        "max_accessible_level": T.DEFAULT_GRIMOIRE_LEVEL,
+        "honorary": False,
+        "derogation": bool(req.get("derogation")),
+    }
     if school == T.ELEMENTALISTS:
         major, minor = req.get("major_element") or "", req.get("minor_element") or ""
         if not major or not minor or major == minor:
-            raise _fail("major_element", "elements_required",
-                        "Choisissez deux éléments différents, majeur et mineur (L148).",
-                        "Choose two different elements, major and minor (L148).")
+            raise _fail(
+                "major_element",
+                "elements_required",
+                "Choisissez deux éléments différents, majeur et mineur (L148).",
+                "Choose two different elements, major and minor (L148).",
+            )
         item.update(major_element=major, minor_element=minor)
     if school == T.SORCIERS and not str(req.get("guild") or "").strip():
         raise _fail("guild", "guild_required", "Indiquez la guilde (L142).", "Name the guild (L142).")
     schools.append(item)
     label = T.SCHOOLS[school]
-    return (T.school_access_cost(school), {"key": school},
-            Msg(f"Entrée dans l'École : {label.fr}", f"Joined the school: {label.en}"))
+    return (
+        T.school_access_cost(school),
+        {"key": school},
+        Msg(f"Entrée dans l'École : {label.fr}", f"Joined the school: {label.en}"),
+    )
 
 
 def _buy_magic_level(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, Any]) -> tuple[int, dict, Msg]:
@@ -239,55 +336,86 @@ def _buy_magic_level(sheet: dict[str, Any], req: dict[str, Any], settings: dict[
     if item is None:
         raise _fail("school", "not_a_member", "Pas membre de cette École.", "Not a member of this school.")
     if school == T.SORCIERS:
-        raise _fail("school", "no_levels", "Les Sorciers n'ont pas de niveaux de magie (L157).",
-                    "Sorcerers have no magic levels (L157).")
+        raise _fail(
+            "school",
+            "no_levels",
+            "Les Sorciers n'ont pas de niveaux de magie (L157).",
+            "Sorcerers have no magic levels (L157).",
+        )
     elemental = school == T.ELEMENTALISTS
     if elemental:
         which = req.get("element") or ""
         if which not in ("major", "minor"):
-            raise _fail("element", "element_required", "Choisissez l'élément majeur ou mineur.",
-                        "Choose the major or minor element.")
+            raise _fail(
+                "element",
+                "element_required",
+                "Choisissez l'élément majeur ou mineur.",
+                "Choose the major or minor element.",
+            )
         field = f"{which}_level"
     else:
         field = "magic_level"
     current = _int(item.get(field), 1)
     new = current + 1
     if new > T.MAGIC_LEVEL_MAX:
-        raise _fail("school", "magic_level_max", "10 niveaux de magie au plus (L157).",
-                    "At most 10 magic levels (L157).")
+        raise _fail(
+            "school", "magic_level_max", "10 niveaux de magie au plus (L157).", "At most 10 magic levels (L157)."
+        )
     if elemental and field == "minor_level" and new > _int(item.get("major_level"), 1):
-        raise _fail("element", "minor_above_major", "Le niveau majeur doit rester ≥ au mineur (L159).",
-                    "The major level must stay ≥ the minor level (L159).")
+        raise _fail(
+            "element",
+            "minor_above_major",
+            "Le niveau majeur doit rester ≥ au mineur (L159).",
+            "The major level must stay ≥ the minor level (L159).",
+        )
     if new > _int(item.get("max_accessible_level"), T.DEFAULT_GRIMOIRE_LEVEL) and not req.get("gm_confirmed"):
-        raise _fail("gm_confirmed", "teacher_required",
-                    "Un professeur ou un grimoire de niveau {n} est nécessaire (L161).",
-                    "A teacher or a grimoire of level {n} is needed (L161).", n=new)
+        raise _fail(
+            "gm_confirmed",
+            "teacher_required",
+            "Un professeur ou un grimoire de niveau {n} est nécessaire (L161).",
+            "A teacher or a grimoire of level {n} is needed (L161).",
+            n=new,
+        )
     item[field] = new
-    return (T.magic_level_step_cost(new, elemental), {"key": f"{school}.{field}", "from": current, "to": new},
-            Msg(f"{T.SCHOOLS[school].fr} niveau {new}", f"{T.SCHOOLS[school].en} level {new}"))
+    return (
+        T.magic_level_step_cost(new, elemental),
+        {"key": f"{school}.{field}", "from": current, "to": new},
+        Msg(f"{T.SCHOOLS[school].fr} niveau {new}", f"{T.SCHOOLS[school].en} level {new}"),
+    )
 
 
 def _buy_capacity(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, Any]) -> tuple[int, dict, Msg]:
     """Capacity of level N: 5 x N (L221), debited when learned (A34); a teacher or book is mandatory."""
     if not req.get("teacher"):
-        raise _fail("teacher", "teacher_required", "Un professeur ou un ouvrage est obligatoire (L221).",
-                    "A teacher or a book is mandatory (L221).")
+        raise _fail(
+            "teacher",
+            "teacher_required",
+            "Un professeur ou un ouvrage est obligatoire (L221).",
+            "A teacher or a book is mandatory (L221).",
+        )
     name = str(req["name"]).strip()
     caps = sheet.setdefault("capacities", [])
     if any(isinstance(c, dict) and c.get("name") == name for c in caps):
         raise _fail("name", "already_known", "Capacité déjà acquise.", "Capacity already known.")
     level = int(req["level"])
     caps.append({"name": name, "level": level})
-    return (T.capacity_cost(level), {"key": name, "to": level},
-            Msg(f"Capacité {name} (niveau {level})", f"Capacity {name} (level {level})"))
+    return (
+        T.capacity_cost(level),
+        {"key": name, "to": level},
+        Msg(f"Capacité {name} (niveau {level})", f"Capacity {name} (level {level})"),
+    )
 
 
 def _buy_aptitude(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, Any]) -> tuple[int, dict, Msg]:
     key = req["aptitude"]
     row = catalogue(settings, "aptitude_catalogue").get(key)
     if row is None:
-        raise _fail("aptitude", "unknown_aptitude", "Aptitude absente du catalogue de la campagne.",
-                    "Aptitude not in the campaign catalogue.")
+        raise _fail(
+            "aptitude",
+            "unknown_aptitude",
+            "Aptitude absente du catalogue de la campagne.",
+            "Aptitude not in the campaign catalogue.",
+        )
     apts = sheet.setdefault("aptitudes", [])
     item = next((a for a in apts if isinstance(a, dict) and a.get("key") == key), None)
     if item is None:
@@ -296,18 +424,26 @@ def _buy_aptitude(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str
     current = _int(item.get("level"), 0)
     new = current + 1
     item["level"] = new
-    return (T.aptitude_step_cost(new, _int(row.get("level1_cost"), 0)), {"key": key, "from": current, "to": new},
-            Msg(f"Aptitude {row.get('name') or key} niveau {new}", f"Aptitude {row.get('name') or key} level {new}"))
+    return (
+        T.aptitude_step_cost(new, _int(row.get("level1_cost"), 0)),
+        {"key": key, "from": current, "to": new},
+        Msg(f"Aptitude {row.get('name') or key} niveau {new}", f"Aptitude {row.get('name') or key} level {new}"),
+    )
 
 
 def _buy_guild_spell(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, Any]) -> tuple[int, dict, Msg]:
     """Guild spells cost money, no XP (L167; A32). Requires the Sorciers school (L165)."""
     if not any(isinstance(s, dict) and s.get("school") == T.SORCIERS for s in sheet.get("schools") or []):
-        raise _fail("name", "sorciers_required", "Il faut appartenir à l'école des Sorciers (L165).",
-                    "Membership of the Sorcerers' school is required (L165).")
+        raise _fail(
+            "name",
+            "sorciers_required",
+            "Il faut appartenir à l'école des Sorciers (L165).",
+            "Membership of the Sorcerers' school is required (L165).",
+        )
     name = str(req["name"]).strip()
-    sheet.setdefault("guild_spells", []).append({"name": name, "level": int(req["level"]),
-                                                 "guild": req.get("guild") or ""})
+    sheet.setdefault("guild_spells", []).append(
+        {"name": name, "level": int(req["level"]), "guild": req.get("guild") or ""}
+    )
     return 0, {"key": name, "to": int(req["level"])}, Msg(f"Sort de guilde {name}", f"Guild spell {name}")
 
 
@@ -357,27 +493,60 @@ def suggest_session_awards(sheet: dict[str, Any], facts: dict[str, Any], setting
         if isinstance(award, bool) or not isinstance(award, int):
             raise RulesError([error("gm_award", "invalid_int", "Entrez un nombre entier.", "Enter a whole number.")])
         if not T.SESSION_AWARD_MIN <= award <= T.SESSION_AWARD_MAX and not facts.get("gm_award_override"):
-            raise RulesError([error("gm_award", "award_out_of_range",
-                                    "Entre 15 et 50 points d'Expérience par séance (L213).",
-                                    "Between 15 and 50 experience points per session (L213).")])
-        drafts.append(LedgerDraft("xp", award, "gm_award", Msg("Expérience de fin de séance", "End-of-session XP"),
-                                  {"award": "session", "override": bool(facts.get("gm_award_override"))}))
+            raise RulesError(
+                [
+                    error(
+                        "gm_award",
+                        "award_out_of_range",
+                        "Entre 15 et 50 points d'Expérience par séance (L213).",
+                        "Between 15 and 50 experience points per session (L213).",
+                    )
+                ]
+            )
+        drafts.append(
+            LedgerDraft(
+                "xp",
+                award,
+                "gm_award",
+                Msg("Expérience de fin de séance", "End-of-session XP"),
+                {"award": "session", "override": bool(facts.get("gm_award_override"))},
+            )
+        )
     consistency = facts.get("consistency_award")
     if isinstance(consistency, int) and consistency > 0 and present:
         if facts.get("scruples_changed_in_scenario"):
             pass  # forfeited (L128)
         else:
-            drafts.append(LedgerDraft("xp", consistency, "gm_award",
-                                      Msg("Cohérence des Scrupules", "Scruples consistency"),
-                                      {"award": "scruples_consistency"}))
+            drafts.append(
+                LedgerDraft(
+                    "xp",
+                    consistency,
+                    "gm_award",
+                    Msg("Cohérence des Scrupules", "Scruples consistency"),
+                    {"award": "scruples_consistency"},
+                )
+            )
     if facts.get("scenario_ended") and isinstance(facts.get("scenario_award"), int) and facts["scenario_award"] > 0:
-        drafts.append(LedgerDraft("xp", facts["scenario_award"], "gm_award",
-                                  Msg("Expérience de fin de scénario", "End-of-scenario XP"), {"award": "scenario"}))
+        drafts.append(
+            LedgerDraft(
+                "xp",
+                facts["scenario_award"],
+                "gm_award",
+                Msg("Expérience de fin de scénario", "End-of-scenario XP"),
+                {"award": "scenario"},
+            )
+        )
     ones = count_natural_ones(facts.get("resolutions") or [])
     if ones:
-        drafts.append(LedgerDraft("xp", ones * T.NATURAL_ONE_XP, "system_award",
-                                  Msg(f"{ones} × 1 naturel sur 1D20", f"{ones} × natural 1 on 1D20"),
-                                  {"award": "natural_ones", "count": ones}))
+        drafts.append(
+            LedgerDraft(
+                "xp",
+                ones * T.NATURAL_ONE_XP,
+                "system_award",
+                Msg(f"{ones} × 1 naturel sur 1D20", f"{ones} × natural 1 on 1D20"),
+                {"award": "natural_ones", "count": ones},
+            )
+        )
     return drafts
 
 
@@ -397,5 +566,6 @@ def apply_progression(
     flags = []
     if xp < 0:
         flags.append({"code": "negative_xp_balance", "balance": xp})
-    return ProgressionResult(balances={"xp": xp}, sheet=sheet, flags=flags,
-                             notes=[Msg(f"{spent} XP dépensés", f"{spent} XP spent")])
+    return ProgressionResult(
+        balances={"xp": xp}, sheet=sheet, flags=flags, notes=[Msg(f"{spent} XP dépensés", f"{spent} XP spent")]
+    )

@@ -137,8 +137,13 @@ def cast_cost(meets: bool, natural: int, spell_level: int, works_on_low_margin: 
     return {"eo_cost": spell_level, "spell_works": works}
 
 
-def lower_die(resolution: Resolution | dict[str, Any], points: int, xp_balance: int,
-              side: str = "active", settings: dict[str, Any] | None = None) -> tuple[dict[str, Any], LedgerDraft]:
+def lower_die(
+    resolution: Resolution | dict[str, Any],
+    points: int,
+    xp_balance: int,
+    side: str = "active",
+    settings: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], LedgerDraft]:
     """Spend XP to lower a stored roll's die (L217; A13) and return ``(new outcome, ledger draft)``.
 
     ``side`` picks the roll in an opposed test (``"active"`` or ``"defender"``).
@@ -156,16 +161,24 @@ def lower_die(resolution: Resolution | dict[str, Any], points: int, xp_balance: 
     if isinstance(points, bool) or not isinstance(points, int) or points < 1:
         errors.append(error("points", "invalid_points", "Au moins 1 point.", "At least 1 point."))
     elif roll["natural"] == T.NATURAL_CRIT_FAILURE:
-        errors.append(error("points", "natural_20", "Un 20 reste un échec critique (L217).",
-                            "A 20 stays a critical failure (L217)."))
+        errors.append(
+            error(
+                "points", "natural_20", "Un 20 reste un échec critique (L217).", "A 20 stays a critical failure (L217)."
+            )
+        )
     elif roll["die"] - points < 1:
         errors.append(error("points", "die_below_1", "Le dé ne descend pas sous 1.", "The die cannot go below 1."))
     elif points * T.DIE_LOWERING_COST > xp_balance:
         errors.append(error("points", "insufficient_xp", "Expérience insuffisante.", "Not enough experience."))
     if errors:
         raise RulesError(errors)
-    new_roll = evaluate(roll["target"], roll["natural"], die_modifier=roll["die_modifier"],
-                        xp_lowering=roll["xp_lowering"] + points, required_margin=roll["required_margin"])
+    new_roll = evaluate(
+        roll["target"],
+        roll["natural"],
+        die_modifier=roll["die_modifier"],
+        xp_lowering=roll["xp_lowering"] + points,
+        required_margin=roll["required_margin"],
+    )
     outcome[roll_key] = new_roll  # type: ignore[index]
     if side == "active" and "contest" not in outcome and "natural" in outcome:
         outcome.update(new_roll)  # simple tests mirror the roll at the top level
@@ -173,14 +186,27 @@ def lower_die(resolution: Resolution | dict[str, Any], points: int, xp_balance: 
     if "contest" in outcome:
         outcome["contest"] = opposed(outcome["roll"], outcome.get("defender_roll"), crit_wins)
     if data.get("kind") == "casting" and side == "active":
-        outcome.update(cast_cost(new_roll["meets_required"], new_roll["natural"], outcome["spell_level"],
-                                 outcome.get("works_on_low_margin", True)))
+        outcome.update(
+            cast_cost(
+                new_roll["meets_required"],
+                new_roll["natural"],
+                outcome["spell_level"],
+                outcome.get("works_on_low_margin", True),
+            )
+        )
         outcome["eo_after"] = outcome["eo_before"] - outcome["eo_cost"]
-    outcome["success"] = outcome.get("contest", {}).get("active_succeeds", new_roll["success"]) \
-        if "contest" in outcome else new_roll["success"]
-    draft = LedgerDraft("xp", -points * T.DIE_LOWERING_COST, "purchase",
-                        Msg(f"Dé abaissé de {points}", f"Die lowered by {points}"),
-                        {"purchase": "die_lowering", "points": points, "side": side})
+    outcome["success"] = (
+        outcome.get("contest", {}).get("active_succeeds", new_roll["success"])
+        if "contest" in outcome
+        else new_roll["success"]
+    )
+    draft = LedgerDraft(
+        "xp",
+        -points * T.DIE_LOWERING_COST,
+        "purchase",
+        Msg(f"Dé abaissé de {points}", f"Die lowered by {points}"),
+        {"purchase": "die_lowering", "points": points, "side": side},
+    )
     return outcome, draft
 
 
@@ -190,14 +216,16 @@ def lower_die(resolution: Resolution | dict[str, Any], points: int, xp_balance: 
 _MODS = (
     Field("target_modifier", "int", Msg("Bonus/malus du MJ", "GM bonus/malus"), default=0, audience="gm"),
     Field("die_modifier", "int", Msg("Modificateur du dé", "Die modifier"), default=0, audience="gm"),
-    Field("action_index", "int", Msg("N° d'action dans l'assaut", "Action number in the round"), default=1,
-          minimum=1),
-    Field("required_margin", "int", Msg("Marge minimale", "Required margin"), default=0, minimum=0,
-          audience="gm"),
+    Field("action_index", "int", Msg("N° d'action dans l'assaut", "Action number in the round"), default=1, minimum=1),
+    Field("required_margin", "int", Msg("Marge minimale", "Required margin"), default=0, minimum=0, audience="gm"),
     Field("label", "str", Msg("Libellé", "Label"), default="", max_length=200),
 )
-_SHEET = Field("sheet", "dict", Msg("Feuille", "Sheet"),
-               help=Msg("Feuille du personnage pour calculer la cible.", "Character sheet to compute the target."))
+_SHEET = Field(
+    "sheet",
+    "dict",
+    Msg("Feuille", "Sheet"),
+    help=Msg("Feuille du personnage pour calculer la cible.", "Character sheet to compute the target."),
+)
 _TARGET = Field("target", "int", Msg("Chances de réussite", "Success chance"))
 _TALENT = Field("talent", "choice", Msg("Talent", "Talent"), choices=tuple((t, T.TALENT_LABELS[t]) for t in T.TALENTS))
 
@@ -211,47 +239,93 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
 def _test_kinds() -> dict[str, tuple[Field, ...]]:
     return {
         "test": (Field("target", "int", Msg("Chances de réussite", "Success chance"), required=True), *_MODS),
-        "skill_test": (Field("skill", "str", Msg("Compétence", "Skill"), required=True, max_length=60), _SHEET,
-                       _TARGET, *_MODS),
-        "talent_test": (Field("talent", "choice", _TALENT.label, choices=_TALENT.choices, required=True), _SHEET,
-                        _TARGET, *_MODS),
+        "skill_test": (
+            Field("skill", "str", Msg("Compétence", "Skill"), required=True, max_length=60),
+            _SHEET,
+            _TARGET,
+            *_MODS,
+        ),
+        "talent_test": (
+            Field("talent", "choice", _TALENT.label, choices=_TALENT.choices, required=True),
+            _SHEET,
+            _TARGET,
+            *_MODS,
+        ),
         "opposed_test": (
             Field("target", "int", Msg("Chances de l'actif", "Active success chance"), required=True),
-            Field("defender_target", "int", Msg("Chances du défenseur (vide = pas de défense)",
-                                                "Defender success chance (empty = no defence)"), audience="gm"),
-            Field("defender_target_modifier", "int", Msg("Bonus/malus du défenseur", "Defender bonus/malus"),
-                  default=0, audience="gm"),
-            Field("defender_die_modifier", "int", Msg("Modificateur du dé du défenseur", "Defender die modifier"),
-                  default=0, audience="gm"),
+            Field(
+                "defender_target",
+                "int",
+                Msg("Chances du défenseur (vide = pas de défense)", "Defender success chance (empty = no defence)"),
+                audience="gm",
+            ),
+            Field(
+                "defender_target_modifier",
+                "int",
+                Msg("Bonus/malus du défenseur", "Defender bonus/malus"),
+                default=0,
+                audience="gm",
+            ),
+            Field(
+                "defender_die_modifier",
+                "int",
+                Msg("Modificateur du dé du défenseur", "Defender die modifier"),
+                default=0,
+                audience="gm",
+            ),
             *_MODS,
         ),
         "casting": (
             Field("incantation", "int", Msg("Incantation", "Incantation"), required=True),
-            Field("eo_current", "int", Msg("Endurance Occulte actuelle", "Current Occult Endurance"), required=True,
-                  minimum=0),
+            Field(
+                "eo_current",
+                "int",
+                Msg("Endurance Occulte actuelle", "Current Occult Endurance"),
+                required=True,
+                minimum=0,
+            ),
             Field("spell_level", "int", Msg("Niveau du sort", "Spell level"), required=True, minimum=1, maximum=10),
             *_MODS[:3],
         ),
         "magic_attack": (
             Field("manipulations", "int", Msg("Manipulations du lanceur", "Caster's Manipulations"), required=True),
-            Field("defender_target", "int", Msg("Manipulations de la cible (vide = pas de défense)",
-                                                "Target's Manipulations (empty = no defence)"), audience="gm"),
-            Field("defender_target_modifier", "int", Msg("Bonus/malus de la cible", "Target bonus/malus"), default=0,
-                  audience="gm"),
+            Field(
+                "defender_target",
+                "int",
+                Msg("Manipulations de la cible (vide = pas de défense)", "Target's Manipulations (empty = no defence)"),
+                audience="gm",
+            ),
+            Field(
+                "defender_target_modifier",
+                "int",
+                Msg("Bonus/malus de la cible", "Target bonus/malus"),
+                default=0,
+                audience="gm",
+            ),
             *_MODS[:3],
         ),
         "runes_charge": (
             Field("runes", "int", Msg("Runes", "Runes"), required=True),
-            Field("object_runes", "int", Msg("Runes de l'objet", "Object's Runes"), default=T.OBJECT_RUNES_SCORE,
-                  minimum=0),
+            Field(
+                "object_runes",
+                "int",
+                Msg("Runes de l'objet", "Object's Runes"),
+                default=T.OBJECT_RUNES_SCORE,
+                minimum=0,
+            ),
             Field("charges", "int", Msg("Charges actuelles", "Current charges"), default=0, minimum=0),
             *_MODS[:3],
         ),
         "use_charge": (
             Field("incantation", "int", Msg("Incantation", "Incantation"), required=True),
             Field("spell_level", "int", Msg("Niveau du sort", "Spell level"), required=True, minimum=1, maximum=10),
-            Field("eo_current", "int", Msg("Endurance Occulte actuelle", "Current Occult Endurance"), required=True,
-                  minimum=0),
+            Field(
+                "eo_current",
+                "int",
+                Msg("Endurance Occulte actuelle", "Current Occult Endurance"),
+                required=True,
+                minimum=0,
+            ),
             Field("charges", "int", Msg("Charges", "Charges"), required=True, minimum=0),
             *_MODS[:3],
         ),
@@ -260,21 +334,24 @@ def _test_kinds() -> dict[str, tuple[Field, ...]]:
             Field("distance", "int", Msg("Distance (m)", "Distance (m)"), default=0, minimum=0),
         ),
         "learning": (
-            Field("talent_score", "int", Msg("Talent (Science ou Esprit)", "Talent (Science or Wits)"),
-                  required=True),
+            Field("talent_score", "int", Msg("Talent (Science ou Esprit)", "Talent (Science or Wits)"), required=True),
             Field("level", "int", Msg("Niveau à apprendre", "Level to learn"), required=True, minimum=1),
             Field("day", "int", Msg("Jour d'apprentissage", "Learning day"), default=1, minimum=1),
             Field("until_learned", "bool", Msg("Jusqu'à réussite", "Until learned"), default=False),
             Field("max_days", "int", Msg("Jours max", "Max days"), default=60, minimum=1, maximum=365),
         ),
-        "wake_up": (Field("el_current", "int", Msg("Endurance Lucidité actuelle", "Current Lucidity"),
-                          required=True),),
+        "wake_up": (Field("el_current", "int", Msg("Endurance Lucidité actuelle", "Current Lucidity"), required=True),),
         "damage": (
             Field("margin", "int", Msg("Marge de réussite", "Success margin"), required=True, minimum=0),
             Field("damage_x", "int", Msg("X de l'arme", "Weapon X"), default=0),
             Field("damage_type", "choice", Msg("Type", "Type"), default="physique", choices=T.DAMAGE_TYPES),
-            Field("extras", "list", Msg("Bonus/malus annexes (−1..+1)", "Extra modifiers (−1..+1)"), default=[],
-                  max_items=10),
+            Field(
+                "extras",
+                "list",
+                Msg("Bonus/malus annexes (−1..+1)", "Extra modifiers (−1..+1)"),
+                default=[],
+                max_items=10,
+            ),
         ),
     }
 
@@ -305,13 +382,29 @@ def base_target(kind: str, request: dict[str, Any], settings: dict[str, Any]) ->
     if kind == "skill_test" and isinstance(sheet, dict):
         cr = skill_cr(sheet, str(request["skill"]), settings)
         if cr is None:
-            raise RulesError([error("skill", "unknown_skill", "Compétence inconnue (catalogue de la campagne).",
-                                    "Unknown skill (campaign catalogue).")])
+            raise RulesError(
+                [
+                    error(
+                        "skill",
+                        "unknown_skill",
+                        "Compétence inconnue (catalogue de la campagne).",
+                        "Unknown skill (campaign catalogue).",
+                    )
+                ]
+            )
         return cr
     if kind == "talent_test" and isinstance(sheet, dict):
         return talent(sheet, str(request["talent"]))
-    raise RulesError([error("target", "required", "Indiquez les Chances de réussite ou la feuille.",
-                            "Give the success chance or the sheet.")])
+    raise RulesError(
+        [
+            error(
+                "target",
+                "required",
+                "Indiquez les Chances de réussite ou la feuille.",
+                "Give the success chance or the sheet.",
+            )
+        ]
+    )
 
 
 def _tags(natural: int, prefix: str = "") -> list[str]:
@@ -328,8 +421,10 @@ def _summary(label: str, roll: dict[str, Any]) -> Msg:
         fr_m, en_m = f"marge de réussite {roll['success_margin']}", f"success margin {roll['success_margin']}"
     else:
         fr_m, en_m = f"marge d'échec {roll['failure_margin']}", f"failure margin {roll['failure_margin']}"
-    return Msg(f"{label} : 1D20 = {roll['natural']} (dé {roll['die']}) sous {roll['target']} : {out.fr}, {fr_m}",
-               f"{label}: 1D20 = {roll['natural']} (die {roll['die']}) under {roll['target']}: {out.en}, {en_m}")
+    return Msg(
+        f"{label} : 1D20 = {roll['natural']} (dé {roll['die']}) sous {roll['target']} : {out.fr}, {fr_m}",
+        f"{label}: 1D20 = {roll['natural']} (die {roll['die']}) under {roll['target']}: {out.en}, {en_m}",
+    )
 
 
 def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
@@ -345,8 +440,9 @@ def _simple_test(kind: str, request: dict[str, Any], rng: RandomSource, settings
     base = base_target(kind, request, settings)
     target_mod, die_mod = _mods(request)
     natural = _roll(rng)
-    roll = evaluate(base + target_mod, natural, die_modifier=die_mod,
-                    required_margin=int(request.get("required_margin") or 0))
+    roll = evaluate(
+        base + target_mod, natural, die_modifier=die_mod, required_margin=int(request.get("required_margin") or 0)
+    )
     label = str(request.get("label") or "")
     if not label:
         if kind == "skill_test":
@@ -357,8 +453,7 @@ def _simple_test(kind: str, request: dict[str, Any], rng: RandomSource, settings
             label = "Jet"
     inputs = {k: v for k, v in request.items() if k != "sheet"}
     inputs["base_target"] = base
-    outcome = {"roll": roll, **roll, "target_modifier": target_mod,
-               "natural_ones": 1 if natural == 1 else 0}
+    outcome = {"roll": roll, **roll, "target_modifier": target_mod, "natural_ones": 1 if natural == 1 else 0}
     return Resolution(SLUG, kind, inputs, [natural], outcome, _summary(label, roll), roll["success"], _tags(natural))
 
 
@@ -368,30 +463,44 @@ def _opposed_test(kind: str, request: dict[str, Any], rng: RandomSource, setting
     active_target = int(request[attr]) + target_mod
     natural = _roll(rng)
     draws = [natural]
-    roll = evaluate(active_target, natural, die_modifier=die_mod,
-                    required_margin=int(request.get("required_margin") or 0))
+    roll = evaluate(
+        active_target, natural, die_modifier=die_mod, required_margin=int(request.get("required_margin") or 0)
+    )
     defender = None
     tags = _tags(natural)
     if isinstance(request.get("defender_target"), int):
         d_nat = _roll(rng)
         draws.append(d_nat)
-        defender = evaluate(int(request["defender_target"]) + int(request.get("defender_target_modifier") or 0),
-                            d_nat, die_modifier=int(request.get("defender_die_modifier") or 0))
+        defender = evaluate(
+            int(request["defender_target"]) + int(request.get("defender_target_modifier") or 0),
+            d_nat,
+            die_modifier=int(request.get("defender_die_modifier") or 0),
+        )
         tags += _tags(d_nat, "defender_")
     contest = opposed(roll, defender, settings.get("crit_success_wins_opposed", True))
-    outcome = {"roll": roll, "defender_roll": defender, "contest": contest, "success": contest["active_succeeds"],
-               "natural_ones": 1 if natural == 1 else 0,
-               "defender_natural_ones": 1 if defender and defender["natural"] == 1 else 0}
+    outcome = {
+        "roll": roll,
+        "defender_roll": defender,
+        "contest": contest,
+        "success": contest["active_succeeds"],
+        "natural_ones": 1 if natural == 1 else 0,
+        "defender_natural_ones": 1 if defender and defender["natural"] == 1 else 0,
+    }
     if kind == "magic_attack":
         outcome["target_affected"] = contest["active_succeeds"]
-    who = {"active": Msg("l'actif", "the active side"), "defender": Msg("le défenseur", "the defender"),
-           None: Msg("personne", "nobody")}[contest["winner"]]
-    summary = Msg(f"Opposition : {natural} sous {roll['target']}"
-                  + (f" contre {defender['natural']} sous {defender['target']}" if defender else "")
-                  + f" : {who.fr} l'emporte",
-                  f"Opposed: {natural} under {roll['target']}"
-                  + (f" vs {defender['natural']} under {defender['target']}" if defender else "")
-                  + f": {who.en} wins")
+    who = {
+        "active": Msg("l'actif", "the active side"),
+        "defender": Msg("le défenseur", "the defender"),
+        None: Msg("personne", "nobody"),
+    }[contest["winner"]]
+    summary = Msg(
+        f"Opposition : {natural} sous {roll['target']}"
+        + (f" contre {defender['natural']} sous {defender['target']}" if defender else "")
+        + f" : {who.fr} l'emporte",
+        f"Opposed: {natural} under {roll['target']}"
+        + (f" vs {defender['natural']} under {defender['target']}" if defender else "")
+        + f": {who.en} wins",
+    )
     return Resolution(SLUG, kind, dict(request), draws, outcome, summary, contest["active_succeeds"], tags)
 
 
@@ -399,21 +508,38 @@ def _casting(kind: str, request: dict[str, Any], rng: RandomSource, settings: di
     level = int(request["spell_level"])
     eo = int(request["eo_current"])
     if eo < level:  # L120, L175
-        raise RulesError([error("spell_level", "not_enough_eo",
-                                "Endurance Occulte insuffisante : il faut au moins {n} points (L175).",
-                                "Not enough Occult Endurance: at least {n} points needed (L175).", n=level)])
+        raise RulesError(
+            [
+                error(
+                    "spell_level",
+                    "not_enough_eo",
+                    "Endurance Occulte insuffisante : il faut au moins {n} points (L175).",
+                    "Not enough Occult Endurance: at least {n} points needed (L175).",
+                    n=level,
+                )
+            ]
+        )
     target_mod, die_mod = _mods(request)
     natural = _roll(rng)
     roll = evaluate(int(request["incantation"]) + target_mod, natural, die_modifier=die_mod, required_margin=level)
     works_low = bool(settings.get("spell_works_on_low_margin", True))
     cost = cast_cost(roll["meets_required"], natural, level, works_low)
-    outcome = {"roll": roll, **cost, "spell_level": level, "eo_before": eo, "eo_after": eo - cost["eo_cost"],
-               "works_on_low_margin": works_low, "success": roll["success"],
-               "natural_ones": 1 if natural == 1 else 0}
-    summary = Msg(f"Incantation niveau {level} : {natural} sous {roll['target']}, "
-                  f"{'le sort agit' if cost['spell_works'] else 'le sort échoue'}, EO −{cost['eo_cost']}",
-                  f"Casting level {level}: {natural} under {roll['target']}, "
-                  f"{'the spell works' if cost['spell_works'] else 'the spell fails'}, EO −{cost['eo_cost']}")
+    outcome = {
+        "roll": roll,
+        **cost,
+        "spell_level": level,
+        "eo_before": eo,
+        "eo_after": eo - cost["eo_cost"],
+        "works_on_low_margin": works_low,
+        "success": roll["success"],
+        "natural_ones": 1 if natural == 1 else 0,
+    }
+    summary = Msg(
+        f"Incantation niveau {level} : {natural} sous {roll['target']}, "
+        f"{'le sort agit' if cost['spell_works'] else 'le sort échoue'}, EO −{cost['eo_cost']}",
+        f"Casting level {level}: {natural} under {roll['target']}, "
+        f"{'the spell works' if cost['spell_works'] else 'the spell fails'}, EO −{cost['eo_cost']}",
+    )
     return Resolution(SLUG, kind, dict(request), [natural], outcome, summary, cost["spell_works"], _tags(natural))
 
 
@@ -427,14 +553,24 @@ def _runes_charge(kind: str, request: dict[str, Any], rng: RandomSource, setting
     contest = opposed(roll, obj, settings.get("crit_success_wins_opposed", True))
     charges = int(request.get("charges") or 0)
     charged = contest["active_succeeds"]
-    outcome = {"roll": roll, "defender_roll": obj, "contest": contest, "charged": charged,
-               "exploded": not charged, "charges_before": charges, "charges_after": charges + 1 if charged else 0,
-               "explosion_charges": 0 if charged else charges, "success": charged,
-               "natural_ones": 1 if natural == 1 else 0}
-    summary = Msg(f"Runes : {natural} sous {roll['target']} contre l'objet {o_nat} sous {obj['target']} : "
-                  + ("objet chargé" if charged else "l'objet explose"),
-                  f"Runes: {natural} under {roll['target']} vs object {o_nat} under {obj['target']}: "
-                  + ("object charged" if charged else "the object explodes"))
+    outcome = {
+        "roll": roll,
+        "defender_roll": obj,
+        "contest": contest,
+        "charged": charged,
+        "exploded": not charged,
+        "charges_before": charges,
+        "charges_after": charges + 1 if charged else 0,
+        "explosion_charges": 0 if charged else charges,
+        "success": charged,
+        "natural_ones": 1 if natural == 1 else 0,
+    }
+    summary = Msg(
+        f"Runes : {natural} sous {roll['target']} contre l'objet {o_nat} sous {obj['target']} : "
+        + ("objet chargé" if charged else "l'objet explose"),
+        f"Runes: {natural} under {roll['target']} vs object {o_nat} under {obj['target']}: "
+        + ("object charged" if charged else "the object explodes"),
+    )
     return Resolution(SLUG, kind, dict(request), [natural, o_nat], outcome, summary, charged, _tags(natural))
 
 
@@ -447,8 +583,14 @@ def _use_charge(kind: str, request: dict[str, Any], rng: RandomSource, settings:
     if charges < 1:
         errors.append(error("charges", "no_charge", "L'objet n'a plus de charge.", "The object has no charge left."))
     if eo < 1:
-        errors.append(error("eo_current", "not_enough_eo", "Il faut au moins 1 point d'Endurance Occulte.",
-                            "At least 1 Occult Endurance point is needed."))
+        errors.append(
+            error(
+                "eo_current",
+                "not_enough_eo",
+                "Il faut au moins 1 point d'Endurance Occulte.",
+                "At least 1 Occult Endurance point is needed.",
+            )
+        )
     if errors:
         raise RulesError(errors)
     target_mod, die_mod = _mods(request)
@@ -456,11 +598,22 @@ def _use_charge(kind: str, request: dict[str, Any], rng: RandomSource, settings:
     roll = evaluate(int(request["incantation"]) + target_mod, natural, die_modifier=die_mod, required_margin=level)
     works = roll["meets_required"] or (bool(settings.get("spell_works_on_low_margin", True)) and natural != 20)
     eo_cost = 0 if roll["meets_required"] else 1
-    outcome = {"roll": roll, "eo_cost": eo_cost, "eo_before": eo, "eo_after": eo - eo_cost, "spell_works": works,
-               "charges_before": charges, "charges_after": charges - 1, "spell_level": level,
-               "success": roll["success"], "natural_ones": 1 if natural == 1 else 0}
-    summary = Msg(f"Charge utilisée : {natural} sous {roll['target']}, EO −{eo_cost}",
-                  f"Charge used: {natural} under {roll['target']}, EO −{eo_cost}")
+    outcome = {
+        "roll": roll,
+        "eo_cost": eo_cost,
+        "eo_before": eo,
+        "eo_after": eo - eo_cost,
+        "spell_works": works,
+        "charges_before": charges,
+        "charges_after": charges - 1,
+        "spell_level": level,
+        "success": roll["success"],
+        "natural_ones": 1 if natural == 1 else 0,
+    }
+    summary = Msg(
+        f"Charge utilisée : {natural} sous {roll['target']}, EO −{eo_cost}",
+        f"Charge used: {natural} under {roll['target']}, EO −{eo_cost}",
+    )
     return Resolution(SLUG, kind, dict(request), [natural], outcome, summary, works, _tags(natural))
 
 
@@ -472,10 +625,11 @@ def _explosion(kind: str, request: dict[str, Any], rng: RandomSource, settings: 
     draws = [_roll(rng) for _ in range(dice)]
     total = sum(draws)
     tags = ["natural_1"] if settings.get("xp_for_every_d20") and 1 in draws else []
-    outcome = {"dice": dice, "damage": total, "damage_type": "physique",
-               "natural_ones": draws.count(1) if tags else 0}
-    summary = Msg(f"Explosion : {dice}D20 = {total} points de dommages Physique",
-                  f"Explosion: {dice}D20 = {total} Physical damage")
+    outcome = {"dice": dice, "damage": total, "damage_type": "physique", "natural_ones": draws.count(1) if tags else 0}
+    summary = Msg(
+        f"Explosion : {dice}D20 = {total} points de dommages Physique",
+        f"Explosion: {dice}D20 = {total} Physical damage",
+    )
     return Resolution(SLUG, kind, dict(request), draws, outcome, summary, None, tags)
 
 
@@ -502,12 +656,19 @@ def _learning(kind: str, request: dict[str, Any], rng: RandomSource, settings: d
         day += 1
     draws = [r["natural"] for r in rolls]
     ones = draws.count(1)
-    outcome = {"rolls": rolls, "learned": learned, "days": rolls[-1]["day"], "next_day": rolls[-1]["day"] + 1,
-               "success": learned, "natural_ones": ones}
+    outcome = {
+        "rolls": rolls,
+        "learned": learned,
+        "days": rolls[-1]["day"],
+        "next_day": rolls[-1]["day"] + 1,
+        "success": learned,
+        "natural_ones": ones,
+    }
     tags = (["natural_1"] if ones else []) + (["natural_20"] if 20 in draws else [])
-    summary = Msg(f"Apprentissage niveau {level} : " + ("appris" if learned else "pas encore")
-                  + f" (jour {outcome['days']})",
-                  f"Learning level {level}: " + ("learned" if learned else "not yet") + f" (day {outcome['days']})")
+    summary = Msg(
+        f"Apprentissage niveau {level} : " + ("appris" if learned else "pas encore") + f" (jour {outcome['days']})",
+        f"Learning level {level}: " + ("learned" if learned else "not yet") + f" (day {outcome['days']})",
+    )
     return Resolution(SLUG, kind, dict(request), draws, outcome, summary, learned, tags)
 
 
@@ -516,10 +677,17 @@ def _wake_up(kind: str, request: dict[str, Any], rng: RandomSource, settings: di
     el = int(request["el_current"])
     natural = _roll(rng)
     woke = natural < el
-    outcome = {"natural": natural, "el_current": el, "woke": woke, "success": woke,
-               "natural_ones": 1 if natural == 1 else 0}
-    summary = Msg(f"Réveil : {natural} contre EL {el} : " + ("réveillé" if woke else "toujours inconscient"),
-                  f"Wake-up: {natural} vs EL {el}: " + ("awake" if woke else "still unconscious"))
+    outcome = {
+        "natural": natural,
+        "el_current": el,
+        "woke": woke,
+        "success": woke,
+        "natural_ones": 1 if natural == 1 else 0,
+    }
+    summary = Msg(
+        f"Réveil : {natural} contre EL {el} : " + ("réveillé" if woke else "toujours inconscient"),
+        f"Wake-up: {natural} vs EL {el}: " + ("awake" if woke else "still unconscious"),
+    )
     return Resolution(SLUG, kind, dict(request), [natural], outcome, summary, woke, _tags(natural))
 
 
@@ -530,8 +698,12 @@ def validate_extras(extras: Any, path: str = "extras") -> list[int]:
     if not isinstance(extras, list):
         raise RulesError([error(path, "invalid_list", "Liste attendue.", "Expected a list.")])
     errors = [
-        error(f"{path}.{i}", "extra_out_of_range", "Chaque bonus/malus annexe est entre −1 et +1 (L196).",
-              "Each extra modifier is between −1 and +1 (L196).")
+        error(
+            f"{path}.{i}",
+            "extra_out_of_range",
+            "Chaque bonus/malus annexe est entre −1 et +1 (L196).",
+            "Each extra modifier is between −1 and +1 (L196).",
+        )
         for i, x in enumerate(extras)
         if isinstance(x, bool) or not isinstance(x, int) or abs(x) > T.DAMAGE_EXTRA_LIMIT
     ]
@@ -545,11 +717,18 @@ def _damage(kind: str, request: dict[str, Any], rng: RandomSource, settings: dic
     natural = _roll(rng)
     amount = damage_amount(int(request["margin"]), int(request.get("damage_x") or 0), natural, extras)
     tags = ["natural_1"] if settings.get("xp_for_every_d20") and natural == 1 else []
-    outcome = {"natural": natural, "half_die": natural // 2, "damage": amount,
-               "damage_type": request.get("damage_type") or "physique", "extras": extras,
-               "natural_ones": 1 if tags else 0}
-    summary = Msg(f"Dommages : {request['margin']} + {request.get('damage_x') or 0} + {natural}/2 = {amount}",
-                  f"Damage: {request['margin']} + {request.get('damage_x') or 0} + {natural}/2 = {amount}")
+    outcome = {
+        "natural": natural,
+        "half_die": natural // 2,
+        "damage": amount,
+        "damage_type": request.get("damage_type") or "physique",
+        "extras": extras,
+        "natural_ones": 1 if tags else 0,
+    }
+    summary = Msg(
+        f"Dommages : {request['margin']} + {request.get('damage_x') or 0} + {natural}/2 = {amount}",
+        f"Damage: {request['margin']} + {request.get('damage_x') or 0} + {natural}/2 = {amount}",
+    )
     return Resolution(SLUG, kind, dict(request), [natural], outcome, summary, None, tags)
 
 
@@ -586,8 +765,13 @@ def success_odds(target: int, die_modifier: int = 0, required_margin: int = 0) -
     }
 
 
-def opposed_odds(active_target: int, defender_target: int | None, crit_wins: bool = True,
-                 active_die_modifier: int = 0, defender_die_modifier: int = 0) -> dict[str, Any]:
+def opposed_odds(
+    active_target: int,
+    defender_target: int | None,
+    crit_wins: bool = True,
+    active_die_modifier: int = 0,
+    defender_die_modifier: int = 0,
+) -> dict[str, Any]:
     """Exact odds of an opposed test over the 400 (or 20) equiprobable pairs of naturals."""
     wins = {"active": 0, "defender": 0, None: 0}
     faces = range(1, 21)
@@ -627,8 +811,14 @@ def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | 
                 f"impossible : il faut {required} points d'Endurance Occulte ({request['eo_current']} restants)",
                 f"impossible: {required} Occult Endurance points needed ({request['eo_current']} left)",
             )
-            return {"impossible": True, "success": 0.0, "meets_required": 0.0, "crit_success": 0.0,
-                    "crit_failure": 0.0, "summary": summary.to_dict()}
+            return {
+                "impossible": True,
+                "success": 0.0,
+                "meets_required": 0.0,
+                "crit_success": 0.0,
+                "crit_failure": 0.0,
+                "summary": summary.to_dict(),
+            }
     else:
         base = base_target(kind, request, settings)
         required = int(request.get("required_margin") or 0)

@@ -97,58 +97,164 @@ CHARGED_OBJECT_FIELDS = (
 
 def sheet_fields() -> tuple[Field, ...]:
     fields: list[Field] = [
-        Field("is_player_character", "bool", Msg("Personnage joueur", "Player character"), default=True,
-              group="identity", step="talents"),
-        Field("is_anthropoid", "bool", Msg("Antropoïde", "Anthropoid"), default=True, group="identity",
-              step="talents", help=Msg("Talents limités à 20 (L55).", "Talents capped at 20 (L55).")),
-        Field("creation_complete", "bool", Msg("Création terminée", "Creation complete"), default=False,
-              group="identity", step="finish"),
+        Field(
+            "is_player_character",
+            "bool",
+            Msg("Personnage joueur", "Player character"),
+            default=True,
+            group="identity",
+            step="talents",
+        ),
+        Field(
+            "is_anthropoid",
+            "bool",
+            Msg("Antropoïde", "Anthropoid"),
+            default=True,
+            group="identity",
+            step="talents",
+            help=Msg("Talents limités à 20 (L55).", "Talents capped at 20 (L55)."),
+        ),
+        Field(
+            "creation_complete",
+            "bool",
+            Msg("Création terminée", "Creation complete"),
+            default=False,
+            group="identity",
+            step="finish",
+        ),
     ]
     for domain, trio in T.DOMAINS.items():
         for t in trio:
             fields.append(
-                Field(f"talents.{t}", "int", T.TALENT_LABELS[t], default=T.TALENT_BASE, minimum=0,
-                      group=f"domain_{domain.lower()}", step="talents")
+                Field(
+                    f"talents.{t}",
+                    "int",
+                    T.TALENT_LABELS[t],
+                    default=T.TALENT_BASE,
+                    minimum=0,
+                    group=f"domain_{domain.lower()}",
+                    step="talents",
+                )
             )
     for t in T.TALENTS:
         fields.append(
-            Field(f"talent_magic_bonus.{t}", "int",
-                  Msg(f"Bonus magique {T.TALENT_LABELS[t].fr}", f"Magic bonus {T.TALENT_LABELS[t].en}"),
-                  default=0, group="magic_effects", step="")
+            Field(
+                f"talent_magic_bonus.{t}",
+                "int",
+                Msg(f"Bonus magique {T.TALENT_LABELS[t].fr}", f"Magic bonus {T.TALENT_LABELS[t].en}"),
+                default=0,
+                group="magic_effects",
+                step="",
+            )
         )
     for p in T.POOLS:
         fields.append(
-            Field(f"endurance_bought.{p}", "int",
-                  Msg(f"{T.POOL_LABELS[p].fr} achetée", f"{T.POOL_LABELS[p].en} bought"),
-                  default=0, minimum=0, group="endurance", step="other")
+            Field(
+                f"endurance_bought.{p}",
+                "int",
+                Msg(f"{T.POOL_LABELS[p].fr} achetée", f"{T.POOL_LABELS[p].en} bought"),
+                default=0,
+                minimum=0,
+                group="endurance",
+                step="other",
+            )
         )
     for p in T.POOLS:
         fields.append(
-            Field(f"endurance_current.{p}", "int",
-                  Msg(f"{T.POOL_LABELS[p].fr} actuelle", f"{T.POOL_LABELS[p].en} current"),
-                  default=None, minimum=0 if p == "EO" else None, group="endurance", step="",
-                  help=Msg("Vide = maximum.", "Empty = maximum."))
+            Field(
+                f"endurance_current.{p}",
+                "int",
+                Msg(f"{T.POOL_LABELS[p].fr} actuelle", f"{T.POOL_LABELS[p].en} current"),
+                default=None,
+                minimum=0 if p == "EO" else None,
+                group="endurance",
+                step="",
+                help=Msg("Vide = maximum.", "Empty = maximum."),
+            )
         )
     fields += [
-        Field("skills", "list", Msg("Compétences", "Skills"), item_fields=SKILL_ITEM_FIELDS, max_items=200,
-              group="skills", step="other"),
-        Field("scruples", "int", Msg("Scrupules", "Scruples"), default=T.SCRUPLES_BASE, minimum=T.SCRUPLES_MIN,
-              maximum=T.SCRUPLES_MAX, group="morality", step="other"),
-        Field("schools", "list", Msg("Écoles de Sorcellerie", "Schools of sorcery"), item_fields=SCHOOL_ITEM_FIELDS,
-              max_items=6, group="sorcery", step="other"),
-        Field("guild_spells", "list", Msg("Sorts de Guilde", "Guild spells"), item_fields=GUILD_SPELL_FIELDS,
-              max_items=200, group="sorcery", step=""),
-        Field("capacities", "list", Msg("Capacités", "Capacities"), item_fields=CAPACITY_FIELDS, max_items=100,
-              group="capacities", step="other"),
-        Field("aptitudes", "list", Msg("Aptitudes", "Aptitudes"), item_fields=APTITUDE_FIELDS, max_items=100,
-              group="aptitudes", step="other"),
-        Field("weapons", "list", Msg("Armes", "Weapons"), item_fields=WEAPON_ITEM_FIELDS, max_items=30,
-              group="equipment", step="equipment"),
-        Field("charged_objects", "list", Msg("Objets chargés", "Charged objects"), item_fields=CHARGED_OBJECT_FIELDS,
-              max_items=50, group="equipment", step="equipment"),
+        Field(
+            "skills",
+            "list",
+            Msg("Compétences", "Skills"),
+            item_fields=SKILL_ITEM_FIELDS,
+            max_items=200,
+            group="skills",
+            step="other",
+        ),
+        Field(
+            "scruples",
+            "int",
+            Msg("Scrupules", "Scruples"),
+            default=T.SCRUPLES_BASE,
+            minimum=T.SCRUPLES_MIN,
+            maximum=T.SCRUPLES_MAX,
+            group="morality",
+            step="other",
+        ),
+        Field(
+            "schools",
+            "list",
+            Msg("Écoles de Sorcellerie", "Schools of sorcery"),
+            item_fields=SCHOOL_ITEM_FIELDS,
+            max_items=6,
+            group="sorcery",
+            step="other",
+        ),
+        Field(
+            "guild_spells",
+            "list",
+            Msg("Sorts de Guilde", "Guild spells"),
+            item_fields=GUILD_SPELL_FIELDS,
+            max_items=200,
+            group="sorcery",
+            step="",
+        ),
+        Field(
+            "capacities",
+            "list",
+            Msg("Capacités", "Capacities"),
+            item_fields=CAPACITY_FIELDS,
+            max_items=100,
+            group="capacities",
+            step="other",
+        ),
+        Field(
+            "aptitudes",
+            "list",
+            Msg("Aptitudes", "Aptitudes"),
+            item_fields=APTITUDE_FIELDS,
+            max_items=100,
+            group="aptitudes",
+            step="other",
+        ),
+        Field(
+            "weapons",
+            "list",
+            Msg("Armes", "Weapons"),
+            item_fields=WEAPON_ITEM_FIELDS,
+            max_items=30,
+            group="equipment",
+            step="equipment",
+        ),
+        Field(
+            "charged_objects",
+            "list",
+            Msg("Objets chargés", "Charged objects"),
+            item_fields=CHARGED_OBJECT_FIELDS,
+            max_items=50,
+            group="equipment",
+            step="equipment",
+        ),
         Field("conditions.unconscious", "bool", Msg("Inconscient", "Unconscious"), default=False, group="state"),
-        Field("conditions.unconscious_cause", "choice", Msg("Cause de l'inconscience", "Cause of unconsciousness"),
-              default="", choices=_CAUSE_CHOICES, group="state"),
+        Field(
+            "conditions.unconscious_cause",
+            "choice",
+            Msg("Cause de l'inconscience", "Cause of unconsciousness"),
+            default="",
+            choices=_CAUSE_CHOICES,
+            group="state",
+        ),
         Field("conditions.dead", "bool", Msg("Mort", "Dead"), default=False, group="state"),
         Field("conditions.madness", "text", Msg("Folie", "Madness"), default="", max_length=500, group="state"),
         Field("conditions.mounted", "bool", Msg("Monté", "Mounted"), default=False, group="state"),
@@ -162,13 +268,23 @@ def creation_steps() -> tuple[Step, ...]:
         if f.step:
             by_step.setdefault(f.step, []).append(f.path)
     return (
-        Step("talents", Msg("Talents (4000 points)", "Talents (4,000 points)"), tuple(by_step["talents"]),
-             help=Msg("Chaque Talent entre 5 et 15 ; les points non dépensés sont perdus (L51, L55).",
-                      "Each talent between 5 and 15; unspent points are lost (L51, L55).")),
-        Step("other", Msg("Compétences, Endurances, Écoles… (500 points)", "Skills, Endurance, schools… (500 points)"),
-             tuple(by_step["other"]),
-             help=Msg("Chances de réussite au plus 15 à la création (L77).",
-                      "Success chance at most 15 at creation (L77).")),
+        Step(
+            "talents",
+            Msg("Talents (4000 points)", "Talents (4,000 points)"),
+            tuple(by_step["talents"]),
+            help=Msg(
+                "Chaque Talent entre 5 et 15 ; les points non dépensés sont perdus (L51, L55).",
+                "Each talent between 5 and 15; unspent points are lost (L51, L55).",
+            ),
+        ),
+        Step(
+            "other",
+            Msg("Compétences, Endurances, Écoles… (500 points)", "Skills, Endurance, schools… (500 points)"),
+            tuple(by_step["other"]),
+            help=Msg(
+                "Chances de réussite au plus 15 à la création (L77).", "Success chance at most 15 at creation (L77)."
+            ),
+        ),
         Step("equipment", Msg("Équipement", "Equipment"), tuple(by_step["equipment"])),
         Step("finish", Msg("Validation", "Finish"), tuple(by_step["finish"])),
     )
@@ -233,51 +349,126 @@ def starter_skill_catalogue() -> list[dict[str, Any]]:
 @cache  # static declarations: built once (#21)
 def campaign_settings_fields() -> tuple[Field, ...]:
     return (
-        Field("skill_catalogue", "list", Msg("Catalogue des Compétences", "Skill catalogue"),
-              item_fields=SKILL_CATALOGUE_FIELDS, max_items=300, group="catalogues",
-              help=Msg("Table absente du texte (L85-L89) : à saisir par le MJ.",
-                       "Table missing from the text (L85-L89): entered by the GM.")),
-        Field("weapon_catalogue", "list", Msg("Catalogue des armes", "Weapon catalogue"),
-              item_fields=WEAPON_CATALOGUE_FIELDS, max_items=300, group="catalogues",
-              help=Msg("Table absente du texte (L198-L209) : à saisir par le MJ.",
-                       "Table missing from the text (L198-L209): entered by the GM.")),
-        Field("aptitude_catalogue", "list", Msg("Catalogue des Aptitudes", "Aptitude catalogue"),
-              item_fields=APTITUDE_CATALOGUE_FIELDS, max_items=300, group="catalogues",
-              help=Msg("Prix au niveau 1 tirés de l'Édition Simulation (L223).",
-                       "Level-1 prices from the Simulation edition (L223).")),
-        Field("dodge_skill", "str", Msg("Compétence d'esquive", "Dodge skill"), default="", max_length=60,
-              group="readings", help=Msg("A16 : clé du catalogue.", "A16: catalogue key.")),
-        Field("skill_level_capped_by_talents", "bool",
-              Msg("Niveau de Compétence ≤ Talents de la Formule (L61)", "Skill level ≤ formula talents (L61)"),
-              default=True, group="readings"),
-        Field("creation_leftover_kept", "bool",
-              Msg("Reliquat des 500 points conservé en XP", "Leftover of the 500 points kept as XP"),
-              default=True, group="readings",
-              help=Msg("Les 4000 points non dépensés sont toujours perdus (L51).",
-                       "Unspent talent points are always lost (L51).")),
-        Field("allow_sorciers_at_creation", "bool",
-              Msg("Sorciers autorisés à la création (L144)", "Sorcerers allowed at creation (L144)"),
-              default=False, group="readings"),
-        Field("crit_success_wins_opposed", "bool",
-              Msg("Une réussite critique l'emporte en opposition (A10)", "A critical success wins opposed rolls (A10)"),
-              default=True, group="readings"),
-        Field("spell_works_on_low_margin", "bool",
-              Msg("Le sort réussit même si la marge est insuffisante (L173)",
-                  "The spell works even with a low margin (L173)"),
-              default=True, group="readings"),
-        Field("initiative_mode", "choice", Msg("Initiative", "Initiative"), default="roll",
-              choices=(("roll", Msg("Jet de Perception + arme (L202)", "Perception roll + weapon (L202)")),
-                       ("static", Msg("Score de Perception (L105)", "Perception score (L105)"))),
-              group="readings"),
-        Field("damage_net_margin", "bool",
-              Msg("Dommages avec la marge nette (variante A17)", "Damage uses the net margin (A17 variant)"),
-              default=False, group="readings"),
-        Field("xp_for_every_d20", "bool",
-              Msg("XP pour tout 1 sur 1D20, dommages compris (L213)", "XP for every 1 on 1D20, damage included (L213)"),
-              default=False, group="readings"),
-        Field("max_actions_per_round", "int", Msg("Actions max par assaut (0 = illimité)",
-                                                   "Max actions per round (0 = unlimited)"),
-              default=0, minimum=0, group="readings"),
+        Field(
+            "skill_catalogue",
+            "list",
+            Msg("Catalogue des Compétences", "Skill catalogue"),
+            item_fields=SKILL_CATALOGUE_FIELDS,
+            max_items=300,
+            group="catalogues",
+            help=Msg(
+                "Table absente du texte (L85-L89) : à saisir par le MJ.",
+                "Table missing from the text (L85-L89): entered by the GM.",
+            ),
+        ),
+        Field(
+            "weapon_catalogue",
+            "list",
+            Msg("Catalogue des armes", "Weapon catalogue"),
+            item_fields=WEAPON_CATALOGUE_FIELDS,
+            max_items=300,
+            group="catalogues",
+            help=Msg(
+                "Table absente du texte (L198-L209) : à saisir par le MJ.",
+                "Table missing from the text (L198-L209): entered by the GM.",
+            ),
+        ),
+        Field(
+            "aptitude_catalogue",
+            "list",
+            Msg("Catalogue des Aptitudes", "Aptitude catalogue"),
+            item_fields=APTITUDE_CATALOGUE_FIELDS,
+            max_items=300,
+            group="catalogues",
+            help=Msg(
+                "Prix au niveau 1 tirés de l'Édition Simulation (L223).",
+                "Level-1 prices from the Simulation edition (L223).",
+            ),
+        ),
+        Field(
+            "dodge_skill",
+            "str",
+            Msg("Compétence d'esquive", "Dodge skill"),
+            default="",
+            max_length=60,
+            group="readings",
+            help=Msg("A16 : clé du catalogue.", "A16: catalogue key."),
+        ),
+        Field(
+            "skill_level_capped_by_talents",
+            "bool",
+            Msg("Niveau de Compétence ≤ Talents de la Formule (L61)", "Skill level ≤ formula talents (L61)"),
+            default=True,
+            group="readings",
+        ),
+        Field(
+            "creation_leftover_kept",
+            "bool",
+            Msg("Reliquat des 500 points conservé en XP", "Leftover of the 500 points kept as XP"),
+            default=True,
+            group="readings",
+            help=Msg(
+                "Les 4000 points non dépensés sont toujours perdus (L51).",
+                "Unspent talent points are always lost (L51).",
+            ),
+        ),
+        Field(
+            "allow_sorciers_at_creation",
+            "bool",
+            Msg("Sorciers autorisés à la création (L144)", "Sorcerers allowed at creation (L144)"),
+            default=False,
+            group="readings",
+        ),
+        Field(
+            "crit_success_wins_opposed",
+            "bool",
+            Msg("Une réussite critique l'emporte en opposition (A10)", "A critical success wins opposed rolls (A10)"),
+            default=True,
+            group="readings",
+        ),
+        Field(
+            "spell_works_on_low_margin",
+            "bool",
+            Msg(
+                "Le sort réussit même si la marge est insuffisante (L173)",
+                "The spell works even with a low margin (L173)",
+            ),
+            default=True,
+            group="readings",
+        ),
+        Field(
+            "initiative_mode",
+            "choice",
+            Msg("Initiative", "Initiative"),
+            default="roll",
+            choices=(
+                ("roll", Msg("Jet de Perception + arme (L202)", "Perception roll + weapon (L202)")),
+                ("static", Msg("Score de Perception (L105)", "Perception score (L105)")),
+            ),
+            group="readings",
+        ),
+        Field(
+            "damage_net_margin",
+            "bool",
+            Msg("Dommages avec la marge nette (variante A17)", "Damage uses the net margin (A17 variant)"),
+            default=False,
+            group="readings",
+        ),
+        Field(
+            "xp_for_every_d20",
+            "bool",
+            Msg("XP pour tout 1 sur 1D20, dommages compris (L213)", "XP for every 1 on 1D20, damage included (L213)"),
+            default=False,
+            group="readings",
+        ),
+        Field(
+            "max_actions_per_round",
+            "int",
+            Msg("Actions max par assaut (0 = illimité)", "Max actions per round (0 = unlimited)"),
+            default=0,
+            minimum=0,
+            group="readings",
+        ),
     )
 
 
@@ -338,13 +529,25 @@ def validate_settings(settings: dict[str, Any]) -> list[FieldError]:
                 continue
             key = row.get("key")
             if key in seen:
-                errors.append(error(f"{name}.{index}.key", "duplicate_key", "Identifiant en double : {k}.",
-                                    "Duplicate key: {k}.", k=key))
+                errors.append(
+                    error(
+                        f"{name}.{index}.key",
+                        "duplicate_key",
+                        "Identifiant en double : {k}.",
+                        "Duplicate key: {k}.",
+                        k=key,
+                    )
+                )
             seen.add(key)
             if name == "skill_catalogue" and parse_formula(row.get("formula")) is None:
-                errors.append(error(f"{name}.{index}.formula", "invalid_formula",
-                                    "Formule invalide : codes de Talents attendus (ex. HAB+VIG).",
-                                    "Invalid formula: talent codes expected (e.g. HAB+VIG)."))
+                errors.append(
+                    error(
+                        f"{name}.{index}.formula",
+                        "invalid_formula",
+                        "Formule invalide : codes de Talents attendus (ex. HAB+VIG).",
+                        "Invalid formula: talent codes expected (e.g. HAB+VIG).",
+                    )
+                )
     return errors
 
 

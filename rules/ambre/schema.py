@@ -185,6 +185,7 @@ _LADDER_LABELS = {
     "public_points": ("points à la dernière comparaison", "points at the last comparison"),
 }
 
+
 def sheet_fields() -> tuple[Field, ...]:
     fields: list[Field] = [
         Field("name", "str", Msg("Nom", "Name"), default="", max_length=120, group="identity", step="identity"),
@@ -834,7 +835,7 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             Msg("Parade contre les armes à distance", "Parry against ranged weapons"),
             default=True,
             group="readings",
-            help=Msg("L50 « bien que cela dépende des armes ».", "L50: \"although it depends on the weapons\"."),
+            help=Msg("L50 « bien que cela dépende des armes ».", 'L50: "although it depends on the weapons".'),
         ),
         choice(
             "mortal_determination",

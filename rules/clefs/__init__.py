@@ -143,8 +143,17 @@ class ClefsDeLAube(RuleSystem):
         """Aspects and means are what a test is made of; the creation roll and
         placements are creation matters."""
         return SheetLayout(
-            headline=("aspects.PH", "aspects.ME", "aspects.MY", "means.PU", "means.RE", "means.MA", "means.PR",
-                      "means.EX", "means.PE"),
+            headline=(
+                "aspects.PH",
+                "aspects.ME",
+                "aspects.MY",
+                "means.PU",
+                "means.RE",
+                "means.MA",
+                "means.PR",
+                "means.EX",
+                "means.PE",
+            ),
             concept="notes",
             creation_groups=("creation",),
             state_groups=("conditions",),

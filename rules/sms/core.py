@@ -91,8 +91,14 @@ def resolve_die(
     spec Ambiguity 4); the success is then still certain.
     """
     score = action_score(score)
-    out: dict[str, Any] = {"score": score, "die": die, "roll": None, "automatic": False,
-                           "critical_success": False, "critical_failure": False}
+    out: dict[str, Any] = {
+        "score": score,
+        "die": die,
+        "roll": None,
+        "automatic": False,
+        "critical_success": False,
+        "critical_failure": False,
+    }
     if die <= 0 or (score >= die and not (force_roll and die <= DIE_MAX)):
         out.update(success=True, automatic=True, stake="none")
         return out
@@ -125,9 +131,19 @@ def resolve_with_degrees(
     else:
         die = choose_die(gm_die, chosen_die, score)
     if threshold == "absolute" and die < gm_die:
-        return {"score": score, "die": die, "gm_die": gm_die, "roll": None, "automatic": True, "success": False,
-                "stake": "none", "quality": None, "reason": "absolute_threshold_lower_die",
-                "critical_success": False, "critical_failure": False}
+        return {
+            "score": score,
+            "die": die,
+            "gm_die": gm_die,
+            "roll": None,
+            "automatic": True,
+            "success": False,
+            "stake": "none",
+            "quality": None,
+            "reason": "absolute_threshold_lower_die",
+            "critical_success": False,
+            "critical_failure": False,
+        }
     out = resolve_die(score, die, rng)
     out["gm_die"] = gm_die
     out["quality"] = quality_for_offset(die - gm_die) if threshold == "relative" and out["success"] else None
@@ -187,5 +203,10 @@ def score_from_modules(modules: Iterable[Mapping[str, Any]], modifier: int = 0) 
         remaining += total
     remaining = resisted(remaining, general)
     raw = positive - remaining + int(modifier)
-    return {"positive": positive, "negative": remaining, "modifier": int(modifier), "raw": raw,
-            "score": action_score(raw)}
+    return {
+        "positive": positive,
+        "negative": remaining,
+        "modifier": int(modifier),
+        "raw": raw,
+        "score": action_score(raw),
+    }

@@ -70,15 +70,28 @@ def budget_lines(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[
             if m.get("source") == "racial":
                 continue
             negative += cost
-            lines.append({"label": Msg(f"{name} (négatif)", f"{name} (negative)").to_dict(), "amount": -cost,
-                          "path": f"modules.{index}"})
+            lines.append(
+                {
+                    "label": Msg(f"{name} (négatif)", f"{name} (negative)").to_dict(),
+                    "amount": -cost,
+                    "path": f"modules.{index}",
+                }
+            )
         else:
             spend += cost
             lines.append({"label": Msg(name, name).to_dict(), "amount": cost, "path": f"modules.{index}"})
     credit = min(cap, negative)
     available = base - RACE_PACKAGE_XP + _i(race_data["free_xp"]) + credit
-    return {"base": base, "race_free_xp": race_data["free_xp"], "spend": spend, "negative": negative,
-            "credit": credit, "available": available, "left": available - spend, "lines": lines}
+    return {
+        "base": base,
+        "race_free_xp": race_data["free_xp"],
+        "spend": spend,
+        "negative": negative,
+        "credit": credit,
+        "available": available,
+        "left": available - spend,
+        "lines": lines,
+    }
 
 
 def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[FieldError]:
@@ -86,18 +99,28 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
     errors: list[FieldError] = []
     info = budget_lines(sheet, settings)
     if info["spend"] > info["available"]:
-        errors.append(error("modules", "over_budget",
-                            "Budget dépassé de {n} XP ({s} dépensés pour {a} disponibles).",
-                            "Budget exceeded by {n} XP ({s} spent of {a} available).",
-                            n=info["spend"] - info["available"], s=info["spend"], a=info["available"]))
+        errors.append(
+            error(
+                "modules",
+                "over_budget",
+                "Budget dépassé de {n} XP ({s} dépensés pour {a} disponibles).",
+                "Budget exceeded by {n} XP ({s} spent of {a} available).",
+                n=info["spend"] - info["available"],
+                s=info["spend"],
+                a=info["available"],
+            )
+        )
     rank_cap = _i(settings.get("creation_rank_cap", CREATION_RANK_CAP), CREATION_RANK_CAP)
     max_rank = _i(settings.get("max_rank", 0))
     magic_max = _i(settings.get("magic_max_rank", 5), 5)
     race = sheet.get("race") or "humain"
     allowed = settings.get("allowed_races") or []
     if allowed and race not in allowed:
-        errors.append(error("race", "race_not_allowed", "Race non autorisée par le MJ (L689).",
-                            "Race not allowed by the GM (L689)."))
+        errors.append(
+            error(
+                "race", "race_not_allowed", "Race non autorisée par le MJ (L689).", "Race not allowed by the GM (L689)."
+            )
+        )
     modules = [m for m in (sheet.get("modules") or []) if isinstance(m, Mapping)]
     predefined_ranks: dict[str, int] = {}
     for m in modules:
@@ -107,36 +130,76 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
     for index, m in enumerate(modules):
         path = f"modules.{index}"
         if creation_rank(m) > rank_cap:
-            errors.append(error(f"{path}.rank", "rank_cap",
-                                "Pas plus de {n} rangs par module à la création (L71).",
-                                "No more than {n} ranks per module at creation (L71).", n=rank_cap))
+            errors.append(
+                error(
+                    f"{path}.rank",
+                    "rank_cap",
+                    "Pas plus de {n} rangs par module à la création (L71).",
+                    "No more than {n} ranks per module at creation (L71).",
+                    n=rank_cap,
+                )
+            )
         if max_rank and _i(m.get("rank")) > max_rank:
-            errors.append(error(f"{path}.rank", "max_rank", "Rang maximum de la campagne : {n}.",
-                                "Campaign maximum rank: {n}.", n=max_rank))
+            errors.append(
+                error(
+                    f"{path}.rank",
+                    "max_rank",
+                    "Rang maximum de la campagne : {n}.",
+                    "Campaign maximum rank: {n}.",
+                    n=max_rank,
+                )
+            )
         if _i(m.get("free_rank")) > 0 and m.get("source") != "racial":
-            errors.append(error(f"{path}.free_rank", "free_rank_not_racial",
-                                "Seuls les modules raciaux ont des rangs offerts.",
-                                "Only racial modules have free ranks."))
+            errors.append(
+                error(
+                    f"{path}.free_rank",
+                    "free_rank_not_racial",
+                    "Seuls les modules raciaux ont des rangs offerts.",
+                    "Only racial modules have free ranks.",
+                )
+            )
         if _i(m.get("free_rank")) > creation_rank(m):
-            errors.append(error(f"{path}.rank", "below_racial_rank",
-                                "Le rang ne peut pas descendre sous le rang racial.",
-                                "The rank cannot go below the racial rank."))
+            errors.append(
+                error(
+                    f"{path}.rank",
+                    "below_racial_rank",
+                    "Le rang ne peut pas descendre sous le rang racial.",
+                    "The rank cannot go below the racial rank.",
+                )
+            )
         if m.get("removable") and not str(m.get("object_name", "")).strip():
-            errors.append(error(f"{path}.object_name", "object_required",
-                                "Un module amovible est lié à un objet (L53).",
-                                "A removable module is tied to an object (L53)."))
+            errors.append(
+                error(
+                    f"{path}.object_name",
+                    "object_required",
+                    "Un module amovible est lié à un objet (L53).",
+                    "A removable module is tied to an object (L53).",
+                )
+            )
         if m.get("removable") and m.get("kind") == "negative":
-            errors.append(error(f"{path}.kind", "removable_negative",
-                                "Un module amovible est un objet utile, pas un défaut (L51–53).",
-                                "A removable module is a useful object, not a flaw (L51–53)."))
+            errors.append(
+                error(
+                    f"{path}.kind",
+                    "removable_negative",
+                    "Un module amovible est un objet utile, pas un défaut (L51–53).",
+                    "A removable module is a useful object, not a flaw (L51–53).",
+                )
+            )
         key = m.get("predefined") or ""
         if key in SPECIAL_POWER_MAGIC and _i(m.get("rank")) > 0:
             magic_key = {"natural": "natural_power", "divine": "divine_power", "arcane": "arcane_power"}[
-                SPECIAL_POWER_MAGIC[key]]
+                SPECIAL_POWER_MAGIC[key]
+            ]
             if predefined_ranks.get(magic_key, 0) < magic_max:
-                errors.append(error(f"{path}.predefined", "special_power_prerequisite",
-                                    "Ce pouvoir exige sa magie au rang maximum ({n}) (L408–410).",
-                                    "This power needs its magic at maximum rank ({n}) (L408–410).", n=magic_max))
+                errors.append(
+                    error(
+                        f"{path}.predefined",
+                        "special_power_prerequisite",
+                        "Ce pouvoir exige sa magie au rang maximum ({n}) (L408–410).",
+                        "This power needs its magic at maximum rank ({n}) (L408–410).",
+                        n=magic_max,
+                    )
+                )
     # racial package: exactly the race's modules, unchanged (L61 «un jeu de modules spécifique»)
     expected = {(m["name"], m["kind"], m["scope"], m["rank"]) for m in RACES.get(race, RACES["humain"])["modules"]}
     found = set()
@@ -145,29 +208,49 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
             continue
         key4 = (m.get("name"), m.get("kind"), _i(m.get("scope")), _i(m.get("free_rank")))
         if key4 not in expected:
-            errors.append(error(f"modules.{index}", "racial_module_mismatch",
-                                "Ce module racial n'appartient pas à la race choisie.",
-                                "This racial module does not belong to the chosen race."))
+            errors.append(
+                error(
+                    f"modules.{index}",
+                    "racial_module_mismatch",
+                    "Ce module racial n'appartient pas à la race choisie.",
+                    "This racial module does not belong to the chosen race.",
+                )
+            )
         found.add(key4)
     if expected - found:
-        errors.append(error("modules", "racial_modules_missing",
-                            "Il manque des modules raciaux : appliquez la race.",
-                            "Racial modules are missing: apply the race."))
+        errors.append(
+            error(
+                "modules",
+                "racial_modules_missing",
+                "Il manque des modules raciaux : appliquez la race.",
+                "Racial modules are missing: apply the race.",
+            )
+        )
     return errors
 
 
 def creation_budget(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Budget:
     info = budget_lines(sheet, settings)
     lines = list(info["lines"])
-    lines.insert(0, {"label": Msg("Expérience de base", "Base experience").to_dict(), "amount": info["base"],
-                     "path": ""})
-    lines.insert(1, {"label": Msg("Modules raciaux (7 XP)", "Racial modules (7 XP)").to_dict(),
-                     "amount": -RACE_PACKAGE_XP + info["race_free_xp"], "path": "race"})
+    lines.insert(
+        0, {"label": Msg("Expérience de base", "Base experience").to_dict(), "amount": info["base"], "path": ""}
+    )
+    lines.insert(
+        1,
+        {
+            "label": Msg("Modules raciaux (7 XP)", "Racial modules (7 XP)").to_dict(),
+            "amount": -RACE_PACKAGE_XP + info["race_free_xp"],
+            "path": "race",
+        },
+    )
     errors = [e for e in creation_errors(sheet, settings) if e.code in ("over_budget", "rank_cap")]
     return Budget(
-        currency="xp", total=info["available"], spent=info["spend"], lines=lines, errors=errors,
-        pools={"negative": {"total": _i(settings.get("negative_xp_cap", NEGATIVE_XP_CAP)),
-                            "spent": info["credit"]}},
+        currency="xp",
+        total=info["available"],
+        spent=info["spend"],
+        lines=lines,
+        errors=errors,
+        pools={"negative": {"total": _i(settings.get("negative_xp_cap", NEGATIVE_XP_CAP)), "spent": info["credit"]}},
     )
 
 
@@ -176,9 +259,22 @@ def creation_budget(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Bu
 # ---------------------------------------------------------------------------
 def racial_modules(race: str) -> list[dict[str, Any]]:
     return [
-        {"name": m["name"], "kind": m["kind"], "scope": m["scope"], "rank": m["rank"], "free_rank": m["rank"],
-         "progress_ranks": 0, "source": "racial", "predefined": "", "domain": "", "removable": False,
-         "object_name": "", "object_possessed": True, "progressable": True, "roleplay": False}
+        {
+            "name": m["name"],
+            "kind": m["kind"],
+            "scope": m["scope"],
+            "rank": m["rank"],
+            "free_rank": m["rank"],
+            "progress_ranks": 0,
+            "source": "racial",
+            "predefined": "",
+            "domain": "",
+            "removable": False,
+            "object_name": "",
+            "object_possessed": True,
+            "progressable": True,
+            "roleplay": False,
+        }
         for m in RACES[race]["modules"]
     ]
 
@@ -192,8 +288,16 @@ def apply_race(sheet: Mapping[str, Any], race: str, settings: Mapping[str, Any] 
     settings = settings or {}
     allowed = settings.get("allowed_races") or []
     if allowed and race not in allowed:
-        raise RulesError([error("race", "race_not_allowed", "Race non autorisée par le MJ (L689).",
-                                "Race not allowed by the GM (L689).")])
+        raise RulesError(
+            [
+                error(
+                    "race",
+                    "race_not_allowed",
+                    "Race non autorisée par le MJ (L689).",
+                    "Race not allowed by the GM (L689).",
+                )
+            ]
+        )
     new = copy.deepcopy(dict(sheet))
     old = new.get("race") or "humain"
     old_size = RACES.get(old, RACES["humain"])["size_factor"]
@@ -214,7 +318,7 @@ ARCHETYPE_DEFAULT_NOTE = Msg(
     "The text gives only the archetypes' names (L893–985), not their modules or costs. Without a GM list "
     "(campaign options), an archetype adds one module named after it, with no rank bought: its scope (1 by "
     "default) is agreed with the GM (L26) and its ranks are bought from the creation budget (L59–71). The "
-    "\"Cast spells\" traits add the predefined magic module at rank 1, the text's minimum (L297).",
+    '"Cast spells" traits add the predefined magic module at rank 1, the text\'s minimum (L297).',
 )
 
 
@@ -249,9 +353,15 @@ def archetype_modules(key: str, settings: Mapping[str, Any]) -> list[dict[str, A
     for m in raw:
         if not isinstance(m, Mapping):
             continue
-        out.append({"name": str(m.get("name", "")), "kind": m.get("kind", "positive"),
-                    "scope": _i(m.get("scope"), 1), "rank": _i(m.get("rank"), 1),
-                    "predefined": str(m.get("predefined") or "")})
+        out.append(
+            {
+                "name": str(m.get("name", "")),
+                "kind": m.get("kind", "positive"),
+                "scope": _i(m.get("scope"), 1),
+                "rank": _i(m.get("rank"), 1),
+                "predefined": str(m.get("predefined") or ""),
+            }
+        )
     return out
 
 
@@ -271,14 +381,21 @@ def validate_archetype_settings(settings: Mapping[str, Any]) -> list[FieldError]
         return [error("archetype_modules", "invalid_dict", "Objet attendu.", "Expected an object.")]
     for key in data:
         if key not in ARCHETYPES:
-            errors.append(error(f"archetype_modules.{key}", "unknown_archetype", "Archétype inconnu.",
-                                "Unknown archetype."))
+            errors.append(
+                error(f"archetype_modules.{key}", "unknown_archetype", "Archétype inconnu.", "Unknown archetype.")
+            )
             continue
         cost = archetype_cost(archetype_modules(key, settings))
         if cost > ARCHETYPE_MAX_COST:
-            errors.append(error(f"archetype_modules.{key}", "archetype_too_expensive",
-                                "Un archétype ne dépasse jamais 33 XP (L882) : {n}.",
-                                "An archetype never exceeds 33 XP (L882): {n}.", n=cost))
+            errors.append(
+                error(
+                    f"archetype_modules.{key}",
+                    "archetype_too_expensive",
+                    "Un archétype ne dépasse jamais 33 XP (L882) : {n}.",
+                    "An archetype never exceeds 33 XP (L882): {n}.",
+                    n=cost,
+                )
+            )
     return errors
 
 
@@ -297,9 +414,21 @@ def apply_archetype(sheet: Mapping[str, Any], key: str, settings: Mapping[str, A
                 existing["rank"] = max(_i(existing.get("rank")), m["rank"])
                 break
         else:
-            modules.append({"free_rank": 0, "progress_ranks": 0, "source": "archetype", "predefined": "",
-                            "domain": "", "removable": False, "object_name": "", "object_possessed": True,
-                            "progressable": True, "roleplay": False, **m})
+            modules.append(
+                {
+                    "free_rank": 0,
+                    "progress_ranks": 0,
+                    "source": "archetype",
+                    "predefined": "",
+                    "domain": "",
+                    "removable": False,
+                    "object_name": "",
+                    "object_possessed": True,
+                    "progressable": True,
+                    "roleplay": False,
+                    **m,
+                }
+            )
     new["modules"] = modules
     archetypes = [a for a in new.get("archetypes") or [] if isinstance(a, Mapping)]
     if not any(a.get("key") == key for a in archetypes):

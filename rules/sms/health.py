@@ -65,7 +65,7 @@ def heal_wounds(wounds: Iterable[Mapping[str, Any]], level: Any, area: bool = Fa
     sev = [severity_id(w.get("severity", "light")) for w in items]
     if lvl in sev:
         index = sev.index(lvl)
-        return items[:index] + items[index + 1:]
+        return items[:index] + items[index + 1 :]
     return [w for w, s in zip(items, sev, strict=True) if s > lvl]
 
 
@@ -180,7 +180,11 @@ def protection_points(power: int, damage_type: str) -> int | None:
 
 
 def weapon_damage_levels(
-    weapon_base: int, result_die: int, armour: int = 0, size_difference: int = 0, damage_type: str = "lethal",
+    weapon_base: int,
+    result_die: int,
+    armour: int = 0,
+    size_difference: int = 0,
+    damage_type: str = "lethal",
     magical: bool = False,
 ) -> int:
     """Model B weapon damage (L583): base (−1/0/+1) + class of the result die − armour − defences.
@@ -211,9 +215,7 @@ def armour_after_elemental(category: int, enchanted: bool, damage_type: str) -> 
     return max(0, category - 1)
 
 
-def affliction_progress(
-    kind: str, boxes_total: int, boxes_checked: int, steps: int
-) -> dict[str, Any]:
+def affliction_progress(kind: str, boxes_total: int, boxes_checked: int, steps: int) -> dict[str, Any]:
     """Disease/poison progression (L613–617).
 
     Boxes are ticked at the affliction's rate; once every box is ticked, each further step inflicts one

@@ -92,9 +92,7 @@ def manipulation_penalty(range_step: int, area_step: int, duration_step: int, ex
     return max(0, total - max(0, int(extension_rank)))
 
 
-def cast_permission(
-    ranks: Mapping[str, int], magic_type: str, nature: str, mode: str = "spell"
-) -> list[FieldError]:
+def cast_permission(ranks: Mapping[str, int], magic_type: str, nature: str, mode: str = "spell") -> list[FieldError]:
     """Who may cast (L297, L384, L289–295): the main magic module at rank ≥ 1, the enabling module for
     a nature the magic lacks, ritual magic for a ritual. ``ranks`` maps predefined module keys to ranks."""
     errors: list[FieldError] = []
@@ -102,20 +100,37 @@ def cast_permission(
     if main is None:
         return [error("magic_type", "invalid_choice", "Type de magie inconnu.", "Unknown magic type.")]
     if int(ranks.get(main, 0)) < 1:
-        errors.append(error("magic_type", "missing_magic_module",
-                            "Il faut le module de magie ({m}) au rang 1 minimum (L297).",
-                            "The magic module ({m}) is needed at rank 1 at least (L297).", m=main))
+        errors.append(
+            error(
+                "magic_type",
+                "missing_magic_module",
+                "Il faut le module de magie ({m}) au rang 1 minimum (L297).",
+                "The magic module ({m}) is needed at rank 1 at least (L297).",
+                m=main,
+            )
+        )
     family = NATURE_FAMILY.get(nature)
     if family and family not in MAGIC_NATIVE[magic_type]:
         needed_nature, enabler = MAGIC_ENABLER[magic_type]
         if family != needed_nature or int(ranks.get(enabler, 0)) < 1:
-            errors.append(error("nature", "nature_not_allowed",
-                                "Cette magie ne permet pas cet effet sans le module {m} (L289–295).",
-                                "This magic cannot produce this effect without the {m} module (L289–295).",
-                                m=enabler))
+            errors.append(
+                error(
+                    "nature",
+                    "nature_not_allowed",
+                    "Cette magie ne permet pas cet effet sans le module {m} (L289–295).",
+                    "This magic cannot produce this effect without the {m} module (L289–295).",
+                    m=enabler,
+                )
+            )
     if mode == "ritual" and int(ranks.get("ritual_magic", 0)) < 1:
-        errors.append(error("mode", "missing_ritual_magic", "Il faut la magie rituelle au rang 1 (L384).",
-                            "Ritual magic at rank 1 is needed (L384)."))
+        errors.append(
+            error(
+                "mode",
+                "missing_ritual_magic",
+                "Il faut la magie rituelle au rang 1 (L384).",
+                "Ritual magic at rank 1 is needed (L384).",
+            )
+        )
     return errors
 
 
@@ -129,8 +144,9 @@ def _int(components: Mapping[str, Any], key: str, default: int, lo: int, hi: int
         errors.append(error(key, "invalid_int", "Entrez un nombre entier.", "Enter a whole number."))
         return default
     if value < lo or value > hi:
-        errors.append(error(key, "out_of_range", "Doit être entre {lo} et {hi}.", "Must be between {lo} and {hi}.",
-                            lo=lo, hi=hi))
+        errors.append(
+            error(key, "out_of_range", "Doit être entre {lo} et {hi}.", "Must be between {lo} and {hi}.", lo=lo, hi=hi)
+        )
         return max(lo, min(hi, value))
     return value
 
@@ -189,9 +205,15 @@ def build_spell(components: Mapping[str, Any], settings: Mapping[str, Any] | Non
         rank = _int(components, "rank", 1, 1, 5, errors)
         power = improvement_power(scope, rank)
         if power > IMPROVEMENT_MAX_POWER:
-            errors.append(error("rank", "power_too_high",
-                                "Portée + rang − 1 = {p} dépasse 5 (L482).",
-                                "Scope + rank − 1 = {p} exceeds 5 (L482).", p=power))
+            errors.append(
+                error(
+                    "rank",
+                    "power_too_high",
+                    "Portée + rang − 1 = {p} dépasse 5 (L482).",
+                    "Scope + rank − 1 = {p} exceeds 5 (L482).",
+                    p=power,
+                )
+            )
             power = IMPROVEMENT_MAX_POWER
         effective_rank = rank - 1 if is_area else rank  # L484
         effect = {"scope": scope, "rank": rank, "effective_rank": effective_rank}
@@ -209,9 +231,14 @@ def build_spell(components: Mapping[str, Any], settings: Mapping[str, Any] | Non
         else:
             points = spell_damage_points(power, damage_type, improvement=nature in ("improvement", "diminution"))
             if points is None:
-                errors.append(error("damage_type", "power_too_low",
-                                    "Puissance insuffisante pour ce type de dégâts (L654–674).",
-                                    "Power too low for this damage type (L654–674)."))
+                errors.append(
+                    error(
+                        "damage_type",
+                        "power_too_low",
+                        "Puissance insuffisante pour ce type de dégâts (L654–674).",
+                        "Power too low for this damage type (L654–674).",
+                    )
+                )
             effect["damage_points"] = points
             effect["damage_type"] = damage_type
 
@@ -225,9 +252,14 @@ def build_spell(components: Mapping[str, Any], settings: Mapping[str, Any] | Non
         line("Pouvoir particulier : dé de base D8 (L412)", "Special power: base die D8 (L412)", die=base)
     elif opposed or nature == "offensive":
         if target_die <= 0:
-            errors.append(error("target_die", "required",
-                                "Indiquez le dé de défense de la cible (L366).",
-                                "Give the target's defence die (L366)."))
+            errors.append(
+                error(
+                    "target_die",
+                    "required",
+                    "Indiquez le dé de défense de la cible (L366).",
+                    "Give the target's defence die (L366).",
+                )
+            )
             base = SPELL_BASE_DIE
         else:
             base = target_die
@@ -238,8 +270,11 @@ def build_spell(components: Mapping[str, Any], settings: Mapping[str, Any] | Non
     die_sum = base
     if nature in _SEVERITY_NATURES:
         step = 2 * (power - 1)
-        line("Gravité visée : +2 par niveau au-delà de légère (L376, L426–430)",
-             "Severity sought: +2 per level above light (L376, L426–430)", die=step)
+        line(
+            "Gravité visée : +2 par niveau au-delà de légère (L376, L426–430)",
+            "Severity sought: +2 per level above light (L376, L426–430)",
+            die=step,
+        )
     else:
         step = 2 * (power - 1)
         line("Puissance : +2 par niveau au-delà de 1 (L370)", "Power: +2 per level above 1 (L370)", die=step)
@@ -262,14 +297,22 @@ def build_spell(components: Mapping[str, Any], settings: Mapping[str, Any] | Non
             raw = range_step + area_step + duration_step
         score_penalty = max(0, raw - extension)
         if raw:
-            line("Manipulation portée/zone/durée : malus au score (L316–320)",
-                 "Range/area/duration manipulation: score penalty (L316–320)", score=-raw)
+            line(
+                "Manipulation portée/zone/durée : malus au score (L316–320)",
+                "Range/area/duration manipulation: score penalty (L316–320)",
+                score=-raw,
+            )
         if extension and raw:
-            line("Modules résistifs d'extension des sorts (L320)", "Resistive spell-extension modules (L320)",
-                 score=min(raw, extension))
+            line(
+                "Modules résistifs d'extension des sorts (L320)",
+                "Resistive spell-extension modules (L320)",
+                score=min(raw, extension),
+            )
     elif range_step or area_step or duration_step:
-        line("Rituels et pouvoirs particuliers portent leur portée, zone et durée (L386, L414)",
-             "Rituals and special powers carry their own range, area and duration (L386, L414)")
+        line(
+            "Rituels et pouvoirs particuliers portent leur portée, zone et durée (L386, L414)",
+            "Rituals and special powers carry their own range, area and duration (L386, L414)",
+        )
     difficulty = difficulty_die(die_sum)
 
     # ---- energy cost (fatigue) ----------------------------------------------

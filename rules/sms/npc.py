@@ -24,13 +24,17 @@ def role_hint(role: str) -> dict[str, Any]:
     """Suggested base dice of a role (L1017–1023)."""
     data = NPC_ROLES[role]
     low, high = data["dice"]
-    return {"role": role, "min_die": low, "max_die": high, "open_ended": data["open_ended"],
-            "default_minion": role == "disposable", "line": data["line"]}
+    return {
+        "role": role,
+        "min_die": low,
+        "max_die": high,
+        "open_ended": data["open_ended"],
+        "default_minion": role == "disposable",
+        "line": data["line"],
+    }
 
 
-def npc_difficulty(
-    method: str, base: int = 0, modules: Iterable[Mapping[str, Any]] = (), modifier: int = 0
-) -> int:
+def npc_difficulty(method: str, base: int = 0, modules: Iterable[Mapping[str, Any]] = (), modifier: int = 0) -> int:
     """The die an NPC opposes to a PC for one action.
 
     ``uber_simple``/``simple``: the noted number, rounded to a die; ``semi_modular``: the noted number +

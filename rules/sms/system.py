@@ -118,8 +118,20 @@ def _score(request: Mapping[str, Any], extra: int = 0) -> dict[str, Any]:
 
 #: Module domains that count for initiative (L558), compared without accents or case.
 INITIATIVE_DOMAINS = frozenset(
-    {"initiative", "anticipation", "anticiper", "prevoir", "prevision", "foresight", "calcul", "calculation",
-     "reflexe", "reflexes", "reflex", "intuition"}
+    {
+        "initiative",
+        "anticipation",
+        "anticiper",
+        "prevoir",
+        "prevision",
+        "foresight",
+        "calcul",
+        "calculation",
+        "reflexe",
+        "reflexes",
+        "reflex",
+        "intuition",
+    }
 )
 
 
@@ -134,16 +146,24 @@ def _outcome_msg(out: Mapping[str, Any]) -> Msg:
     die = out.get("die", 0)
     if out.get("success"):
         if out.get("automatic"):
-            return Msg(f"Réussite automatique (score {out['score']} contre D{die}).",
-                       f"Automatic success (score {out['score']} against D{die}).")
-        return Msg(f"Réussite : {out['roll']} sur D{die} (score {out['score']}).",
-                   f"Success: {out['roll']} on D{die} (score {out['score']}).")
+            return Msg(
+                f"Réussite automatique (score {out['score']} contre D{die}).",
+                f"Automatic success (score {out['score']} against D{die}).",
+            )
+        return Msg(
+            f"Réussite : {out['roll']} sur D{die} (score {out['score']}).",
+            f"Success: {out['roll']} on D{die} (score {out['score']}).",
+        )
     stake = STAKES.get(out.get("stake", "none"), STAKES["none"])
     if out.get("roll") is None:
-        return Msg(f"Échec automatique (D{die} inaccessible), {stake.fr}.",
-                   f"Automatic failure (D{die} out of reach), {stake.en}.")
-    return Msg(f"Échec : {out['roll']} sur D{die} (score {out['score']}), {stake.fr}.",
-               f"Failure: {out['roll']} on D{die} (score {out['score']}), {stake.en}.")
+        return Msg(
+            f"Échec automatique (D{die} inaccessible), {stake.fr}.",
+            f"Automatic failure (D{die} out of reach), {stake.en}.",
+        )
+    return Msg(
+        f"Échec : {out['roll']} sur D{die} (score {out['score']}), {stake.fr}.",
+        f"Failure: {out['roll']} on D{die} (score {out['score']}), {stake.en}.",
+    )
 
 
 #: The GM's inputs on the session award screen, read by ``suggest_session_awards`` (L75).
@@ -256,9 +276,14 @@ class SMSSystem(RuleSystem):
         if isinstance(difficulties, dict):
             for key, value in difficulties.items():
                 if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 30:
-                    errors.append(error(f"npc.difficulties.{key}", "invalid_difficulty",
-                                        "Une difficulté notée est un nombre entier de 0 à 30 (L997).",
-                                        "A noted difficulty is a whole number from 0 to 30 (L997)."))
+                    errors.append(
+                        error(
+                            f"npc.difficulties.{key}",
+                            "invalid_difficulty",
+                            "Une difficulté notée est un nombre entier de 0 à 30 (L997).",
+                            "A noted difficulty is a whole number from 0 to 30 (L997).",
+                        )
+                    )
         return errors  # an uber-simple NPC may have nothing noted: "à la demande" (L997)
 
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
@@ -296,7 +321,8 @@ class SMSSystem(RuleSystem):
             "out_of_combat": any(x >= 4 for x in severities),
             "interventions_allowed": interventions_allowed(predefined.get("intervention", 0)),
             "initiative_tiebreak": initiative_tiebreak(
-                m for m in modules if str(m.get("domain", "")).lower() == "initiative"),
+                m for m in modules if str(m.get("domain", "")).lower() == "initiative"
+            ),
             "magic": sorted(t for t, key in MAGIC_MODULE.items() if predefined.get(key, 0) >= 1),
             "full_rest_hours": race["full_rest_hours"],
             "module_lines": [module_notation(m) for m in modules],
@@ -320,9 +346,7 @@ class SMSSystem(RuleSystem):
                 out[key] = str(out[key])
         return out
 
-    def resolve(
-        self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None
-    ) -> Resolution:
+    def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
         request = self._normalise(request)
         kind = request.get("kind", "")
         self._validate(request, kind)
@@ -375,8 +399,10 @@ class SMSSystem(RuleSystem):
             # A ritual exhausts its caster and every participant (L390): one lasting fatigue each.
             fr.append(f"1 fatigue durable pour chacun des {cost['participants_lasting']} participants")
             en.append(f"1 lasting fatigue for each of the {cost['participants_lasting']} participants")
-        summary = Msg(f"difficulté D{die}, malus au score {penalty}, coût en énergie : {', '.join(fr) or 'aucun'}",
-                      f"difficulty D{die}, score penalty {penalty}, energy cost: {', '.join(en) or 'none'}")
+        summary = Msg(
+            f"difficulté D{die}, malus au score {penalty}, coût en énergie : {', '.join(fr) or 'aucun'}",
+            f"difficulty D{die}, score penalty {penalty}, energy cost: {', '.join(en) or 'none'}",
+        )
         return {"difficulty": die, "score_penalty": penalty, "energy_cost": cost, "summary": summary.to_dict()}
 
     def _score_and_die(self, kind: str, r: Mapping[str, Any], s: Mapping[str, Any]) -> tuple[int, int]:
@@ -384,22 +410,36 @@ class SMSSystem(RuleSystem):
             return _score(r)["score"], difficulty_die(_i(r.get("die")), [_i(r.get("circumstances"))])
         if kind == "attack_npc":
             return _score(r)["score"], pc_attack_die(
-                _i(r.get("base_die")), r.get("severity", "light"), _i(r.get("armour_category")),
-                _i(r.get("circumstances")), _i(r.get("barrier_power")))
+                _i(r.get("base_die")),
+                r.get("severity", "light"),
+                _i(r.get("armour_category")),
+                _i(r.get("circumstances")),
+                _i(r.get("barrier_power")),
+            )
         if kind == "defend_npc":
-            armour = armour_modifier(_i(r.get("armour_category")), "leather" if r.get("leather") else "custom",
-                                     s.get("leather_armour", "minus_two"))
+            armour = armour_modifier(
+                _i(r.get("armour_category")),
+                "leather" if r.get("leather") else "custom",
+                s.get("leather_armour", "minus_two"),
+            )
             return _score(r)["score"], pc_defence_die(
-                _i(r.get("base_die")), r.get("severity", "light"), armour, _i(r.get("shield_category")),
-                _i(r.get("barrier_power")), _i(r.get("circumstances")))
+                _i(r.get("base_die")),
+                r.get("severity", "light"),
+                armour,
+                _i(r.get("shield_category")),
+                _i(r.get("barrier_power")),
+                _i(r.get("circumstances")),
+            )
         if kind == "cast_spell":
             built = build_spell(r, s)
             return _score(r, -built["score_penalty"])["score"], built["difficulty"]
         if kind == "counter_spell":
-            return _score(r)["score"], counter_spell_die(_i(r.get("caster_base_die")), _i(r.get("power"), 1),
-                                                         _i(r.get("circumstances")))
-        penalty = dispel_score_penalty(_steps(r.get("effect_duration")), _steps(r.get("effect_area")),
-                                       _steps(r.get("range")))
+            return _score(r)["score"], counter_spell_die(
+                _i(r.get("caster_base_die")), _i(r.get("power"), 1), _i(r.get("circumstances"))
+            )
+        penalty = dispel_score_penalty(
+            _steps(r.get("effect_duration")), _steps(r.get("effect_area")), _steps(r.get("range"))
+        )
         power = _i(r.get("power"), 1)
         die = (ritual_dispel_die if r.get("ritual") else dispel_die)(power, _i(r.get("circumstances")))
         return _score(r, -penalty)["score"], die
@@ -408,8 +448,9 @@ class SMSSystem(RuleSystem):
         sc = _score(r)
         gm_die = difficulty_die(_i(r.get("die")), [_i(r.get("circumstances"))])
         chosen = r.get("chosen_die")
-        out = resolve_with_degrees(sc["score"], gm_die, _i(chosen) if chosen is not None else None,
-                                   r.get("threshold", "none") or "none", rng)
+        out = resolve_with_degrees(
+            sc["score"], gm_die, _i(chosen) if chosen is not None else None, r.get("threshold", "none") or "none", rng
+        )
         out["score_detail"] = sc
         msg = _outcome_msg(out)
         if out.get("quality"):
@@ -422,8 +463,13 @@ class SMSSystem(RuleSystem):
 
     def _t_attack_npc(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         sc = _score(r)
-        die = pc_attack_die(_i(r.get("base_die")), r.get("severity", "light"), _i(r.get("armour_category")),
-                            _i(r.get("circumstances")), _i(r.get("barrier_power")))
+        die = pc_attack_die(
+            _i(r.get("base_die")),
+            r.get("severity", "light"),
+            _i(r.get("armour_category")),
+            _i(r.get("circumstances")),
+            _i(r.get("barrier_power")),
+        )
         out = resolve_die(sc["score"], die, rng)
         sev = severity_id(r.get("severity", "light"))
         if out["success"]:
@@ -442,8 +488,13 @@ class SMSSystem(RuleSystem):
             out["wound"] = {"severity": SEVERITIES[sev]["key"]}
             out["status"] = status_after_wound(sev)
         out["score_detail"] = sc
-        msg = _outcome_msg({**out, "stake": "none"}) if out["success"] else Msg(
-            f"Défense ratée : {SEVERITIES[sev]['label'].fr}.", f"Defence failed: {SEVERITIES[sev]['label'].en}.")
+        msg = (
+            _outcome_msg({**out, "stake": "none"})
+            if out["success"]
+            else Msg(
+                f"Défense ratée : {SEVERITIES[sev]['label'].fr}.", f"Defence failed: {SEVERITIES[sev]['label'].en}."
+            )
+        )
         return out, msg, out["success"], []
 
     def _t_opposed(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
@@ -460,17 +511,22 @@ class SMSSystem(RuleSystem):
         if s.get("health_model") == "wound_levels" and levels:
             mapped = levels_to_severity(levels)
             res["wound"] = {"severity": severity_key(mapped)} if mapped else None
-        msgs = {"none": Msg("L'attaque échoue : rien ne se passe.", "The attack fails: nothing happens."),
-                "countered": Msg("Attaque entièrement contrée.", "Attack fully countered."),
-                "full": Msg(f"Le défenseur subit tout le résultat (D{a_die}).",
-                            f"The defender takes the full result (D{a_die})."),
-                "partial": Msg(f"Dé de résultat D{res['result_die']}.", f"Result die D{res['result_die']}.")}
+        msgs = {
+            "none": Msg("L'attaque échoue : rien ne se passe.", "The attack fails: nothing happens."),
+            "countered": Msg("Attaque entièrement contrée.", "Attack fully countered."),
+            "full": Msg(
+                f"Le défenseur subit tout le résultat (D{a_die}).", f"The defender takes the full result (D{a_die})."
+            ),
+            "partial": Msg(f"Dé de résultat D{res['result_die']}.", f"Result die D{res['result_die']}."),
+        }
         return res, msgs[res["effect"]], res["effect"] in ("full", "partial"), []
 
     def _t_spell_builder(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         built = build_spell(r, s)
-        msg = Msg(f"Difficulté D{built['difficulty']}, malus au score {built['score_penalty']}.",
-                  f"Difficulty D{built['difficulty']}, score penalty {built['score_penalty']}.")
+        msg = Msg(
+            f"Difficulté D{built['difficulty']}, malus au score {built['score_penalty']}.",
+            f"Difficulty D{built['difficulty']}, score penalty {built['score_penalty']}.",
+        )
         return built, msg, None, []
 
     def _t_cast_spell(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
@@ -485,9 +541,16 @@ class SMSSystem(RuleSystem):
     def _t_counter_spell(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         power = _i(r.get("power"), 1)
         if _i(r.get("magic_rank")) < power:
-            raise RulesError([error("magic_rank", "rank_below_power",
-                                    "Il faut la même magie au rang de la puissance du sort (L528).",
-                                    "The same magic at a rank at least the spell's power is needed (L528).")])
+            raise RulesError(
+                [
+                    error(
+                        "magic_rank",
+                        "rank_below_power",
+                        "Il faut la même magie au rang de la puissance du sort (L528).",
+                        "The same magic at a rank at least the spell's power is needed (L528).",
+                    )
+                ]
+            )
         score, die = self._score_and_die("counter_spell", r, s)
         out = resolve_die(score, die, rng)
         out["energy_cost"] = {"transient": 0, "lasting": 1}
@@ -496,9 +559,16 @@ class SMSSystem(RuleSystem):
     def _t_dispel(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         power = _i(r.get("power"), 1)
         if _i(r.get("magic_rank")) < power:
-            raise RulesError([error("magic_rank", "rank_below_power",
-                                    "Il faut une magie au rang de la puissance de l'effet (L536, L548).",
-                                    "A magic at a rank at least the effect's power is needed (L536, L548).")])
+            raise RulesError(
+                [
+                    error(
+                        "magic_rank",
+                        "rank_below_power",
+                        "Il faut une magie au rang de la puissance de l'effet (L536, L548).",
+                        "A magic at a rank at least the effect's power is needed (L536, L548).",
+                    )
+                ]
+            )
         score, die = self._score_and_die("dispel", r, s)
         out = resolve_die(score, die, rng)
         out["energy_cost"] = {"transient": 0, "lasting": 1}
@@ -510,8 +580,13 @@ class SMSSystem(RuleSystem):
         controlled = bool(r.get("controlled"))
         force = fall_force(height, ft, controlled)
         mortal = fall_is_mortal(height, ft)
-        out: dict[str, Any] = {"height": height, "size_factor": ft, "force": force, "mortal_fall": mortal,
-                               "damage_type": "lethal" if r.get("sharp_surface") else "blunt"}
+        out: dict[str, Any] = {
+            "height": height,
+            "size_factor": ft,
+            "force": force,
+            "mortal_fall": mortal,
+            "damage_type": "lethal" if r.get("sharp_surface") else "blunt",
+        }
         outcome = "none"
         score = _score(r)["score"]
         if mortal:
@@ -521,8 +596,11 @@ class SMSSystem(RuleSystem):
             out.update(die=die, roll=roll, dead=not survived)
             virtual = fall_virtual_height(height, ft, "critical_success") if survived else height
             out.update(virtual_height=virtual, levels=fall_levels(virtual, ft) if survived else None)
-            msg = (Msg("Chute mortelle évitée de justesse.", "Mortal fall narrowly survived.") if survived
-                   else Msg("Chute mortelle (au-delà de 5 × FT, L627).", "Mortal fall (beyond 5 × FT, L627)."))
+            msg = (
+                Msg("Chute mortelle évitée de justesse.", "Mortal fall narrowly survived.")
+                if survived
+                else Msg("Chute mortelle (au-delà de 5 × FT, L627).", "Mortal fall (beyond 5 × FT, L627).")
+            )
             return out, msg, survived, ["mortal_fall"]
         if force > 0 and r.get("resist", True):
             die = difficulty_die(force)
@@ -559,8 +637,15 @@ class SMSSystem(RuleSystem):
             if r.get("chosen_die") is not None:
                 die = difficulty_die(_i(r.get("chosen_die")))
             res = resolve_die(_score(r)["score"], die, rng, criticals=True)
-            outcome = ("critical_success" if res["critical_success"] else "success" if res["success"]
-                       else "critical_failure" if res["critical_failure"] else "failure")
+            outcome = (
+                "critical_success"
+                if res["critical_success"]
+                else "success"
+                if res["success"]
+                else "critical_failure"
+                if res["critical_failure"]
+                else "failure"
+            )
             out.update(resist=res, die=die)
         shift = {"success": -1, "critical_success": -2, "failure": 0, "critical_failure": 1, "none": 0}[outcome]
         virtual = used + shift * ft
@@ -568,8 +653,12 @@ class SMSSystem(RuleSystem):
         levels = projection_levels(virtual, ft) if virtual >= 0 or shift >= 0 else 0
         out.update(outcome=outcome, levels=levels)
         self._levels_to_wound(out, levels, s)
-        return out, Msg(f"Projection : {levels} niveau(x) de blessure.", f"Projection: {levels} wound level(s)."), \
-            None, []
+        return (
+            out,
+            Msg(f"Projection : {levels} niveau(x) de blessure.", f"Projection: {levels} wound level(s)."),
+            None,
+            [],
+        )
 
     def _levels_to_wound(self, out: dict[str, Any], levels: int, s: Mapping[str, Any]) -> None:
         if s.get("health_model") == "wound_levels":
@@ -579,8 +668,12 @@ class SMSSystem(RuleSystem):
     def _affliction(self, kind: str, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         if r.get("treated"):
             out = {"progressed": False, "boxes_checked": _i(r.get("boxes_checked")), "wounds": 0}
-            return out, Msg("Causes éliminées : la progression cesse (L617).",
-                            "Causes removed: progression stops (L617)."), True, []
+            return (
+                out,
+                Msg("Causes éliminées : la progression cesse (L617).", "Causes removed: progression stops (L617)."),
+                True,
+                [],
+            )
         total = _i(r.get("boxes_total")) or _i(s.get("disease_boxes"))
         resist = None
         die = _i(r.get("die"))
@@ -591,30 +684,38 @@ class SMSSystem(RuleSystem):
         out.update(resist=resist, progressed=steps > 0)
         if s.get("health_model") == "wound_levels" and out["wounds"]:
             out["wound"] = {"severity": "serious" if kind == "poison" else "critical"}
-        msg = Msg(f"{out['boxes_checked']}/{total} cases, {out['wounds']} blessure(s).",
-                  f"{out['boxes_checked']}/{total} boxes, {out['wounds']} wound(s).")
+        msg = Msg(
+            f"{out['boxes_checked']}/{total} cases, {out['wounds']} blessure(s).",
+            f"{out['boxes_checked']}/{total} boxes, {out['wounds']} wound(s).",
+        )
         return out, msg, not out["progressed"], []
 
     def _t_heal(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         before = list(r.get("wounds") or [])
         after = heal_wounds(before, r.get("level") or "light", bool(r.get("area")))
-        out = {"wounds": after, "healed": len(before) - len(after),
-               "stabilised": any(severity_id(w.get("severity", "light")) == 4 for w in after)}
+        out = {
+            "wounds": after,
+            "healed": len(before) - len(after),
+            "stabilised": any(severity_id(w.get("severity", "light")) == 4 for w in after),
+        }
         return out, Msg(f"{out['healed']} blessure(s) soignée(s).", f"{out['healed']} wound(s) healed."), None, []
 
     def _t_recovery(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
         fatigue = {k: _i(r.get(k)) for k in ("transient", "lasting", "persistent")}
-        after = recover_fatigue(fatigue, r.get("event", "sequence_end"), _i(r.get("amount")),
-                                bool(r.get("maintaining")))
+        after = recover_fatigue(
+            fatigue, r.get("event", "sequence_end"), _i(r.get("amount")), bool(r.get("maintaining"))
+        )
         out = {"fatigue": after, "penalty": fatigue_penalty(after, _i(s.get("fatigue_penalty"), 1))}
-        msg = Msg("Fatigue : {t} passagère, {l} durable, {p} persistante.",
-                  "Fatigue: {t} transient, {l} lasting, {p} persistent.").format(
-            t=after["transient"], l=after["lasting"], p=after["persistent"])
+        msg = Msg(
+            "Fatigue : {t} passagère, {l} durable, {p} persistante.",
+            "Fatigue: {t} transient, {l} lasting, {p} persistent.",
+        ).format(t=after["transient"], l=after["lasting"], p=after["persistent"])
         return out, msg, None, []
 
     def _t_npc_difficulty(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
-        die = npc_difficulty(r.get("method", "simple"), _i(r.get("base")), r.get("modules") or [],
-                             _i(r.get("modifier")))
+        die = npc_difficulty(
+            r.get("method", "simple"), _i(r.get("base")), r.get("modules") or [], _i(r.get("modifier"))
+        )
         return {"die": die}, Msg(f"Difficulté D{die}.", f"Difficulty D{die}."), None, []
 
     def _t_disease(self, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
@@ -657,8 +758,11 @@ class SMSSystem(RuleSystem):
             d = declarations.get(c.id) or {}
             modules = None
             if not c.is_npc:
-                modules = [m for m in (c.sheet.get("modules") or [])
-                           if isinstance(m, Mapping) and _initiative_domain(m.get("domain"))]
+                modules = [
+                    m
+                    for m in (c.sheet.get("modules") or [])
+                    if isinstance(m, Mapping) and _initiative_domain(m.get("domain"))
+                ]
             if modules:
                 score = score_from_modules(modules, _i(d.get("modifier")))["score"]
                 tiebreak = initiative_tiebreak(modules)
@@ -700,18 +804,39 @@ class SMSSystem(RuleSystem):
             allowed = interventions_allowed(self._predefined_rank(actor.sheet, "intervention"))
             used = _i(a_state.get("interventions_used"))
             if used >= allowed:
-                raise RulesError([error("timing", "no_intervention_left",
-                                        "Plus d'intervention possible avant votre prochaine action (L565).",
-                                        "No intervention left before your next action (L565).")])
+                raise RulesError(
+                    [
+                        error(
+                            "timing",
+                            "no_intervention_left",
+                            "Plus d'intervention possible avant votre prochaine action (L565).",
+                            "No intervention left before your next action (L565).",
+                        )
+                    ]
+                )
         if actor.is_npc and kind not in ("attack", "end_sequence", "catch_breath"):
-            raise RulesError([error("kind", "npc_never_rolls",
-                                    "Le MJ ne lance jamais les dés : l'action d'un PNJ est une difficulté (L103).",
-                                    "The GM never rolls: an NPC's action is a difficulty (L103).")])
+            raise RulesError(
+                [
+                    error(
+                        "kind",
+                        "npc_never_rolls",
+                        "Le MJ ne lance jamais les dés : l'action d'un PNJ est une difficulté (L103).",
+                        "The GM never rolls: an NPC's action is a difficulty (L103).",
+                    )
+                ]
+            )
         casts_spell = kind in ("spell", "counter_spell") and not declaration.get("special_power")
         if casts_spell and a_state.get("spell_cast") and timing != "action":
-            raise RulesError([error("kind", "one_spell_per_turn",
-                                    "Un seul sort entre deux actions (L575).",
-                                    "Only one spell between two actions (L575).")])
+            raise RulesError(
+                [
+                    error(
+                        "kind",
+                        "one_spell_per_turn",
+                        "Un seul sort entre deux actions (L575).",
+                        "Only one spell between two actions (L575).",
+                    )
+                ]
+            )
 
         outcome: dict[str, Any]
         summary: Msg
@@ -731,8 +856,9 @@ class SMSSystem(RuleSystem):
             fatigue_after["transient"] = _i(fatigue_after.get("transient")) + cost.get("transient", 0)
         else:
             if declaration.get("die") is None:
-                raise RulesError([error("die", "required", "Indiquez le dé de difficulté.",
-                                        "Give the difficulty die.")])
+                raise RulesError(
+                    [error("die", "required", "Indiquez le dé de difficulté.", "Give the difficulty die.")]
+                )
             sc = _score(declaration, penalty)
             die = difficulty_die(_i(declaration.get("die")), [_i(declaration.get("circumstances"))])
             outcome = resolve_die(sc["score"], die, rec)
@@ -753,8 +879,12 @@ class SMSSystem(RuleSystem):
             if timing == "reaction":
                 change(actor, "reactions", reactions, reactions + 1)
             else:
-                change(actor, "interventions_used", _i(a_state.get("interventions_used")),
-                       _i(a_state.get("interventions_used")) + 1)
+                change(
+                    actor,
+                    "interventions_used",
+                    _i(a_state.get("interventions_used")),
+                    _i(a_state.get("interventions_used")) + 1,
+                )
             if casts_spell:
                 change(actor, "spell_cast", bool(a_state.get("spell_cast")), True)
         outcome["reaction_penalty"] = penalty
@@ -764,8 +894,12 @@ class SMSSystem(RuleSystem):
         return CombatResult(SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret)
 
     def action_options(
-        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None,
-        *, defending: bool = False,
+        self,
+        sheet: dict[str, Any],
+        state: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        *,
+        defending: bool = False,
     ) -> dict[str, tuple[tuple[str, Msg], ...]]:
         """The sheet's weapons (L597: an unsuited weapon costs the size difference)."""
         if defending:
@@ -773,8 +907,11 @@ class SMSSystem(RuleSystem):
         weapons = [w for w in sheet.get("weapons") or [] if isinstance(w, Mapping)]
         if not weapons:
             return {}
-        return {"weapon": tuple((str(i), Msg(str(w.get("name") or i), str(w.get("name") or i)))
-                                for i, w in enumerate(weapons))}
+        return {
+            "weapon": tuple(
+                (str(i), Msg(str(w.get("name") or i), str(w.get("name") or i))) for i, w in enumerate(weapons)
+            )
+        }
 
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
         """An NPC attacks a PC: the PC's player defends, choosing the reaction's score or modules and the
@@ -799,14 +936,22 @@ class SMSSystem(RuleSystem):
 
     @staticmethod
     def _predefined_rank(sheet: Mapping[str, Any], key: str) -> int:
-        return max([_i(m.get("rank")) for m in sheet.get("modules") or []
-                    if isinstance(m, Mapping) and m.get("predefined") == key] or [0])
+        return max(
+            [
+                _i(m.get("rank"))
+                for m in sheet.get("modules") or []
+                if isinstance(m, Mapping) and m.get("predefined") == key
+            ]
+            or [0]
+        )
 
     def _wound(self, target: Combatant, severity: int, nature: str, change: Any) -> None:
         state = target.state or {}
         before = copy.deepcopy(state.get("wounds") or [])
-        after = [*copy.deepcopy(before), {"nature": nature, "severity": SEVERITIES[severity]["key"], "domain": "",
-                                          "damage_type": "", "source": ""}]
+        after = [
+            *copy.deepcopy(before),
+            {"nature": nature, "severity": SEVERITIES[severity]["key"], "domain": "", "damage_type": "", "source": ""},
+        ]
         is_minion = bool((target.sheet.get("npc") or {}).get("is_minion")) and target.is_npc
         status_before = state.get("status") or "active"
         status = status_after_wound(severity, is_minion)
@@ -815,13 +960,22 @@ class SMSSystem(RuleSystem):
         change(target, "wounds", before, after)
         change(target, "status", status_before, status)
 
-    def _attack(self, actor: Combatant, target: Combatant | None, d: Mapping[str, Any], rng: RandomSource,
-                s: Mapping[str, Any], penalty: int, change: Any) -> tuple[dict[str, Any], Msg]:
+    def _attack(
+        self,
+        actor: Combatant,
+        target: Combatant | None,
+        d: Mapping[str, Any],
+        rng: RandomSource,
+        s: Mapping[str, Any],
+        penalty: int,
+        change: Any,
+    ) -> tuple[dict[str, Any], Msg]:
         if target is None:
             raise RulesError([error("target", "required", "Choisissez une cible.", "Choose a target.")])
         if actor.is_npc and target.is_npc:
-            raise RulesError([error("target", "npc_vs_npc", "Le MJ ne lance jamais les dés (L103).",
-                                    "The GM never rolls (L103).")])
+            raise RulesError(
+                [error("target", "npc_vs_npc", "Le MJ ne lance jamais les dés (L103).", "The GM never rolls (L103).")]
+            )
         sev = severity_id(d.get("severity", "light"))
         size = 0
         if d.get("apply_size", True):
@@ -830,8 +984,9 @@ class SMSSystem(RuleSystem):
         w_index = d.get("weapon")
         if not actor.is_npc and w_index is not None and 0 <= _i(w_index) < len(weapons):
             # an unsuited weapon costs the size difference (L597)
-            size += weapon_size_malus(_i(weapons[_i(w_index)].get("size_factor"), 5),
-                                      _i(actor.sheet.get("size_factor"), 5))
+            size += weapon_size_malus(
+                _i(weapons[_i(w_index)].get("size_factor"), 5), _i(actor.sheet.get("size_factor"), 5)
+            )
         if not actor.is_npc and target.is_npc:
             npc = target.sheet.get("npc") or {}
             base = d.get("die") if d.get("die") is not None else _i(npc.get("base_defence_die"), 8)
@@ -851,28 +1006,34 @@ class SMSSystem(RuleSystem):
             t_state = target.state or {}
             t_reactions = _i(t_state.get("reactions"))
             sc = _score(d, reaction_penalty(t_reactions) - size)
-            die = pc_defence_die(_i(base), sev, armour, shield, _i(d.get("barrier_power")),
-                                 _i(d.get("circumstances")))
+            die = pc_defence_die(_i(base), sev, armour, shield, _i(d.get("barrier_power")), _i(d.get("circumstances")))
             out = resolve_die(sc["score"], die, rng)
             out.update(direction="npc_to_pc", score_detail=sc, size_modifier=-size, armour=armour, shield=shield)
             change(target, "reactions", t_reactions, t_reactions + 1)
             if not out["success"]:
                 out["stake"] = "wound"
                 self._wound(target, sev, d.get("wound_nature", ""), change)
-                return out, Msg(f"Défense ratée : {SEVERITIES[sev]['label'].fr}.",
-                                f"Defence failed: {SEVERITIES[sev]['label'].en}.")
+                return out, Msg(
+                    f"Défense ratée : {SEVERITIES[sev]['label'].fr}.", f"Defence failed: {SEVERITIES[sev]['label'].en}."
+                )
             return out, Msg("Attaque parée.", "Attack warded off.")
         # PC against PC (L271–275, L581): each chose his die
         a_die = difficulty_die(_i(d.get("die"), 6))
         att = resolve_die(_score(d, penalty + size)["score"], a_die, rng)
-        out = {"direction": "pc_to_pc", "attacker": att, "die": a_die, "success": att["success"],
-               "defender_pending": att["success"]}
+        out = {
+            "direction": "pc_to_pc",
+            "attacker": att,
+            "die": a_die,
+            "success": att["success"],
+            "defender_pending": att["success"],
+        }
         return out, _outcome_msg(att)
 
     def _armour(self, sheet: Mapping[str, Any], d: Mapping[str, Any], s: Mapping[str, Any]) -> int:
         armour = sheet.get("armour") or {}
-        value = armour_modifier(_i(armour.get("category")), armour.get("kind", "custom"),
-                                s.get("leather_armour", "minus_two"))
+        value = armour_modifier(
+            _i(armour.get("category")), armour.get("kind", "custom"), s.get("leather_armour", "minus_two")
+        )
         applies = d.get("armour_applies", "full")
         if applies == "none":
             return 0
@@ -880,8 +1041,16 @@ class SMSSystem(RuleSystem):
             return max(0, value - 1)
         return value
 
-    def _spell_action(self, actor: Combatant, target: Combatant | None, d: Mapping[str, Any], rng: RandomSource,
-                      s: Mapping[str, Any], penalty: int, change: Any) -> tuple[dict[str, Any], Msg]:
+    def _spell_action(
+        self,
+        actor: Combatant,
+        target: Combatant | None,
+        d: Mapping[str, Any],
+        rng: RandomSource,
+        s: Mapping[str, Any],
+        penalty: int,
+        change: Any,
+    ) -> tuple[dict[str, Any], Msg]:
         components = dict(d.get("spell") or {})
         if d.get("special_power"):
             components["mode"] = "special_power"
@@ -897,8 +1066,9 @@ class SMSSystem(RuleSystem):
             components.setdefault("target_die", _i((target.sheet.get("npc") or {}).get("base_defence_die"), 8))
         built = build_spell(components, s)
         if built["errors"]:
-            raise RulesError([FieldError(f"spell.{e['path']}", e["code"], Msg(**e["message"]))
-                              for e in built["errors"]])
+            raise RulesError(
+                [FieldError(f"spell.{e['path']}", e["code"], Msg(**e["message"])) for e in built["errors"]]
+            )
         sc = _score(d, penalty - built["score_penalty"])
         out = resolve_die(sc["score"], built["difficulty"], rng)
         out.update(spell=built, score_detail=sc, energy_cost=built["energy_cost"])
@@ -928,12 +1098,21 @@ class SMSSystem(RuleSystem):
                 continue
             rank = _i(m.get("rank"))
             label = f"{module_notation(m)} → {rank + 1}"
-            out.append({"kind": "raise_module", "request": {"module": index}, "label": Msg(label, label),
-                        "cost": -sum(d.amount for d in result.entries if d.currency == "xp")})
+            out.append(
+                {
+                    "kind": "raise_module",
+                    "request": {"module": index},
+                    "label": Msg(label, label),
+                    "cost": -sum(d.amount for d in result.entries if d.currency == "xp"),
+                }
+            )
         return out
 
     def purchase(
-        self, sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int],
+        self,
+        sheet: dict[str, Any],
+        request: dict[str, Any],
+        balances: dict[str, int],
         settings: dict[str, Any] | None = None,
     ) -> PurchaseResult:
         """Spend XP at the end of a scenario (L77): scope XP per rank, one rank per module per scenario."""
@@ -941,15 +1120,25 @@ class SMSSystem(RuleSystem):
         kind = request.get("kind", "")
         fields = self.purchase_fields()
         if kind not in fields:
-            return PurchaseResult(sheet, [], [error("kind", "unsupported", "Achat non pris en charge.",
-                                                    "Unsupported purchase.")])
+            return PurchaseResult(
+                sheet, [], [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")]
+            )
         errors = validate_fields(request, fields[kind])
         if errors:
             return PurchaseResult(sheet, [], errors)
         if request.get("scenario_completed", True) is not True:
-            return PurchaseResult(sheet, [], [error("scenario_completed", "scenario_not_completed",
-                                                    "On ne progresse qu'à la fin d'un scénario (L77).",
-                                                    "Progression happens at the end of a scenario (L77).")])
+            return PurchaseResult(
+                sheet,
+                [],
+                [
+                    error(
+                        "scenario_completed",
+                        "scenario_not_completed",
+                        "On ne progresse qu'à la fin d'un scénario (L77).",
+                        "Progression happens at the end of a scenario (L77).",
+                    )
+                ],
+            )
         new = copy.deepcopy(sheet)
         modules = new.setdefault("modules", [])
         advances = new.setdefault("advances", [])
@@ -958,49 +1147,87 @@ class SMSSystem(RuleSystem):
         if kind == "raise_module":
             index = _i(request.get("module"))
             if index >= len(modules):
-                return PurchaseResult(sheet, [], [error("module", "not_found", "Module introuvable.",
-                                                        "Module not found.")])
+                return PurchaseResult(
+                    sheet, [], [error("module", "not_found", "Module introuvable.", "Module not found.")]
+                )
             m = modules[index]
             name = m.get("name", "")
             checks = [
-                (m.get("kind") == "negative", "negative_module", "Les défauts ne s'achètent pas.",
-                 "Flaws are not bought."),
-                (not m.get("progressable", True), "not_progressable",
-                 "Qualité intrinsèque d'un objet : ne progresse pas (L81).",
-                 "An object's intrinsic quality cannot progress (L81)."),
-                (m.get("removable") and not m.get("object_possessed", True), "object_lost",
-                 "Objet perdu : module inaccessible (L53).", "Object lost: module unavailable (L53)."),
-                (any(a.get("module") == name and a.get("scenario") == scenario for a in advances),
-                 "one_rank_per_scenario", "Un seul rang par module à la fin d'un scénario (L77).",
-                 "One rank per module at the end of a scenario (L77)."),
+                (
+                    m.get("kind") == "negative",
+                    "negative_module",
+                    "Les défauts ne s'achètent pas.",
+                    "Flaws are not bought.",
+                ),
+                (
+                    not m.get("progressable", True),
+                    "not_progressable",
+                    "Qualité intrinsèque d'un objet : ne progresse pas (L81).",
+                    "An object's intrinsic quality cannot progress (L81).",
+                ),
+                (
+                    m.get("removable") and not m.get("object_possessed", True),
+                    "object_lost",
+                    "Objet perdu : module inaccessible (L53).",
+                    "Object lost: module unavailable (L53).",
+                ),
+                (
+                    any(a.get("module") == name and a.get("scenario") == scenario for a in advances),
+                    "one_rank_per_scenario",
+                    "Un seul rang par module à la fin d'un scénario (L77).",
+                    "One rank per module at the end of a scenario (L77).",
+                ),
             ]
             max_rank = _i(s.get("max_rank"))
             if m.get("predefined") in MAGIC_MODULE.values():
                 max_rank = _i(s.get("magic_max_rank"), 5)
-            checks.append((bool(max_rank) and _i(m.get("rank")) + 1 > max_rank, "max_rank",
-                           "Rang maximum atteint.", "Maximum rank reached."))
+            checks.append(
+                (
+                    bool(max_rank) and _i(m.get("rank")) + 1 > max_rank,
+                    "max_rank",
+                    "Rang maximum atteint.",
+                    "Maximum rank reached.",
+                )
+            )
             for failed, code, fr, en in checks:
                 if failed:
                     return PurchaseResult(sheet, [], [error("module", code, fr, en)])
             cost = _i(m.get("scope"), 1)
             if cost > xp:
-                return PurchaseResult(sheet, [], [error("module", "not_enough_xp",
-                                                        "Il faut {n} XP.", "{n} XP needed.", n=cost)])
+                return PurchaseResult(
+                    sheet, [], [error("module", "not_enough_xp", "Il faut {n} XP.", "{n} XP needed.", n=cost)]
+                )
             m["rank"] = _i(m.get("rank")) + 1
             m["progress_ranks"] = _i(m.get("progress_ranks")) + 1
         else:
             name = str(request["name"]).strip()
             if any(x.get("name") == name for x in modules):
-                return PurchaseResult(sheet, [], [error("name", "duplicate", "Ce module existe déjà.",
-                                                        "This module already exists.")])
+                return PurchaseResult(
+                    sheet, [], [error("name", "duplicate", "Ce module existe déjà.", "This module already exists.")]
+                )
             cost = _i(request.get("scope"), 1)
             if cost > xp:
-                return PurchaseResult(sheet, [], [error("scope", "not_enough_xp", "Il faut {n} XP.",
-                                                        "{n} XP needed.", n=cost)])
-            modules.append({"name": name, "kind": request.get("module_kind") or "positive",
-                            "scope": cost, "rank": 1, "free_rank": 0, "progress_ranks": 1, "source": "purchased",
-                            "predefined": request.get("predefined", ""), "domain": "", "removable": False,
-                            "object_name": "", "object_possessed": True, "progressable": True, "roleplay": False})
+                return PurchaseResult(
+                    sheet, [], [error("scope", "not_enough_xp", "Il faut {n} XP.", "{n} XP needed.", n=cost)]
+                )
+            modules.append(
+                {
+                    "name": name,
+                    "kind": request.get("module_kind") or "positive",
+                    "scope": cost,
+                    "rank": 1,
+                    "free_rank": 0,
+                    "progress_ranks": 1,
+                    "source": "purchased",
+                    "predefined": request.get("predefined", ""),
+                    "domain": "",
+                    "removable": False,
+                    "object_name": "",
+                    "object_possessed": True,
+                    "progressable": True,
+                    "roleplay": False,
+                }
+            )
         advances.append({"module": name, "scenario": scenario, "cost": cost})
         note = Msg(f"Progression : {name} (+1 rang)", f"Advance: {name} (+1 rank)")
         entry = LedgerDraft("xp", -cost, "purchase", note, {"module": name, "scenario": scenario})
@@ -1018,15 +1245,36 @@ class SMSSystem(RuleSystem):
         session = facts.get("session_id") or facts.get("session")
         scenario = facts.get("scenario_id") or facts.get("scenario")
         if facts.get("present"):
-            out.append(LedgerDraft("xp", 1, "system_award", Msg("Partie jouée (L75)", "Session played (L75)"),
-                                   {"reason": "session", "session": session}))
+            out.append(
+                LedgerDraft(
+                    "xp",
+                    1,
+                    "system_award",
+                    Msg("Partie jouée (L75)", "Session played (L75)"),
+                    {"reason": "session", "session": session},
+                )
+            )
         played = facts.get("played_in_scenario", facts.get("present", False))
         if facts.get("scenario_completed") and played:
-            out.append(LedgerDraft("xp", 1, "system_award", Msg("Scénario terminé (L75)", "Scenario completed (L75)"),
-                                   {"reason": "scenario", "scenario": scenario}))
+            out.append(
+                LedgerDraft(
+                    "xp",
+                    1,
+                    "system_award",
+                    Msg("Scénario terminé (L75)", "Scenario completed (L75)"),
+                    {"reason": "scenario", "scenario": scenario},
+                )
+            )
             if facts.get("gm_bonus"):
-                out.append(LedgerDraft("xp", 1, "gm_award", Msg("Bonus du MJ (L75)", "GM bonus (L75)"),
-                                       {"reason": "gm_bonus", "scenario": scenario}))
+                out.append(
+                    LedgerDraft(
+                        "xp",
+                        1,
+                        "gm_award",
+                        Msg("Bonus du MJ (L75)", "GM bonus (L75)"),
+                        {"reason": "gm_bonus", "scenario": scenario},
+                    )
+                )
         return out
 
     def apply_progression(

@@ -144,6 +144,7 @@ RIGIDITY: tuple[tuple[str, Msg], ...] = (
     ("solid", Msg("Solide", "Solid")),
 )
 
+
 # ---------------------------------------------------------------------------
 # Races of the Omnivers de Loreval (L695–874)
 # ---------------------------------------------------------------------------
@@ -162,68 +163,128 @@ def _m(name: str, scope: int, rank: int, kind: str | None = None) -> dict[str, A
 #: ``full_rest_hours`` REC from L745 (elfin 4 h vs human 8 h) and L834 (descar a quarter of a day).
 RACES: dict[str, dict[str, Any]] = {
     "humain": {
-        "label": Msg("Humain", "Human"), "line": "L701–711", "free_xp": 7, "size_factor": 5,
-        "full_rest_hours": 8, "modules": [],
+        "label": Msg("Humain", "Human"),
+        "line": "L701–711",
+        "free_xp": 7,
+        "size_factor": 5,
+        "full_rest_hours": 8,
+        "modules": [],
     },
     "tifin": {
-        "label": Msg("Tifin", "Tifin"), "line": "L713–731", "free_xp": 0, "size_factor": 4, "full_rest_hours": 8,
+        "label": Msg("Tifin", "Tifin"),
+        "line": "L713–731",
+        "free_xp": 0,
+        "size_factor": 4,
+        "full_rest_hours": 8,
         "modules": [
-            _m("Petite taille", 5, -1), _m("Faible constitution", 5, -1), _m("Résistance à la peur", 2, 1),
-            _m("Habile de ses doigts", 4, 1), _m("Opportuniste", 4, 1), _m("Agile", 5, 1),
+            _m("Petite taille", 5, -1),
+            _m("Faible constitution", 5, -1),
+            _m("Résistance à la peur", 2, 1),
+            _m("Habile de ses doigts", 4, 1),
+            _m("Opportuniste", 4, 1),
+            _m("Agile", 5, 1),
             _m("Précision avec les armes à distance", 2, 1),
         ],
     },
     "elfin": {
-        "label": Msg("Elfin", "Elfin"), "line": "L733–759", "free_xp": 0, "size_factor": 5, "full_rest_hours": 4,
+        "label": Msg("Elfin", "Elfin"),
+        "line": "L733–759",
+        "free_xp": 0,
+        "size_factor": 5,
+        "full_rest_hours": 4,
         "modules": [
-            _m("Résistance aux influences mentales", 2, 2), _m("Méditation", 2, 1),
-            _m("Force physique limitée", 5, -1), _m("Grande agilité", 5, 1), _m("Sens aiguisés", 3, 1),
-            _m("Vision nocturne", 2, 1), _m("Mémoire faillible", 4, -1),
+            _m("Résistance aux influences mentales", 2, 2),
+            _m("Méditation", 2, 1),
+            _m("Force physique limitée", 5, -1),
+            _m("Grande agilité", 5, 1),
+            _m("Sens aiguisés", 3, 1),
+            _m("Vision nocturne", 2, 1),
+            _m("Mémoire faillible", 4, -1),
         ],
     },
     "miorkin": {
-        "label": Msg("Miorkin", "Miorkin"), "line": "L762–773", "free_xp": 0, "size_factor": 5,
+        "label": Msg("Miorkin", "Miorkin"),
+        "line": "L762–773",
+        "free_xp": 0,
+        "size_factor": 5,
         "full_rest_hours": 8,
         "modules": [
-            _m("Force", 5, 1), _m("Un peu bête", 5, -1), _m("Vision dans le noir", 3, 1), _m("Soif de combat", 4, 1),
+            _m("Force", 5, 1),
+            _m("Un peu bête", 5, -1),
+            _m("Vision dans le noir", 3, 1),
+            _m("Soif de combat", 4, 1),
         ],
     },
     "mielfin": {
-        "label": Msg("Mielfin", "Mielfin"), "line": "L775–785", "free_xp": 3, "size_factor": 5,
+        "label": Msg("Mielfin", "Mielfin"),
+        "line": "L775–785",
+        "free_xp": 3,
+        "size_factor": 5,
         "full_rest_hours": 8,
         "modules": [_m("Résistance aux influences mentales", 2, 1), _m("Vision accrue", 2, 1)],
     },
     "dudin": {
-        "label": Msg("Dudin", "Dudin"), "line": "L787–801", "free_xp": 0, "size_factor": 5, "full_rest_hours": 8,
+        "label": Msg("Dudin", "Dudin"),
+        "line": "L787–801",
+        "free_xp": 0,
+        "size_factor": 5,
+        "full_rest_hours": 8,
         "modules": [
-            _m("Santé accrue", 5, 1), _m("Résistance aux poisons et maladie", 2, 1), _m("Manque d'initiative", 5, -1),
-            _m("Vision dans le noir", 3, 1), _m("Doué avec les outils", 2, 1),
+            _m("Santé accrue", 5, 1),
+            _m("Résistance aux poisons et maladie", 2, 1),
+            _m("Manque d'initiative", 5, -1),
+            _m("Vision dans le noir", 3, 1),
+            _m("Doué avec les outils", 2, 1),
         ],
     },
     "nelin": {
-        "label": Msg("Nelin", "Nelin"), "line": "L804–822", "free_xp": 0, "size_factor": 4, "full_rest_hours": 8,
+        "label": Msg("Nelin", "Nelin"),
+        "line": "L804–822",
+        "free_xp": 0,
+        "size_factor": 4,
+        "full_rest_hours": 8,
         "modules": [
-            _m("Petite taille", 5, -1), _m("Intelligence supérieure", 5, 1), _m("Force réduite", 5, -1),
-            _m("Doué pour la magie", 4, 1), _m("Vision nocturne", 2, 1), _m("Foisonnement d'idée", 4, 1),
+            _m("Petite taille", 5, -1),
+            _m("Intelligence supérieure", 5, 1),
+            _m("Force réduite", 5, -1),
+            _m("Doué pour la magie", 4, 1),
+            _m("Vision nocturne", 2, 1),
+            _m("Foisonnement d'idée", 4, 1),
             _m("Compréhension des mécanismes", 2, 1),
         ],
     },
     "descar": {
-        "label": Msg("Descar", "Descar"), "line": "L824–843", "free_xp": 0, "size_factor": 5, "full_rest_hours": 6,
+        "label": Msg("Descar", "Descar"),
+        "line": "L824–843",
+        "free_xp": 0,
+        "size_factor": 5,
+        "full_rest_hours": 6,
         "modules": [
-            _m("Hyper-solide", 5, 1), _m("Différences socio-culturelles importantes", 4, -2),
-            _m("Logique imparable", 4, 1), _m("Résistance aux influences mentales", 2, 3),
+            _m("Hyper-solide", 5, 1),
+            _m("Différences socio-culturelles importantes", 4, -2),
+            _m("Logique imparable", 4, 1),
+            _m("Résistance aux influences mentales", 2, 3),
         ],
     },
     "atark": {
-        "label": Msg("Atark", "Atark"), "line": "L845–860", "free_xp": 0, "size_factor": 5, "full_rest_hours": 8,
+        "label": Msg("Atark", "Atark"),
+        "line": "L845–860",
+        "free_xp": 0,
+        "size_factor": 5,
+        "full_rest_hours": 8,
         "modules": [
-            _m("Spiritualité exacerbée", 3, 1), _m("Manque d'initiative", 5, -1),
-            _m("Ouvert à la communication", 4, 1), _m("Santé mentale accrue", 5, 1),
+            _m("Spiritualité exacerbée", 3, 1),
+            _m("Manque d'initiative", 5, -1),
+            _m("Ouvert à la communication", 4, 1),
+            _m("Santé mentale accrue", 5, 1),
         ],
     },
     "maltif": {
-        "label": Msg("Maltif", "Maltif"), "line": "L862–874", "free_xp": 0, "size_factor": 5, "full_rest_hours": 8,
+        "label": Msg("Maltif", "Maltif"),
+        "line": "L862–874",
+        "free_xp": 0,
+        "size_factor": 5,
+        "full_rest_hours": 8,
         "modules": [_m("Âge incertain", 2, 1), _m("Équilibre exacerbé", 3, 1), _m("Vision lointaine", 2, 1)],
     },
 }
@@ -250,24 +311,76 @@ ARCHETYPE_CATEGORIES: tuple[tuple[str, Msg], ...] = (
 )
 
 _ARCH_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "complete": ("L893–939", (
-        "Baroudeur", "Chevalier", "Dresseur", "Druide", "Gladiateur", "Guérisseur", "Guerrier", "Mage", "Prêtre",
-        "Rôdeur", "Roublard", "Sauvage", "Soldat",
-    )),
-    "profession": ("L941–962", (
-        "Alchimiste", "Apothicaire", "Architecte", "Barde", "Bureaucrate", "Cambrioleur", "Cartographe", "Chasseur",
-        "Éleveur", "Ecclésiaste", "Esclavagiste", "Escroc", "Fermier", "Forgeron", "Homme d'arme", "Ingénieur",
-        "Marchand", "Médecin", "Pickpocket", "Savant",
-    )),
-    "societal": ("L964–974", (
-        "Aristocrate", "Assassin", "Bourgeois", "Intouchable", "Militaire", "Politicien", "Religieux", "Roturier",
-        "Voleur",
-    )),
-    "adventurous_trait": ("L976–985", (
-        "Combattre avec une arme blanche", "Combattre avec une arme de jet", "Combattre avec une arme de lancer",
-        "Pister", "Lancer des sorts de magie des arcanes", "Lancer des sorts de magie divine",
-        "Lancer des sorts de magie naturelle", "Premiers soins",
-    )),
+    "complete": (
+        "L893–939",
+        (
+            "Baroudeur",
+            "Chevalier",
+            "Dresseur",
+            "Druide",
+            "Gladiateur",
+            "Guérisseur",
+            "Guerrier",
+            "Mage",
+            "Prêtre",
+            "Rôdeur",
+            "Roublard",
+            "Sauvage",
+            "Soldat",
+        ),
+    ),
+    "profession": (
+        "L941–962",
+        (
+            "Alchimiste",
+            "Apothicaire",
+            "Architecte",
+            "Barde",
+            "Bureaucrate",
+            "Cambrioleur",
+            "Cartographe",
+            "Chasseur",
+            "Éleveur",
+            "Ecclésiaste",
+            "Esclavagiste",
+            "Escroc",
+            "Fermier",
+            "Forgeron",
+            "Homme d'arme",
+            "Ingénieur",
+            "Marchand",
+            "Médecin",
+            "Pickpocket",
+            "Savant",
+        ),
+    ),
+    "societal": (
+        "L964–974",
+        (
+            "Aristocrate",
+            "Assassin",
+            "Bourgeois",
+            "Intouchable",
+            "Militaire",
+            "Politicien",
+            "Religieux",
+            "Roturier",
+            "Voleur",
+        ),
+    ),
+    "adventurous_trait": (
+        "L976–985",
+        (
+            "Combattre avec une arme blanche",
+            "Combattre avec une arme de jet",
+            "Combattre avec une arme de lancer",
+            "Pister",
+            "Lancer des sorts de magie des arcanes",
+            "Lancer des sorts de magie divine",
+            "Lancer des sorts de magie naturelle",
+            "Premiers soins",
+        ),
+    ),
 }
 
 #: Prerequisite modules the seed itself implies for the three spell-casting traits (L297: a caster
@@ -290,7 +403,9 @@ ARCHETYPES: dict[str, dict[str, Any]] = {}
 for _cat, (_line, _names) in _ARCH_NAMES.items():
     for _name in _names:
         ARCHETYPES[_slug(_name)] = {
-            "label": Msg(_name, _name), "category": _cat, "line": _line,
+            "label": Msg(_name, _name),
+            "category": _cat,
+            "line": _line,
             "required_predefined": _ARCH_REQUIRED.get(_name, ""),
         }
 ARCHETYPE_CHOICES: tuple[tuple[str, Msg], ...] = tuple((k, v["label"]) for k, v in ARCHETYPES.items())
@@ -311,8 +426,11 @@ MAGIC_NATIVE = {
     "natural": {"offensive", "curative"},
     "divine": {"defensive", "curative"},
 }
-MAGIC_ENABLER = {"natural": ("defensive", "metamorphosis"), "arcane": ("curative", "space_time"),
-                 "divine": ("offensive", "soul_vision")}
+MAGIC_ENABLER = {
+    "natural": ("defensive", "metamorphosis"),
+    "arcane": ("curative", "space_time"),
+    "divine": ("offensive", "soul_vision"),
+}
 #: special-power module -> magic required at maximum rank (L408–410).
 SPECIAL_POWER_MAGIC = {"harmony": "natural", "conviction": "divine", "heroism": "arcane"}
 
@@ -328,8 +446,13 @@ SPELL_NATURES: tuple[tuple[str, Msg], ...] = (
     ("misc", Msg("Divers", "Misc")),
 )
 #: the nature family used for the magic-type permission (L289).
-NATURE_FAMILY = {"offensive": "offensive", "defensive": "defensive", "occult_protection": "defensive",
-                 "counter_effect": "defensive", "curative": "curative"}
+NATURE_FAMILY = {
+    "offensive": "offensive",
+    "defensive": "defensive",
+    "occult_protection": "defensive",
+    "counter_effect": "defensive",
+    "curative": "curative",
+}
 
 CAST_MODES: tuple[tuple[str, Msg], ...] = (
     ("spell", Msg("Sort", "Spell")),

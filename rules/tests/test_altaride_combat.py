@@ -23,8 +23,13 @@ def fighter(cid: str, state: dict[str, Any] | None = None, **talents: int) -> Co
     return Combatant(cid, cid.upper(), cid, sheet, base)
 
 
-def act(actor: Combatant, target: Combatant | None, decl: dict[str, Any], *draws: int,
-        settings: dict[str, Any] | None = None) -> CombatResult:
+def act(
+    actor: Combatant,
+    target: Combatant | None,
+    decl: dict[str, Any],
+    *draws: int,
+    settings: dict[str, Any] | None = None,
+) -> CombatResult:
     rng = ScriptedRandom(draws)
     result = SYSTEM.resolve_action(actor, target, decl, rng, settings if settings is not None else SETTINGS)
     assert rng.remaining == 0
@@ -45,8 +50,9 @@ def test_it_builds_the_combat_state_from_the_sheet() -> None:
 def test_it_orders_initiative_by_perception_roll_margin() -> None:  # D32
     a = fighter("a", PER=12)
     b = fighter("b", PER=14)
-    order = SYSTEM.initiative([b, a], {"a": {"weapon": "dague"}, "b": {"weapon": "grande_epee"}},
-                              ScriptedRandom([5, 7]), SETTINGS)
+    order = SYSTEM.initiative(
+        [b, a], {"a": {"weapon": "dague"}, "b": {"weapon": "grande_epee"}}, ScriptedRandom([5, 7]), SETTINGS
+    )
     assert [e["id"] for e in order] == ["a", "b"]
     assert (order[0]["roll"]["die"], order[0]["margin"]) == (8, 4)
     assert (order[1]["roll"]["die"], order[1]["margin"]) == (11, 3)
@@ -65,16 +71,20 @@ def test_it_breaks_initiative_ties_by_perception_then_draw() -> None:  # D33
 
 
 def test_it_puts_criticals_first_and_last_and_skips_unconscious() -> None:
-    a, b, c = fighter("a", PER=5), fighter("b", PER=20), fighter("c", state={"unconscious": True,
-                                                                               "unconscious_cause": "EL"})
+    a, b, c = (
+        fighter("a", PER=5),
+        fighter("b", PER=20),
+        fighter("c", state={"unconscious": True, "unconscious_cause": "EL"}),
+    )
     order = SYSTEM.initiative([a, b, c], {}, ScriptedRandom([1, 20]), SETTINGS)
     assert [(e["id"], e["acts"]) for e in order] == [("a", True), ("b", True), ("c", False)]
     assert order[0]["tags"] == ["natural_1"]
 
 
 def test_it_supports_static_initiative() -> None:  # A15 option
-    order = SYSTEM.initiative([fighter("a", PER=12), fighter("b", PER=14)], {}, ScriptedRandom([]),
-                              {**SETTINGS, "initiative_mode": "static"})
+    order = SYSTEM.initiative(
+        [fighter("a", PER=12), fighter("b", PER=14)], {}, ScriptedRandom([]), {**SETTINGS, "initiative_mode": "static"}
+    )
     assert [e["id"] for e in order] == ["b", "a"]
 
 
@@ -94,8 +104,13 @@ def test_it_hits_and_knocks_out_or_kills() -> None:  # D36, D37
 
 def test_it_stuns_with_plus_one_on_the_die() -> None:  # D38
     attacker, target = fighter("a"), fighter("t")
-    result = act(attacker, target, {"action": "attack", "weapon": "dague", "damage_type": "lucidite",
-                                    "modifier": -1, "extras": [1]}, 9, 7)
+    result = act(
+        attacker,
+        target,
+        {"action": "attack", "weapon": "dague", "damage_type": "lucidite", "modifier": -1, "extras": [1]},
+        9,
+        7,
+    )
     assert (result.outcome["roll"]["die"], result.outcome["roll"]["success_margin"]) == (10, 4)
     assert result.outcome["damage"]["amount"] == 9
     assert changes(result)[("t", "endurance.EL")] == (11, 2)
@@ -112,20 +127,50 @@ def test_it_applies_the_vig_min_malus() -> None:  # S19, D22
 def test_it_gives_ties_to_the_parrying_defender() -> None:  # D26, D27
     attacker = fighter("a")  # mains nues CR 15
     defender = fighter("d", HAB=14, VIG=14)  # epee: 14 + 3 = 17
-    parried = act(attacker, defender, {"action": "attack", "weapon": "dague", "modifier": -1, "defence": "parry",
-                                       "defender_skill": "epee", "defender_modifier": -4}, 6, 5)
+    parried = act(
+        attacker,
+        defender,
+        {
+            "action": "attack",
+            "weapon": "dague",
+            "modifier": -1,
+            "defence": "parry",
+            "defender_skill": "epee",
+            "defender_modifier": -4,
+        },
+        6,
+        5,
+    )
     assert parried.outcome["contest"]["winner"] == "defender" and "damage" not in parried.outcome
     assert changes(parried)[("d", "actions_taken")] == (0, 1)
-    hit = act(attacker, defender, {"action": "attack", "weapon": "dague", "modifier": -1, "defence": "parry",
-                                   "defender_skill": "epee", "defender_modifier": -4}, 6, 9, 10)
+    hit = act(
+        attacker,
+        defender,
+        {
+            "action": "attack",
+            "weapon": "dague",
+            "modifier": -1,
+            "defence": "parry",
+            "defender_skill": "epee",
+            "defender_modifier": -4,
+        },
+        6,
+        9,
+        10,
+    )
     assert hit.outcome["hit"] is True and hit.draws == [6, 9, 10]
 
 
 def test_it_applies_the_action_malus_to_each_parry() -> None:  # D35
     attacker = fighter("a")
     defender = fighter("d", state={"actions_taken": 1}, HAB=14, VIG=14)
-    decl = {"action": "attack", "weapon": "dague", "defence": "parry", "defender_skill": "epee",
-            "defender_modifier": -3}
+    decl = {
+        "action": "attack",
+        "weapon": "dague",
+        "defence": "parry",
+        "defender_skill": "epee",
+        "defender_modifier": -3,
+    }
     first = act(attacker, defender, decl, 16, 10)
     assert first.outcome["defender_roll"]["target"] == 13
     defender.state["actions_taken"] = 2
@@ -173,8 +218,12 @@ def test_it_refuses_impossible_attacks() -> None:
     with pytest.raises(RulesError):
         act(attacker, target, {"action": "fly"})
     with pytest.raises(RulesError) as exc:
-        act(fighter("y", state={"actions_taken": 2}), target, {"action": "attack", "weapon": "dague"},
-            settings={**SETTINGS, "max_actions_per_round": 2})
+        act(
+            fighter("y", state={"actions_taken": 2}),
+            target,
+            {"action": "attack", "weapon": "dague"},
+            settings={**SETTINGS, "max_actions_per_round": 2},
+        )
     assert exc.value.errors[0].code == "too_many_actions"
 
 

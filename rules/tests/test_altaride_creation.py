@@ -22,19 +22,52 @@ SETTINGS: dict[str, Any] = {
         {"key": "epee", "name": "Épée", "category": "guerriere", "formula": "HAB+VIG"},
     ],
     "weapon_catalogue": [
-        {"key": "dague", "name": "Dague", "initiative": 1, "damage_lucidite": 1, "damage_physique": 2,
-         "vig_min": 0, "skill": "mains_nues"},
-        {"key": "grande_epee", "name": "Grande épée", "initiative": 6, "damage_lucidite": 1, "damage_physique": 2,
-         "vig_min": 14, "skill": "epee"},
-        {"key": "lance", "name": "Lance de cavalerie", "initiative": 0, "damage_lucidite": 0,
-         "damage_physique": 3, "skill": "epee", "mounted_only": True},
+        {
+            "key": "dague",
+            "name": "Dague",
+            "initiative": 1,
+            "damage_lucidite": 1,
+            "damage_physique": 2,
+            "vig_min": 0,
+            "skill": "mains_nues",
+        },
+        {
+            "key": "grande_epee",
+            "name": "Grande épée",
+            "initiative": 6,
+            "damage_lucidite": 1,
+            "damage_physique": 2,
+            "vig_min": 14,
+            "skill": "epee",
+        },
+        {
+            "key": "lance",
+            "name": "Lance de cavalerie",
+            "initiative": 0,
+            "damage_lucidite": 0,
+            "damage_physique": 3,
+            "skill": "epee",
+            "mounted_only": True,
+        },
     ],
     "aptitude_catalogue": [{"key": "nage", "name": "Nage", "level1_cost": 10}],
     "dodge_skill": "esquive",
 }
 
-ALDO_TALENTS = {"HAB": 13, "PER": 11, "VIG": 12, "ESP": 10, "GEN": 10, "SCI": 13, "AFF": 12, "DOM": 10, "EXP": 11,
-                "INC": 15, "MAN": 15, "RUN": 14}
+ALDO_TALENTS = {
+    "HAB": 13,
+    "PER": 11,
+    "VIG": 12,
+    "ESP": 10,
+    "GEN": 10,
+    "SCI": 13,
+    "AFF": 12,
+    "DOM": 10,
+    "EXP": 11,
+    "INC": 15,
+    "MAN": 15,
+    "RUN": 14,
+}
 
 
 def aldo() -> dict[str, Any]:
@@ -42,8 +75,11 @@ def aldo() -> dict[str, Any]:
     sheet = SYSTEM.default_sheet()
     sheet["talents"] = dict(ALDO_TALENTS)
     sheet["schools"] = [{"school": "enchanteurs", "magic_level": 1, "max_accessible_level": 5}]
-    sheet["skills"] = [{"key": "mains_nues", "level": 3}, {"key": "savoir", "level": 4},
-                       {"key": "persuasion", "level": 2}]
+    sheet["skills"] = [
+        {"key": "mains_nues", "level": 3},
+        {"key": "savoir", "level": 4},
+        {"key": "persuasion", "level": 2},
+    ]
     sheet["endurance_bought"] = {"EP": 5, "EM": 0, "EL": 0, "EO": 6}
     sheet["scruples"] = 12
     sheet["capacities"] = [{"name": "Pistage", "level": 2}]
@@ -119,7 +155,10 @@ def test_it_can_lose_the_other_leftover_when_configured() -> None:  # A7 option
 def test_it_derives_aldo_skills_and_endurance() -> None:  # D7, D8
     derived = SYSTEM.derive(aldo(), SETTINGS)
     assert [(s["key"], s["formula"], s["cr"]) for s in derived["skills"]] == [
-        ("mains_nues", 12, 15), ("savoir", 11, 15), ("persuasion", 11, 13)]
+        ("mains_nues", 12, 15),
+        ("savoir", 11, 15),
+        ("persuasion", 11, 13),
+    ]
     assert {p: v["max"] for p, v in derived["endurance"].items()} == {"EP": 17, "EM": 11, "EL": 11, "EO": 20}
     assert all(v["current"] == v["max"] for v in derived["endurance"].values())
     assert SYSTEM.validate_sheet(aldo(), SETTINGS) == []
@@ -183,8 +222,9 @@ def test_it_checks_elementalist_elements() -> None:  # S13, C8
     assert "elements_required" in codes(SYSTEM.validate_sheet(sheet, SETTINGS))
     done = aldo()
     done["creation_complete"] = True
-    done["schools"] = [{"school": "elementalistes", "major_element": "feu", "minor_element": "eau",
-                        "major_level": 7, "minor_level": 2}]
+    done["schools"] = [
+        {"school": "elementalistes", "major_element": "feu", "minor_element": "eau", "major_level": 7, "minor_level": 2}
+    ]
     assert SYSTEM.validate_sheet(done, SETTINGS) == []  # S13
     done["schools"][0]["minor_level"] = 8
     assert "minor_above_major" in codes(SYSTEM.validate_sheet(done, SETTINGS))
@@ -232,7 +272,9 @@ def test_it_rejects_bad_types() -> None:
     sheet["talents"]["HAB"] = "douze"
     sheet["endurance_bought"]["EP"] = -1
     assert {(e.path, e.code) for e in SYSTEM.validate_sheet(sheet, SETTINGS)} == {
-        ("talents.HAB", "invalid_int"), ("endurance_bought.EP", "min_value")}
+        ("talents.HAB", "invalid_int"),
+        ("endurance_bought.EP", "min_value"),
+    }
 
 
 def test_it_applies_the_anthropoid_cap_after_creation() -> None:  # L55

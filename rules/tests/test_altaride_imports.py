@@ -15,8 +15,9 @@ def test_it_imports_nothing_from_django() -> None:
         "bad = sorted(m for m in sys.modules if m == 'django' or m.startswith('django.')); "
         "print(','.join(bad)); sys.exit(1 if bad else 0)"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parents[1], capture_output=True, text=True,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=PACKAGE.parents[1], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -52,6 +53,7 @@ def test_its_outputs_are_json_serialisable() -> None:
     a = Combatant("a", "A", "x", aldo(), SYSTEM.combat_state(aldo(), SETTINGS))
     b = Combatant("b", "B", "y", aldo(), SYSTEM.combat_state(aldo(), SETTINGS))
     json.dumps(SYSTEM.initiative([a, b], {}, SeededRandom(2), SETTINGS))
-    result = SYSTEM.resolve_action(a, b, {"action": "attack", "weapon": "dague", "defence": "dodge"},
-                                   SeededRandom(3), SETTINGS)
+    result = SYSTEM.resolve_action(
+        a, b, {"action": "attack", "weapon": "dague", "defence": "dodge"}, SeededRandom(3), SETTINGS
+    )
     json.dumps(result.to_dict())

@@ -22,8 +22,12 @@ def created() -> dict[str, Any]:
     return sheet
 
 
-def buy(sheet: dict[str, Any], request: dict[str, Any], xp: int = 1000, cfg: dict[str, Any] | None = None,
-        ) -> PurchaseResult:
+def buy(
+    sheet: dict[str, Any],
+    request: dict[str, Any],
+    xp: int = 1000,
+    cfg: dict[str, Any] | None = None,
+) -> PurchaseResult:
     return SYSTEM.purchase(sheet, request, {"xp": xp}, cfg if cfg is not None else SETTINGS)
 
 
@@ -32,13 +36,15 @@ def entries_data(result: PurchaseResult) -> list[dict[str, Any]]:
 
 
 def test_it_runs_aldo_first_session() -> None:  # D59, D60
-    rolls = [SYSTEM.resolve({"kind": "test", "target": 10}, ScriptedRandom([n]), SETTINGS).to_dict()
-             for n in (1, 7, 1, 20)]
+    rolls = [
+        SYSTEM.resolve({"kind": "test", "target": 10}, ScriptedRandom([n]), SETTINGS).to_dict() for n in (1, 7, 1, 20)
+    ]
     facts = {"resolutions": rolls, "present": True, "gm_award": 30}
     drafts = SYSTEM.suggest_session_awards(created(), facts, SETTINGS)
     assert [(d.kind, d.amount) for d in drafts] == [("gm_award", 30), ("system_award", 2)]
     assert [d.to_dict() for d in SYSTEM.suggest_session_awards(created(), facts, SETTINGS)] == [
-        d.to_dict() for d in drafts]  # D60 idempotent
+        d.to_dict() for d in drafts
+    ]  # D60 idempotent
     lowered = SYSTEM.resolve({"kind": "test", "target": 10}, ScriptedRandom([11]), SETTINGS)
     _, lowering = SYSTEM.lower_die(lowered, 1, xp_balance=377)
     ledger = [*SYSTEM.creation_ledger(aldo(), SETTINGS), *drafts, lowering]
@@ -52,9 +58,12 @@ def test_it_buys_aldo_first_improvements() -> None:  # D61, D62
     sheet = created()
     bought: list[dict[str, Any]] = []
     total = 0
-    for request, cost in (({"kind": "talent", "talent": "HAB"}, 70), ({"kind": "skill", "skill": "mains_nues"}, 4),
-                          ({"kind": "endurance", "pool": "EP"}, 2),
-                          ({"kind": "magic_level", "school": "enchanteurs"}, 20)):
+    for request, cost in (
+        ({"kind": "talent", "talent": "HAB"}, 70),
+        ({"kind": "skill", "skill": "mains_nues"}, 4),
+        ({"kind": "endurance", "pool": "EP"}, 2),
+        ({"kind": "magic_level", "school": "enchanteurs"}, 20),
+    ):
         result = buy(sheet, {**request, "already_bought": bought}, xp=378 - total)
         assert result.ok, result.errors
         assert [e.amount for e in result.entries] == [-cost]
@@ -140,13 +149,22 @@ def test_it_handles_schools() -> None:  # L140-L144, A41
     spell = buy(sorcier.sheet, {"kind": "guild_spell", "name": "Lumière", "level": 2})
     assert spell.ok and spell.entries[0].amount == 0
     assert [e.code for e in buy(fresh, {"kind": "guild_spell", "name": "X", "level": 1}).errors] == [
-        "sorciers_required"]
+        "sorciers_required"
+    ]
 
 
 def test_it_raises_elementalist_elements() -> None:  # D57, S14
     sheet = SYSTEM.default_sheet()
-    sheet["schools"] = [{"school": "elementalistes", "major_element": "feu", "minor_element": "eau",
-                         "major_level": 3, "minor_level": 3, "max_accessible_level": 10}]
+    sheet["schools"] = [
+        {
+            "school": "elementalistes",
+            "major_element": "feu",
+            "minor_element": "eau",
+            "major_level": 3,
+            "minor_level": 3,
+            "max_accessible_level": 10,
+        }
+    ]
     minor = buy(sheet, {"kind": "magic_level", "school": "elementalistes", "element": "minor"})
     assert [e.code for e in minor.errors] == ["minor_above_major"]
     major = buy(sheet, {"kind": "magic_level", "school": "elementalistes", "element": "major"})
@@ -162,15 +180,15 @@ def test_it_needs_a_teacher_beyond_the_grimoire() -> None:  # L161, A39
     assert [e.code for e in result.errors] == ["teacher_required"]
     assert buy(sheet, {"kind": "magic_level", "school": "enchanteurs", "gm_confirmed": True}).entries[0].amount == -60
     sheet["schools"][0].update(magic_level=10, max_accessible_level=10)
-    assert [e.code for e in buy(sheet, {"kind": "magic_level", "school": "enchanteurs"}).errors] == [
-        "magic_level_max"]
+    assert [e.code for e in buy(sheet, {"kind": "magic_level", "school": "enchanteurs"}).errors] == ["magic_level_max"]
     assert [e.code for e in buy(sheet, {"kind": "magic_level", "school": "pretres"}).errors] == ["not_a_member"]
 
 
 def test_it_prices_capacities_and_aptitudes() -> None:  # L221, L223, D55, S21
     sheet = created()
     assert [e.code for e in buy(sheet, {"kind": "capacity", "name": "Pistage II", "level": 3}).errors] == [
-        "teacher_required"]
+        "teacher_required"
+    ]
     cap = buy(sheet, {"kind": "capacity", "name": "Pistage II", "level": 3, "teacher": True})
     assert cap.entries[0].amount == -15
     apt = buy(sheet, {"kind": "aptitude", "aptitude": "nage"})
@@ -181,8 +199,15 @@ def test_it_prices_capacities_and_aptitudes() -> None:  # L221, L223, D55, S21
     assert [e.code for e in buy(sheet, {"kind": "aptitude", "aptitude": "vol"}).errors] == ["unknown_aptitude"]
 
 
-@pytest.mark.parametrize("request_", [{"kind": "nope"}, {"kind": "talent"}, {"kind": "talent", "talent": "FOR"},
-                                      {"kind": "capacity", "name": "X", "level": 0}])
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"kind": "nope"},
+        {"kind": "talent"},
+        {"kind": "talent", "talent": "FOR"},
+        {"kind": "capacity", "name": "X", "level": 0},
+    ],
+)
 def test_it_rejects_bad_purchase_requests(request_: dict[str, Any]) -> None:
     assert not buy(created(), request_).ok
 
@@ -210,10 +235,14 @@ def test_it_forfeits_the_consistency_part_when_scruples_moved() -> None:  # D65,
 
 
 def test_it_counts_natural_ones_from_stored_rolls() -> None:  # L213, A35
-    learning = SYSTEM.resolve({"kind": "learning", "talent_score": 5, "level": 9, "until_learned": True,
-                               "max_days": 3}, ScriptedRandom([1]), SETTINGS).to_dict()  # a natural 1 learns at once
-    opposed = SYSTEM.resolve({"kind": "opposed_test", "target": 10, "defender_target": 10},
-                             ScriptedRandom([4, 1]), SETTINGS).to_dict()
+    learning = SYSTEM.resolve(
+        {"kind": "learning", "talent_score": 5, "level": 9, "until_learned": True, "max_days": 3},
+        ScriptedRandom([1]),
+        SETTINGS,
+    ).to_dict()  # a natural 1 learns at once
+    opposed = SYSTEM.resolve(
+        {"kind": "opposed_test", "target": 10, "defender_target": 10}, ScriptedRandom([4, 1]), SETTINGS
+    ).to_dict()
     as_defender = {**opposed, "role": "defender"}
     damage = SYSTEM.resolve({"kind": "damage", "margin": 1}, ScriptedRandom([1]), SETTINGS).to_dict()
     tag_only = {"system": "altaride", "tags": ["natural_1"], "outcome": {}}
@@ -233,16 +262,23 @@ def test_it_gives_nothing_to_npcs_or_absent_characters() -> None:
 
 
 def test_it_flags_a_negative_balance() -> None:
-    result = SYSTEM.apply_progression(created(), [{"currency": "xp", "amount": 10, "kind": "gm_award"},
-                                                  {"currency": "xp", "amount": -25, "kind": "purchase"}], SETTINGS)
+    result = SYSTEM.apply_progression(
+        created(),
+        [{"currency": "xp", "amount": 10, "kind": "gm_award"}, {"currency": "xp", "amount": -25, "kind": "purchase"}],
+        SETTINGS,
+    )
     assert result.balances == {"xp": -15} and result.flags[0]["code"] == "negative_xp_balance"
 
 
 # ---- properties: limits across session boundaries -------------------------------------------------------------
 _REQUESTS = st.sampled_from(
     [{"kind": "talent", "talent": t} for t in ("HAB", "PER", "SCI")]
-    + [{"kind": "skill", "skill": "savoir"}, {"kind": "endurance", "pool": "EP"},
-       {"kind": "endurance", "pool": "EL"}, {"kind": "magic_level", "school": "enchanteurs"}]
+    + [
+        {"kind": "skill", "skill": "savoir"},
+        {"kind": "endurance", "pool": "EP"},
+        {"kind": "endurance", "pool": "EL"},
+        {"kind": "magic_level", "school": "enchanteurs"},
+    ]
 )
 
 
@@ -269,9 +305,14 @@ def test_property_limits_hold_across_session_boundaries(sessions: list[list[dict
         # a fresh session lifts the limit for what was bought
         for data in bought[:1]:
             request = {"kind": data["purchase"]}
-            request.update({"talent": {"talent": data["key"]}, "skill": {"skill": data["key"]},
-                            "endurance": {"pool": data["key"]},
-                            "magic_level": {"school": "enchanteurs"}}[data["purchase"]])
+            request.update(
+                {
+                    "talent": {"talent": data["key"]},
+                    "skill": {"skill": data["key"]},
+                    "endurance": {"pool": data["key"]},
+                    "magic_level": {"school": "enchanteurs"},
+                }[data["purchase"]]
+            )
             fresh = buy(sheet, request, xp=10_000)
             assert all(e.code != "session_limit" for e in fresh.errors)
     assert balance >= 0
@@ -283,8 +324,11 @@ def test_property_successive_purchases_never_get_cheaper(kinds: list[str]) -> No
     sheet = created()
     last: dict[str, int] = {}
     for kind in kinds:
-        request = {"talent": {"kind": "talent", "talent": "SCI"}, "skill": {"kind": "skill", "skill": "savoir"},
-                   "endurance": {"kind": "endurance", "pool": "EM"}}[kind]
+        request = {
+            "talent": {"kind": "talent", "talent": "SCI"},
+            "skill": {"kind": "skill", "skill": "savoir"},
+            "endurance": {"kind": "endurance", "pool": "EM"},
+        }[kind]
         result = buy(sheet, request, xp=10_000, cfg={**SETTINGS, "skill_level_capped_by_talents": False})
         if not result.ok:
             continue

@@ -42,8 +42,9 @@ def roll_under(target: int, natural: int, **extra: Any) -> Resolution:
         (30, 1, "crit_success", 29, None, "S6"),
     ],
 )
-def test_it_matches_the_test_vectors(target: int, natural: int, outcome: str, success_margin: int | None,
-                                     failure_margin: int | None, vector: str) -> None:
+def test_it_matches_the_test_vectors(
+    target: int, natural: int, outcome: str, success_margin: int | None, failure_margin: int | None, vector: str
+) -> None:
     result = roll_under(target, natural)
     o = result.outcome
     assert (o["outcome"], o["success_margin"], o["failure_margin"]) == (outcome, success_margin, failure_margin)
@@ -60,8 +61,12 @@ def test_it_tags_natural_ones_and_twenties() -> None:  # L100, L101, L213
 
 @pytest.mark.parametrize(
     ("natural", "required", "meets", "band", "vector"),
-    [(10, 3, False, "insufficient_margin", "D19"), (9, 3, True, "success", "D20"), (1, 3, True, "success", "D20"),
-     (13, 0, False, "failure", "D15")],
+    [
+        (10, 3, False, "insufficient_margin", "D19"),
+        (9, 3, True, "success", "D20"),
+        (1, 3, True, "success", "D20"),
+        (13, 0, False, "failure", "D15"),
+    ],
 )
 def test_it_reports_the_required_margin(natural: int, required: int, meets: bool, band: str, vector: str) -> None:
     o = roll_under(12, natural, required_margin=required).outcome
@@ -70,8 +75,9 @@ def test_it_reports_the_required_margin(natural: int, required: int, meets: bool
         assert o["success"] is True  # "un jet réussi n'est jamais un échec" L103
 
 
-@pytest.mark.parametrize(("index", "target", "outcome", "margin"), [(1, 14, "success", 1), (2, 13, "success", 0),
-                                                                   (3, 12, "failure", 1)])
+@pytest.mark.parametrize(
+    ("index", "target", "outcome", "margin"), [(1, 14, "success", 1), (2, 13, "success", 0), (3, 12, "failure", 1)]
+)
 def test_it_applies_the_multiple_action_malus(index: int, target: int, outcome: str, margin: int) -> None:  # D21, S7
     o = roll_under(14, 13, action_index=index).outcome
     assert o["target"] == target and o["outcome"] == outcome
@@ -104,10 +110,14 @@ def test_it_computes_targets_from_the_sheet() -> None:
 
 @pytest.mark.parametrize(
     "request_",
-    [{"kind": "nope"}, {"kind": "test"}, {"kind": "test", "target": "12"}, {"kind": "test", "target": 5,
-                                                                         "required_margin": -1},
-     {"kind": "skill_test", "skill": "mains_nues"}, {"kind": "casting", "incantation": 15, "eo_current": 2,
-                                                      "spell_level": 11}],
+    [
+        {"kind": "nope"},
+        {"kind": "test"},
+        {"kind": "test", "target": "12"},
+        {"kind": "test", "target": 5, "required_margin": -1},
+        {"kind": "skill_test", "skill": "mains_nues"},
+        {"kind": "casting", "incantation": 15, "eo_current": 2, "spell_level": 11},
+    ],
 )
 def test_it_rejects_bad_requests(request_: dict[str, Any]) -> None:
     with pytest.raises(RulesError):
@@ -115,9 +125,12 @@ def test_it_rejects_bad_requests(request_: dict[str, Any]) -> None:
 
 
 def test_it_replays_from_recorded_draws() -> None:
-    for kind_request in ({"kind": "test", "target": 11}, {"kind": "opposed_test", "target": 12, "defender_target": 9},
-                         {"kind": "learning", "talent_score": 8, "level": 6, "until_learned": True},
-                         {"kind": "explosion", "charges": 4}):
+    for kind_request in (
+        {"kind": "test", "target": 11},
+        {"kind": "opposed_test", "target": 12, "defender_target": 9},
+        {"kind": "learning", "talent_score": 8, "level": 6, "until_learned": True},
+        {"kind": "explosion", "charges": 4},
+    ):
         first = SYSTEM.resolve(kind_request, SeededRandom(7), SETTINGS)
         again = SYSTEM.resolve(kind_request, ScriptedRandom(first.draws), SETTINGS)
         assert again.to_dict() == first.to_dict()
@@ -167,8 +180,13 @@ def test_it_recomputes_an_opposed_winner_after_lowering() -> None:
 # ---- §4.5 opposed tests --------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("a", "an", "d", "dn", "winner", "vector"),
-    [(14, 6, 13, 5, "defender", "D26"), (14, 6, 13, 9, "active", "D27"), (10, 15, 10, 17, None, "D28"),
-     (10, 14, 12, 3, "defender", "D29"), (10, 1, 18, 4, "active", "D30")],
+    [
+        (14, 6, 13, 5, "defender", "D26"),
+        (14, 6, 13, 9, "active", "D27"),
+        (10, 15, 10, 17, None, "D28"),
+        (10, 14, 12, 3, "defender", "D29"),
+        (10, 1, 18, 4, "active", "D30"),
+    ],
 )
 def test_it_resolves_opposed_tests(a: int, an: int, d: int, dn: int, winner: str | None, vector: str) -> None:
     result = roll({"kind": "opposed_test", "target": a, "defender_target": d}, an, dn)
@@ -178,8 +196,12 @@ def test_it_resolves_opposed_tests(a: int, an: int, d: int, dn: int, winner: str
 
 
 def test_it_compares_margins_only_when_configured() -> None:  # D30 pure-margin option
-    result = roll({"kind": "opposed_test", "target": 10, "defender_target": 18}, 1, 4,
-                  settings={**SETTINGS, "crit_success_wins_opposed": False})
+    result = roll(
+        {"kind": "opposed_test", "target": 10, "defender_target": 18},
+        1,
+        4,
+        settings={**SETTINGS, "crit_success_wins_opposed": False},
+    )
     assert result.outcome["contest"]["winner"] == "defender"
 
 
@@ -217,8 +239,11 @@ def test_it_empties_eo_with_a_failed_level_one_spell() -> None:  # D48
 
 
 def test_it_can_make_low_margin_spells_fail() -> None:  # A25 option
-    result = roll({"kind": "casting", "incantation": 15, "eo_current": 20, "spell_level": 3}, 13,
-                  settings={**SETTINGS, "spell_works_on_low_margin": False})
+    result = roll(
+        {"kind": "casting", "incantation": 15, "eo_current": 20, "spell_level": 3},
+        13,
+        settings={**SETTINGS, "spell_works_on_low_margin": False},
+    )
     assert (result.outcome["spell_works"], result.outcome["eo_after"]) == (False, 17)
 
 
@@ -277,8 +302,12 @@ def test_it_learns_a_capacity_over_days() -> None:  # D55
 # ---- §4.8-§4.9 damage and wake-up -------------------------------------------------------------------------
 def test_it_computes_damage() -> None:  # D36, D38, D39
     assert roll({"kind": "damage", "margin": 8, "damage_x": 2}, 15).outcome["damage"] == 17
-    assert roll({"kind": "damage", "margin": 4, "damage_x": 1, "damage_type": "lucidite", "extras": [1]},
-                7).outcome["damage"] == 9
+    assert (
+        roll({"kind": "damage", "margin": 4, "damage_x": 1, "damage_type": "lucidite", "extras": [1]}, 7).outcome[
+            "damage"
+        ]
+        == 9
+    )
     assert roll({"kind": "damage", "margin": 0, "damage_x": -3}, 1).outcome["damage"] == 0
     assert roll({"kind": "damage", "margin": 0, "damage_x": 0}, 1).tags == []  # A35: damage dice give no XP
 

@@ -33,18 +33,25 @@ def passes(*players, attribute=None):
 
 def psyche_closed():
     state = A.new_auction(PLAYERS)
-    return run(state, bid("P1", 5), bid("P2", 10), bid("P1", 15), bid("P3", 16), bid("P1", 25),
-               *passes("P2", "P3", "P4"))
+    return run(
+        state, bid("P1", 5), bid("P2", 10), bid("P1", 15), bid("P3", 16), bid("P1", 25), *passes("P2", "P3", "P4")
+    )
 
 
 def test_d17_auction_result():
     state = psyche_closed()
     assert state.lots["psy"]["status"] == "closed" and state.lots["phy"]["status"] == "open"
     res = A.results(state)["players"]
-    summary = {p: (v["points"]["psy"], v["ranks"]["psy"]["label"], v["ranks"]["psy"]["true_position"],
-                   v["remaining"]) for p, v in res.items()}
-    assert summary == {"P1": (25, "dominant", 1, 75), "P2": (10, "ranked", 3, 90), "P3": (16, "ranked", 2, 84),
-                       "P4": (0, "amberite", None, 100)}
+    summary = {
+        p: (v["points"]["psy"], v["ranks"]["psy"]["label"], v["ranks"]["psy"]["true_position"], v["remaining"])
+        for p, v in res.items()
+    }
+    assert summary == {
+        "P1": (25, "dominant", 1, 75),
+        "P2": (10, "ranked", 3, 90),
+        "P3": (16, "ranked", 2, 84),
+        "P4": (0, "amberite", None, 100),
+    }
     assert A.results(state)["ladders"]["psy"]["public"] == ["P1", "P3", "P2"]
 
 
@@ -179,10 +186,18 @@ def test_open_view_hides_other_points():
 events = st.one_of(
     st.builds(lambda p, a: {"type": "bid", "player": p, "amount": a}, st.sampled_from(PLAYERS), st.integers(-5, 130)),
     st.builds(lambda p: {"type": "pass", "player": p}, st.sampled_from(PLAYERS)),
-    st.builds(lambda p, a, r: {"type": "downgrade", "player": p, "attribute": a, "rank": r}, st.sampled_from(PLAYERS),
-              st.sampled_from(["psy", "phy", "end", "cbt"]), st.sampled_from(["human", "chaosian"])),
-    st.builds(lambda p, a, n: {"type": "buy_up", "player": p, "attribute": a, "amount": n}, st.sampled_from(PLAYERS),
-              st.sampled_from(["psy", "phy", "end", "cbt"]), st.integers(1, 40)),
+    st.builds(
+        lambda p, a, r: {"type": "downgrade", "player": p, "attribute": a, "rank": r},
+        st.sampled_from(PLAYERS),
+        st.sampled_from(["psy", "phy", "end", "cbt"]),
+        st.sampled_from(["human", "chaosian"]),
+    ),
+    st.builds(
+        lambda p, a, n: {"type": "buy_up", "player": p, "attribute": a, "amount": n},
+        st.sampled_from(PLAYERS),
+        st.sampled_from(["psy", "phy", "end", "cbt"]),
+        st.integers(1, 40),
+    ),
 )
 
 
@@ -225,8 +240,12 @@ def test_a_downgrade_changed_after_spending_its_refund_is_refused():
         A.apply(state, {"type": "cancel_downgrade", "player": "P1", "attribute": "phy"})
     assert A.results(state)["players"]["P1"]["remaining"] == 14
     # Unspent refunds may still change: 100 + 25 - 20 = 105, then chaosian: 100 + 10 - 20 = 90.
-    state = run(A.new_auction(PLAYERS), {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "human"},
-                bid("P1", 20), {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "chaosian"})
+    state = run(
+        A.new_auction(PLAYERS),
+        {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "human"},
+        bid("P1", 20),
+        {"type": "downgrade", "player": "P1", "attribute": "phy", "rank": "chaosian"},
+    )
     assert A.results(state)["players"]["P1"]["remaining"] == 90
 
 
@@ -237,8 +256,13 @@ def test_an_overtaken_player_sees_no_change_when_another_buys_up():
     state = A.apply(state, {"type": "buy_up", "player": "P3", "attribute": "psy", "amount": 20})
     after = A.view(state, "P1")["me"]
     assert after["ranks"] == before["ranks"]
-    assert after["ranks"]["psy"] == {"points": 25, "label": "dominant", "public_position": 1,
-                                      "public_label": "dominant", "secret": False}
+    assert after["ranks"]["psy"] == {
+        "points": 25,
+        "label": "dominant",
+        "public_position": 1,
+        "public_label": "dominant",
+        "secret": False,
+    }
     assert "true_position" not in json.dumps(after)
     mine = A.view(state, "P3")["me"]["ranks"]["psy"]
     assert mine["points"] == 36 and mine["public_position"] == 2 and mine["secret"] is True
@@ -247,8 +271,13 @@ def test_an_overtaken_player_sees_no_change_when_another_buys_up():
     assert A.results(state)["players"]["P3"]["ranks"]["psy"]["label"] == "dominant"
     state = A.apply(state, {"type": "comparison", "attribute": "psy", "players": ["P1", "P3"]})
     assert A.view(state, "P1")["me"]["ranks"]["psy"]["public_position"] == 2
-    assert A.view(state, "P3")["me"]["ranks"]["psy"] == {"points": 36, "label": "dominant", "public_position": 1,
-                                                        "public_label": "dominant", "secret": False}
+    assert A.view(state, "P3")["me"]["ranks"]["psy"] == {
+        "points": 36,
+        "label": "dominant",
+        "public_position": 1,
+        "public_label": "dominant",
+        "secret": False,
+    }
 
 
 def test_blind_mode_shows_players_no_position():

@@ -21,8 +21,20 @@ SYSTEM = get_system("ambre")
 def make_sheet(attrs, chars, powers=(), **extra):
     sheet = SYSTEM.default_sheet()
     sheet["attributes"] = dict(zip(("psy", "phy", "end", "cbt"), attrs, strict=True))
-    keys = ("mental", "concentration", "volonte", "force", "dexterite", "rapidite", "adaptation", "regeneration",
-            "resistance", "hab_distance", "hab_cac", "strategie")
+    keys = (
+        "mental",
+        "concentration",
+        "volonte",
+        "force",
+        "dexterite",
+        "rapidite",
+        "adaptation",
+        "regeneration",
+        "resistance",
+        "hab_distance",
+        "hab_cac",
+        "strategie",
+    )
     sheet["characteristics"] = dict(zip(keys, chars, strict=True))
     sheet["powers"] = [{"power": p, "level": None, "via_marelle_brisee": False, "selections": ""} for p in powers]
     sheet.update(copy.deepcopy(extra))
@@ -30,15 +42,32 @@ def make_sheet(attrs, chars, powers=(), **extra):
 
 
 def ariane():
-    return make_sheet((0, 20, -10, 30), (10, 10, 5, 15, 10, 20, 5, 5, 5, 15, 30, 10), ("atouts",),
-                      allies=[{"type": "ami_cour", "name": "Flora", "description": "", "known_to_player": True}],
-                      shadows=[{"name": "Avalon", "type": "personnelle", "barrier": "acces", "control": "",
-                                "type_description": "Forêt", "barrier_description": "Un col"}])
+    return make_sheet(
+        (0, 20, -10, 30),
+        (10, 10, 5, 15, 10, 20, 5, 5, 5, 15, 30, 10),
+        ("atouts",),
+        allies=[{"type": "ami_cour", "name": "Flora", "description": "", "known_to_player": True}],
+        shadows=[
+            {
+                "name": "Avalon",
+                "type": "personnelle",
+                "barrier": "acces",
+                "control": "",
+                "type_description": "Forêt",
+                "barrier_description": "Un col",
+            }
+        ],
+    )
 
 
 def borel():
-    return make_sheet((40, 0, 5, -25), (25, 25, 15, 5, 10, 10, 5, 5, 20, 0, 0, 0), ("logrus", "metamorphose"),
-                      allies=[{"type": "soutien_maison", "name": "Maison Sawall"}], karma_loan=True)
+    return make_sheet(
+        (40, 0, 5, -25),
+        (25, 25, 15, 5, 10, 10, 5, 5, 20, 0, 0, 0),
+        ("logrus", "metamorphose"),
+        allies=[{"type": "soutien_maison", "name": "Maison Sawall"}],
+        karma_loan=True,
+    )
 
 
 def cendre():
@@ -49,12 +78,45 @@ def cendre():
 @pytest.mark.parametrize(
     "maker, expected",
     [
-        (ariane, {"life_max": 60, "energy_max": 40, "ranged_level": 60, "thrown_level": 55, "melee_level": 75,
-                  "wrestling_level": 60, "minor_keys": 3, "one_vs_many": 15}),
-        (borel, {"life_max": 55, "energy_max": 95, "ranged_level": 25, "thrown_level": 35, "melee_level": 25,
-                 "wrestling_level": 30, "minor_keys": 10, "one_vs_many": 5}),
-        (cendre, {"life_max": 75, "energy_max": 65, "ranged_level": 45, "thrown_level": 45, "melee_level": 70,
-                  "wrestling_level": 45, "minor_keys": 5, "one_vs_many": 15}),
+        (
+            ariane,
+            {
+                "life_max": 60,
+                "energy_max": 40,
+                "ranged_level": 60,
+                "thrown_level": 55,
+                "melee_level": 75,
+                "wrestling_level": 60,
+                "minor_keys": 3,
+                "one_vs_many": 15,
+            },
+        ),
+        (
+            borel,
+            {
+                "life_max": 55,
+                "energy_max": 95,
+                "ranged_level": 25,
+                "thrown_level": 35,
+                "melee_level": 25,
+                "wrestling_level": 30,
+                "minor_keys": 10,
+                "one_vs_many": 5,
+            },
+        ),
+        (
+            cendre,
+            {
+                "life_max": 75,
+                "energy_max": 65,
+                "ranged_level": 45,
+                "thrown_level": 45,
+                "melee_level": 70,
+                "wrestling_level": 45,
+                "minor_keys": 5,
+                "one_vs_many": 15,
+            },
+        ),
     ],
 )
 def test_it_derives_global_levels_d1(maker, expected):
@@ -102,8 +164,9 @@ def test_reference_characters_are_valid(maker):
 
 
 # spec §7.2 D2
-@pytest.mark.parametrize("maker, total, spent, remaining", [(ariane, 110, 95, 15), (borel, 125, 128, -3),
-                                                             (cendre, 100, 70, 30)])
+@pytest.mark.parametrize(
+    "maker, total, spent, remaining", [(ariane, 110, 95, 15), (borel, 125, 128, -3), (cendre, 100, 70, 30)]
+)
 def test_it_computes_the_creation_budget_d2(maker, total, spent, remaining):
     budget = SYSTEM.creation_budget(maker())
     assert (budget.total, budget.spent, budget.remaining) == (total, spent, remaining)
@@ -146,8 +209,10 @@ def test_it_rejects_wrong_types_with_bilingual_messages():
     sheet["attributes"]["phy"] = "ten"
     sheet["characteristics"]["force"] = -1
     errors = SYSTEM.validate_sheet(sheet)
-    assert {(e.path, e.code) for e in errors} >= {("attributes.phy", "invalid_int"),
-                                                  ("characteristics.force", "min_value")}
+    assert {(e.path, e.code) for e in errors} >= {
+        ("attributes.phy", "invalid_int"),
+        ("characteristics.force", "min_value"),
+    }
     assert all(e.message.fr and e.message.en for e in errors)
     assert SYSTEM.validate_sheet("nope")[0].code == "invalid_dict"
 
@@ -168,14 +233,21 @@ def test_shadow_aspects_must_be_described_l173():
     sheet = ariane()
     sheet["shadows"][0]["barrier_description"] = ""
     assert ("shadows.0.barrier_description", "description_required") in {
-        (e.path, e.code) for e in SYSTEM.validate_sheet(sheet)}
+        (e.path, e.code) for e in SYSTEM.validate_sheet(sheet)
+    }
     assert SYSTEM.validate_sheet(sheet, {"require_shadow_descriptions": False}) == []
 
 
 def test_invented_powers_need_the_gm_option():
     sheet = cendre()
-    sheet["invented_powers"] = [{"name": "Roue", "domain": "limite", "versus": dict.fromkeys(
-        ("marelle", "logrus", "atouts", "metamorphose", "magie"), "impuissant"), "multipliers": {}}]
+    sheet["invented_powers"] = [
+        {
+            "name": "Roue",
+            "domain": "limite",
+            "versus": dict.fromkeys(("marelle", "logrus", "atouts", "metamorphose", "magie"), "impuissant"),
+            "multipliers": {},
+        }
+    ]
     assert "invented_powers_disabled" in {e.code for e in SYSTEM.validate_sheet(sheet)}
     assert SYSTEM.validate_sheet(sheet, {"allow_invented_powers": True}) == []
 
@@ -184,15 +256,24 @@ def test_declarations_drive_forms():
     described = json.loads(json.dumps(SYSTEM.describe()))
     assert described["diceless"] is True and described["currencies"] == ["karma"]
     paths = {f["path"] for f in described["sheet_fields"]}
-    assert {"attributes.psy", "characteristics.volonte", "powers", "artefacts", "shadows", "constructs",
-            "allies", "karma_loan"} <= paths
+    assert {
+        "attributes.psy",
+        "characteristics.volonte",
+        "powers",
+        "artefacts",
+        "shadows",
+        "constructs",
+        "allies",
+        "karma_loan",
+    } <= paths
     steps = [s["key"] for s in described["creation_steps"]]
     assert steps[:4] == ["identity", "attributes", "characteristics", "powers"]
     for step in described["creation_steps"]:
         assert set(step["paths"]) <= paths
     assert set(described["test_kinds"]) == {"comparison", "wound", "spell_cost"}
     assert {"attribute", "power", "power_level", "artefact", "shadow", "construct", "ally"} == set(
-        described["purchase_kinds"])
+        described["purchase_kinds"]
+    )
     settings = SYSTEM.default_campaign_settings()
     assert settings["starting_budget"] == 100 and settings["power_tables"] == {}
     assert validate_fields(settings, SYSTEM.campaign_settings_fields()) == []
@@ -222,20 +303,25 @@ def test_creation_ledger_matches_budget():
 
 
 def test_package_imports_nothing_from_django():
-    code = ("import sys, rules.ambre, rules.ambre.auction, rules.ambre.combat; "
-            "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))")
+    code = (
+        "import sys, rules.ambre, rules.ambre.auction, rules.ambre.combat; "
+        "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.sampled_from([-25, -10, 0, 5, 20, 40, 60]), min_size=4, max_size=4),
-       st.lists(st.sampled_from(["marelle", "atouts", "sorcellerie", "conjuration", "metamorphose"]), max_size=3,
-                unique=True),
-       st.lists(st.sampled_from(["allie_ambre", "ami_cour", "protecteur_ambre"]), max_size=4), st.booleans())
+@given(
+    st.lists(st.sampled_from([-25, -10, 0, 5, 20, 40, 60]), min_size=4, max_size=4),
+    st.lists(
+        st.sampled_from(["marelle", "atouts", "sorcellerie", "conjuration", "metamorphose"]), max_size=3, unique=True
+    ),
+    st.lists(st.sampled_from(["allie_ambre", "ami_cour", "protecteur_ambre"]), max_size=4),
+    st.booleans(),
+)
 def test_budget_never_goes_negative_without_an_explicit_loan(attrs, powers, allies, loan):
-    sheet = make_sheet(tuple(attrs), (0,) * 12, tuple(powers), karma_loan=loan,
-                       allies=[{"type": t} for t in allies])
+    sheet = make_sheet(tuple(attrs), (0,) * 12, tuple(powers), karma_loan=loan, allies=[{"type": t} for t in allies])
     budget = SYSTEM.creation_budget(sheet)
     if budget.remaining < 0 and not loan:
         assert "karma_loan_required" in {e.code for e in budget.errors}

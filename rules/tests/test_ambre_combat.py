@@ -71,8 +71,10 @@ def test_mortal_wound_with_negative_karma_is_flagged_not_killed():
 def test_d6_psychic_attack_and_coma():
     b, a = fighter("borel", borel()), fighter("ariane", ariane())
     order = SYSTEM.initiative([a, b], {"borel": {"mode": "psychic"}, "ariane": {"mode": "melee"}}, RNG)
-    assert [(r["id"], r["score"], r["action_type"]) for r in order] == [("borel", 25, "mental"),
-                                                                       ("ariane", 20, "physical")]
+    assert [(r["id"], r["score"], r["action_type"]) for r in order] == [
+        ("borel", 25, "mental"),
+        ("ariane", 20, "physical"),
+    ]
     first = SYSTEM.resolve_action(b, a, {"mode": "psychic"}, RNG)
     assert first.outcome["energy_loss"] == 20 and changes(first)[("ariane", "energy")] == (40, 20)
     a.state["energy"] = 20
@@ -87,8 +89,12 @@ def test_d7_wrestling_force_against_force():
     result = SYSTEM.resolve_action(c, b, {"mode": "wrestling"}, RNG)
     out = result.outcome
     assert (out["touch"]["actor_value"], out["touch"]["target_value"]) == (10, 5)
-    assert out["parade_skipped"] and (out["raw"], out["net"], out["wound"], out["determined"]) == (45, 25, "serious",
-                                                                                                   True)
+    assert out["parade_skipped"] and (out["raw"], out["net"], out["wound"], out["determined"]) == (
+        45,
+        25,
+        "serious",
+        True,
+    )
     assert changes(result)[("borel", "life")] == (55, 30)
     literal = SYSTEM.resolve_action(c, b, {"mode": "wrestling"}, RNG, {"wrestling_touch": "hab_cac"})
     assert literal.outcome["touch"]["target_value"] == 0
@@ -97,15 +103,29 @@ def test_d7_wrestling_force_against_force():
 @pytest.mark.parametrize("setting, raw, net, wound", [("hab_cac", 60, 40, "grave"), ("rapidite", 50, 30, "serious")])
 def test_d8_surprise_attack(setting, raw, net, wound):
     a, b = fighter("ariane", ariane()), fighter("borel", borel())
-    result = SYSTEM.resolve_action(a, b, {"mode": "ranged", "surprise": True, "target_mode": "unarmed"}, RNG,
-                                   {"unarmed_defence": setting})
+    result = SYSTEM.resolve_action(
+        a, b, {"mode": "ranged", "surprise": True, "target_mode": "unarmed"}, RNG, {"unarmed_defence": setting}
+    )
     out = result.outcome
     assert out["touch"]["skipped"] and "surprise" in result.tags
     assert (out["raw"], out["net"], out["wound"]) == (raw, net, wound)
 
 
-@pytest.mark.parametrize("net, wound", [(0, None), (-3, None), (1, "light"), (9, "light"), (10, "serious"),
-                                        (19, "serious"), (20, "grave"), (39, "grave"), (40, "mortal"), (41, "mortal")])
+@pytest.mark.parametrize(
+    "net, wound",
+    [
+        (0, None),
+        (-3, None),
+        (1, "light"),
+        (9, "light"),
+        (10, "serious"),
+        (19, "serious"),
+        (20, "grave"),
+        (39, "grave"),
+        (40, "mortal"),
+        (41, "mortal"),
+    ],
+)
 def test_d9_wound_severity(net, wound):
     assert wound_severity(net, 10) == wound
 
@@ -116,19 +136,31 @@ def test_zero_resistance_makes_every_wound_mortal():
 
 @pytest.mark.parametrize(
     "taken, state",
-    [(["light", "light"], {"light": 0, "serious": 1, "grave": 0, "mortal": 0}),
-     (["light"] * 3, {"light": 1, "serious": 1, "grave": 0, "mortal": 0}),
-     (["serious", "light", "light"], {"light": 0, "serious": 0, "grave": 1, "mortal": 0}),
-     (["grave", "grave"], {"light": 0, "serious": 0, "grave": 0, "mortal": 1}),
-     (["grave", "serious", "light", "light"], {"light": 0, "serious": 0, "grave": 0, "mortal": 1})],
+    [
+        (["light", "light"], {"light": 0, "serious": 1, "grave": 0, "mortal": 0}),
+        (["light"] * 3, {"light": 1, "serious": 1, "grave": 0, "mortal": 0}),
+        (["serious", "light", "light"], {"light": 0, "serious": 0, "grave": 1, "mortal": 0}),
+        (["grave", "grave"], {"light": 0, "serious": 0, "grave": 0, "mortal": 1}),
+        (["grave", "serious", "light", "light"], {"light": 0, "serious": 0, "grave": 0, "mortal": 1}),
+    ],
 )
 def test_d10_wound_accumulation(taken, state):
     assert accumulate_wounds({}, taken) == state
 
 
-@pytest.mark.parametrize("wound, net, expected", [("serious", 59, True), ("serious", 60, False), ("grave", 49, True),
-                                                  ("grave", 50, False), ("mortal", 49, True), ("mortal", 50, False),
-                                                  ("light", 500, None), (None, 0, None)])
+@pytest.mark.parametrize(
+    "wound, net, expected",
+    [
+        ("serious", 59, True),
+        ("serious", 60, False),
+        ("grave", 49, True),
+        ("grave", 50, False),
+        ("mortal", 49, True),
+        ("mortal", 50, False),
+        ("light", 500, None),
+        (None, 0, None),
+    ],
+)
 def test_d11_determination(wound, net, expected):
     assert stays_determined(wound, net, 10) is expected
 
@@ -149,8 +181,9 @@ def test_damage_resistance_makes_weapons_ineffective():
     c, b = fighter("cendre", cendre()), fighter("borel", borel())
     result = SYSTEM.resolve_action(c, b, {"mode": "melee", "target_damage_resistance": "armes_blanches"}, RNG)
     assert result.outcome["net"] == 0 and "ineffective" in result.tags
-    fire = SYSTEM.resolve_action(c, b, {"mode": "melee", "weapon_class": "firearm",
-                                        "target_damage_resistance": "armes_blanches"}, RNG)
+    fire = SYSTEM.resolve_action(
+        c, b, {"mode": "melee", "weapon_class": "firearm", "target_damage_resistance": "armes_blanches"}, RNG
+    )
     assert fire.outcome["net"] == 50
 
 
@@ -199,9 +232,12 @@ def test_initiative_ties():
 
 @pytest.mark.parametrize(
     "decl, code",
-    [({"mode": "kick"}, "invalid_choice"), ({}, "required"), ({"mode": "melee", "action_type": "mental"},
-                                                               "action_type_mismatch"),
-     ({"mode": "melee", "actor_modifier": "x"}, "invalid_int")],
+    [
+        ({"mode": "kick"}, "invalid_choice"),
+        ({}, "required"),
+        ({"mode": "melee", "action_type": "mental"}, "action_type_mismatch"),
+        ({"mode": "melee", "actor_modifier": "x"}, "invalid_int"),
+    ],
 )
 def test_bad_declarations(decl, code):
     a, b = fighter("ariane", ariane()), fighter("borel", borel())
@@ -225,14 +261,17 @@ def test_bad_targets():
 # spec §7.1 S6–S9 and §7.2 D12
 @pytest.mark.parametrize(
     "kwargs, keys, energy",
-    [({"modifications": 1, "prepared": True, "instant": True}, 4, 30),  # S6
-     ({"modifications": 2, "prepared": True, "instant": True}, 6, 40),
-     ({"modifications": 0, "prepared": True, "instant": True}, 2, 20),
-     ({"modifications": 1, "instant": True}, 4, 80),  # S8
-     ({"modifications": 2, "instant": True}, 8, 160),
-     ({"modifications": 2, "instant": True, "magic_rich": True}, 4, 80),
-     ({"modifications": 1, "instant": True, "magic_rich": True}, 2, 40),  # S9 unprepared
-     ({"real": False}, 0, 10), ({}, 1, 10)],
+    [
+        ({"modifications": 1, "prepared": True, "instant": True}, 4, 30),  # S6
+        ({"modifications": 2, "prepared": True, "instant": True}, 6, 40),
+        ({"modifications": 0, "prepared": True, "instant": True}, 2, 20),
+        ({"modifications": 1, "instant": True}, 4, 80),  # S8
+        ({"modifications": 2, "instant": True}, 8, 160),
+        ({"modifications": 2, "instant": True, "magic_rich": True}, 4, 80),
+        ({"modifications": 1, "instant": True, "magic_rich": True}, 2, 40),  # S9 unprepared
+        ({"real": False}, 0, 10),
+        ({}, 1, 10),
+    ],
 )
 def test_spell_costs(kwargs, keys, energy):
     cost = spell_cost(10, **kwargs)
@@ -248,8 +287,9 @@ def test_s7_range_modification_would_cost_10_and_a_key():
 
 def test_spells_in_combat_spend_keys_and_energy():
     b = fighter("borel", borel())
-    result = SYSTEM.resolve_action(b, None, {"mode": "spell", "base_cost": 10, "modifications": 1, "prepared": True,
-                                             "instant": True}, RNG)
+    result = SYSTEM.resolve_action(
+        b, None, {"mode": "spell", "base_cost": 10, "modifications": 1, "prepared": True, "instant": True}, RNG
+    )
     assert changes(result) == {("borel", "keys"): (10, 6), ("borel", "energy"): (95, 65)}
     with pytest.raises(RulesError) as exc:
         SYSTEM.resolve_action(b, None, {"mode": "spell", "base_cost": 10, "modifications": 2, "instant": True}, RNG)
@@ -257,8 +297,9 @@ def test_spells_in_combat_spend_keys_and_energy():
     with pytest.raises(RulesError) as exc:
         SYSTEM.resolve_action(b, None, {"mode": "spell", "base_cost": 10, "in_amber": True}, RNG)
     assert exc.value.errors[0].code == "spell_in_amber"
-    forced = SYSTEM.resolve_action(b, None, {"mode": "spell", "base_cost": 10, "modifications": 2, "instant": True,
-                                             "gm_override": True}, RNG)
+    forced = SYSTEM.resolve_action(
+        b, None, {"mode": "spell", "base_cost": 10, "modifications": 2, "instant": True, "gm_override": True}, RNG
+    )
     assert "gm_override" in forced.tags and changes(forced)[("borel", "coma")] == (False, True)
 
 
@@ -296,8 +337,12 @@ def test_wound_severity_is_monotonic(net, resistance):
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.sampled_from(["melee", "ranged", "thrown", "wrestling", "bare_hands", "psychic"]),
-       st.sampled_from(["melee", "ranged", "unarmed", "wrestling", "none"]), st.booleans(), st.integers(0, 2**31))
+@given(
+    st.sampled_from(["melee", "ranged", "thrown", "wrestling", "bare_hands", "psychic"]),
+    st.sampled_from(["melee", "ranged", "unarmed", "wrestling", "none"]),
+    st.booleans(),
+    st.integers(0, 2**31),
+)
 def test_combat_resolution_is_deterministic(mode, target_mode, surprise, seed):
     c, b = fighter("cendre", cendre()), fighter("borel", borel())
     decl = {"mode": mode, "target_mode": target_mode, "surprise": surprise}

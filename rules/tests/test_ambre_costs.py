@@ -18,8 +18,17 @@ from rules.ambre.costs import (
 
 @pytest.mark.parametrize(
     "power, cost, level",
-    [("marelle", 50, 8), ("logrus", 45, 8), ("atouts", 40, 5), ("metamorphose", 35, 5), ("mots_de_pouvoir", 10, 4),
-     ("sorcellerie", 15, 5), ("conjuration", 20, 5), ("marelle_brisee", 10, 4), ("compulsion", 5, 3)],
+    [
+        ("marelle", 50, 8),
+        ("logrus", 45, 8),
+        ("atouts", 40, 5),
+        ("metamorphose", 35, 5),
+        ("mots_de_pouvoir", 10, 4),
+        ("sorcellerie", 15, 5),
+        ("conjuration", 20, 5),
+        ("marelle_brisee", 10, 4),
+        ("compulsion", 5, 3),
+    ],
 )
 def test_initial_power_costs_l59_l75(power, cost, level):
     assert power_cost(power).amount == cost
@@ -57,14 +66,21 @@ def test_power_ranks_l77():
 
 # spec §7.2 D13
 def test_a1_unique_sword():
-    spec = {"qualities": {"degats": "double", "capacite_psy": "sens_danger"},
-            "transfers": [{"kind": "quality", "target": "capacite_psy"}], "quantity": "unique"}
+    spec = {
+        "qualities": {"degats": "double", "capacite_psy": "sens_danger"},
+        "transfers": [{"kind": "quality", "target": "capacite_psy"}],
+        "quantity": "unique",
+    }
     assert artefact_cost(spec).amount == 9
 
 
 def test_a2_hell_hound_horde():
-    spec = {"kind": "creature", "qualities": {"vitalite": 2, "mouvement": "rapide", "agression": "aptitude"},
-            "powers": {"mouvements_ombre": {"pister": True, "chemin": True, "recherche": False}}, "quantity": "horde"}
+    spec = {
+        "kind": "creature",
+        "qualities": {"vitalite": 2, "mouvement": "rapide", "agression": "aptitude"},
+        "powers": {"mouvements_ombre": {"pister": True, "chemin": True, "recherche": False}},
+        "quantity": "horde",
+    }
     assert artefact_cost(spec).amount == 24
 
 
@@ -88,19 +104,32 @@ def test_a4_asterisk_category_is_exclusive():
 
 
 def test_a5_transfer_inside_the_multiplier():
-    spec = {"kind": "creature", "powers": {"guerison": "regeneration"},
-            "transfers": [{"kind": "power", "target": "guerison"}], "quantity": "recense"}
+    spec = {
+        "kind": "creature",
+        "powers": {"guerison": "regeneration"},
+        "transfers": [{"kind": "power", "target": "guerison"}],
+        "quantity": "recense",
+    }
     assert artefact_cost(spec).amount == 28
     assert artefact_cost(spec, settings={"transfers_multiplied": False}).amount == 18
 
 
 def test_artefact_bad_input():
-    result = artefact_cost({"qualities": {"bogus": 1, "vitalite": 7}, "quantity": "lots",
-                            "transfers": [{"kind": "quality", "target": "mouvement"}, {"kind": "x"}]})
+    result = artefact_cost(
+        {
+            "qualities": {"bogus": 1, "vitalite": 7},
+            "quantity": "lots",
+            "transfers": [{"kind": "quality", "target": "mouvement"}, {"kind": "x"}],
+        }
+    )
     codes = {(e.path, e.code) for e in result.errors}
-    assert codes == {("qualities.bogus", "unknown_quality"), ("qualities.vitalite", "invalid_choice"),
-                     ("quantity", "invalid_choice"), ("transfers.0.target", "transfer_target_missing"),
-                     ("transfers.1.kind", "invalid_choice")}
+    assert codes == {
+        ("qualities.bogus", "unknown_quality"),
+        ("qualities.vitalite", "invalid_choice"),
+        ("quantity", "invalid_choice"),
+        ("transfers.0.target", "transfer_target_missing"),
+        ("transfers.1.kind", "invalid_choice"),
+    }
     assert artefact_cost("nope").errors[0].code == "invalid_item"
 
 
@@ -116,8 +145,10 @@ def test_combat_mastery_cost_is_a_setting_l119():
     assert artefact_cost(spec, settings={"agression_tier3_cost": 3}).amount == 3
 
 
-@pytest.mark.parametrize("quantity, mult", [("unique", 1), ("recense", 2), ("horde", 3), ("repandu", 4),
-                                            ("trans_ombre", 5), ("omnipresent", 6)])
+@pytest.mark.parametrize(
+    "quantity, mult",
+    [("unique", 1), ("recense", 2), ("horde", 3), ("repandu", 4), ("trans_ombre", 5), ("omnipresent", 6)],
+)
 def test_quantity_multipliers_l157_l167(quantity, mult):
     assert artefact_cost({"qualities": {"souffle": "ambrien"}, "quantity": quantity}).amount == 2 * mult
 
@@ -129,8 +160,17 @@ def test_quantity_multipliers_l157_l167(quantity, mult):
         ({"type": "personnelle"}, 1, None),
         ({"type": "royaume", "barrier": "gardien", "control": "flux", "shared": True}, 8, 4),
         ({"type": "primal", "barrier": "communications", "control": "destin", "shared": True}, 9, 4),
-        ({"type": "primal", "barrier": "communications", "control": "destin", "shared": True,
-          "pays_odd_point": True}, 9, 5),
+        (
+            {
+                "type": "primal",
+                "barrier": "communications",
+                "control": "destin",
+                "shared": True,
+                "pays_odd_point": True,
+            },
+            9,
+            5,
+        ),
         ({"type": "personnelle", "broken_pattern": True, "control": "contenu"}, 5, None),
     ],
 )
@@ -143,7 +183,8 @@ def test_sh4_shadow_type_is_exclusive():
     assert [e.code for e in shadow_cost({"type": ["personnelle", "royaume"]}).errors] == ["exclusive_tiers"]
     assert [e.code for e in shadow_cost({"type": ""}).errors] == ["required"]
     assert [e.code for e in shadow_cost({"type": "personnelle", "barrier": ["acces", "gardien"]}).errors] == [
-        "exclusive_tiers"]
+        "exclusive_tiers"
+    ]
 
 
 def test_s12_broken_pattern_counts_as_primal_plane_l277():
@@ -156,9 +197,14 @@ def test_c1_construct():
         "base_power": "atouts",
         "origin_shadows": [{"type": "personnelle", "barrier": "acces"}, {"type": "royaume", "control": "contenu"}],
         "shadow_quantity": "recense",
-        "manifestations": [{"kind": "creature", "qualities": {"vitalite": "animale", "mouvement": "mobile",
-                                                              "intelligence": "vocalises"},
-                            "quantity": "unique", "connection": "canal"}],
+        "manifestations": [
+            {
+                "kind": "creature",
+                "qualities": {"vitalite": "animale", "mouvement": "mobile", "intelligence": "vocalises"},
+                "quantity": "unique",
+                "connection": "canal",
+            }
+        ],
         "psyche": "sensible",
     }
     assert construct_cost(spec, owner_powers={"atouts"}).amount == 19
@@ -167,9 +213,11 @@ def test_c1_construct():
 
 
 def test_c2_construct_base_readings():
-    spec = {"base_power": "pouvoir_ombre",
-            "origin_shadows": [{"type": "primal"}, {"type": "personnelle", "barrier": "gardien"}],
-            "shadow_quantity": "recense"}
+    spec = {
+        "base_power": "pouvoir_ombre",
+        "origin_shadows": [{"type": "primal"}, {"type": "personnelle", "barrier": "gardien"}],
+        "shadow_quantity": "recense",
+    }
     assert construct_cost(spec).amount == 16
     assert construct_cost(spec, settings={"construct_base_reading": "most_expensive"}).amount == 10
     assert construct_cost(spec, settings={"construct_base_reading": "literal"}).amount == 10
@@ -184,8 +232,17 @@ def test_c3_minimal_construct_and_gm_psyche():
     assert [e.code for e in construct_cost({}).errors] == ["required"]
 
 
-@pytest.mark.parametrize("kind, cost", [("allie_ambre", 1), ("ami_demoniaque", 1), ("ami_cour", 2),
-                                        ("soutien_maison", 3), ("protecteur_chaos", 4), ("protecteur_ambre", 6)])
+@pytest.mark.parametrize(
+    "kind, cost",
+    [
+        ("allie_ambre", 1),
+        ("ami_demoniaque", 1),
+        ("ami_cour", 2),
+        ("soutien_maison", 3),
+        ("protecteur_chaos", 4),
+        ("protecteur_ambre", 6),
+    ],
+)
 def test_ally_costs_l330_l340(kind, cost):
     assert ally_cost({"type": kind}).amount == cost
     assert ally_cost(kind).amount == cost
@@ -198,10 +255,17 @@ def test_ally_bad_type():
 # spec §7.2 D16
 @pytest.mark.parametrize("rule, cost", [("product", 306), ("sum", 136), ("max", 51)])
 def test_d16_invented_power(rule, cost):
-    spec = {"domain": "infini",
-            "versus": {"marelle": "faible", "logrus": "faible", "atouts": "egal", "metamorphose": "impuissant",
-                       "magie": "fort"},
-            "multipliers": {"communication": "objectif", "transport": "canal", "invocation": "invocation"}}
+    spec = {
+        "domain": "infini",
+        "versus": {
+            "marelle": "faible",
+            "logrus": "faible",
+            "atouts": "egal",
+            "metamorphose": "impuissant",
+            "magie": "fort",
+        },
+        "multipliers": {"communication": "objectif", "transport": "canal", "invocation": "invocation"},
+    }
     assert invented_power_cost(spec, {"invented_multiplier_rule": rule}).amount == cost
     assert invented_power_cost({**spec, "gm_cost": 60}).amount == 60
 
@@ -212,12 +276,16 @@ def test_invented_power_must_rate_all_five():
 
 
 def test_s10_selections_at_the_same_cost_l85():
-    table = {"power_tables": {"mots_de_pouvoir": [
-        {"level": 4, "cost": 10, "items": ["mots de défense niveau 1"]},
-        {"level": 5, "cost": 14, "items": ["mots d'attaque niveau 1"]},
-        {"level": 6, "cost": 14, "items": ["mots de rupture"]},
-        {"level": 7, "cost": 20, "items": ["mots majeurs"]},
-    ]}}
+    table = {
+        "power_tables": {
+            "mots_de_pouvoir": [
+                {"level": 4, "cost": 10, "items": ["mots de défense niveau 1"]},
+                {"level": 5, "cost": 14, "items": ["mots d'attaque niveau 1"]},
+                {"level": 6, "cost": 14, "items": ["mots de rupture"]},
+                {"level": 7, "cost": 20, "items": ["mots majeurs"]},
+            ]
+        }
+    }
     at5 = costs.available_selections("mots_de_pouvoir", 5, table)
     assert "mots d'attaque niveau 1" in at5 and "mots de rupture" in at5 and "mots majeurs" not in at5
     assert costs.available_selections("mots_de_pouvoir", 3, table) == []

@@ -24,8 +24,11 @@ def test_d3_karma_repayment():
     assert {f["code"] for f in before.flags} == {"negative_karma"}
     after = SYSTEM.apply_progression(borel(), [*creation, entry(5)])
     assert after.balances == {"karma": 2} and after.flags == []
-    assert karma_state(-3)["state"] == "bad" and karma_state(2)["state"] == "good" and karma_state(0)["state"] == (
-        "neutral")
+    assert (
+        karma_state(-3)["state"] == "bad"
+        and karma_state(2)["state"] == "good"
+        and karma_state(0)["state"] == ("neutral")
+    )
 
 
 def test_xp_entries_are_karma_l391():
@@ -68,8 +71,7 @@ def test_attribute_purchase_with_allocation():
 
 
 def test_raising_a_human_attribute():
-    request = {"kind": "attribute", "attribute": "cbt", "points": 15,
-               "allocation": {"hab_cac": 10, "hab_distance": 5}}
+    request = {"kind": "attribute", "attribute": "cbt", "points": 15, "allocation": {"hab_cac": 10, "hab_distance": 5}}
     result = SYSTEM.purchase(borel(), request, {"karma": 20})
     assert result.ok and result.sheet["attributes"]["cbt"] == -10 and result.entries[0].amount == -15
     bad = SYSTEM.purchase(borel(), {**request, "points": 5, "allocation": {"hab_cac": 5}}, {"karma": 20})
@@ -108,10 +110,12 @@ def test_power_level_purchase_needs_gm_table():
 
 @pytest.mark.parametrize(
     "kind, item, cost",
-    [("artefact", {"name": "Épée", "qualities": {"degats": "double"}}, 2),
-     ("shadow", {"name": "Tir", "type": "royaume", "shared": True, "pays_odd_point": True}, 1),
-     ("construct", {"name": "Roue", "base_power": "atouts", "origin_shadows": [{"type": "personnelle"}]}, 1),
-     ("ally", {"type": "protecteur_ambre", "name": "Benedict"}, 6)],
+    [
+        ("artefact", {"name": "Épée", "qualities": {"degats": "double"}}, 2),
+        ("shadow", {"name": "Tir", "type": "royaume", "shared": True, "pays_odd_point": True}, 1),
+        ("construct", {"name": "Roue", "base_power": "atouts", "origin_shadows": [{"type": "personnelle"}]}, 1),
+        ("ally", {"type": "protecteur_ambre", "name": "Benedict"}, 6),
+    ],
 )
 def test_asset_purchases(kind, item, cost):
     result = SYSTEM.purchase(ariane(), {"kind": kind, "item": item}, {"karma": 15})
@@ -129,22 +133,31 @@ def test_purchase_bad_input_and_permissions_of_the_loan():
     assert {e.path for e in missing.errors} == {"attribute", "points"}
     loan = SYSTEM.purchase(cendre(), {"kind": "ally", "item": {"type": "protecteur_ambre"}}, {"karma": 2})
     assert [e.code for e in loan.errors] == ["karma_loan_required"] and loan.entries == []
-    accepted = SYSTEM.purchase(cendre(), {"kind": "ally", "item": {"type": "protecteur_ambre"}, "accept_loan": True},
-                               {"karma": 2})
+    accepted = SYSTEM.purchase(
+        cendre(), {"kind": "ally", "item": {"type": "protecteur_ambre"}, "accept_loan": True}, {"karma": 2}
+    )
     assert accepted.ok and accepted.entries[0].data["balance_after"] == -4
-    capped = SYSTEM.purchase(cendre(), {"kind": "ally", "item": {"type": "protecteur_ambre"}, "accept_loan": True},
-                             {"karma": 2}, {"debt_limit": 3})
+    capped = SYSTEM.purchase(
+        cendre(),
+        {"kind": "ally", "item": {"type": "protecteur_ambre"}, "accept_loan": True},
+        {"karma": 2},
+        {"debt_limit": 3},
+    )
     assert [e.code for e in capped.errors] == ["debt_limit"]
     bad_item = SYSTEM.purchase(cendre(), {"kind": "ally", "item": {"type": "roi"}}, {"karma": 9})
     assert [e.path for e in bad_item.errors] == ["item.type"]
 
 
 purchases = st.one_of(
-    st.builds(lambda t: {"kind": "ally", "item": {"type": t}},
-              st.sampled_from(["allie_ambre", "ami_cour", "soutien_maison", "protecteur_ambre"])),
+    st.builds(
+        lambda t: {"kind": "ally", "item": {"type": t}},
+        st.sampled_from(["allie_ambre", "ami_cour", "soutien_maison", "protecteur_ambre"]),
+    ),
     st.builds(lambda p: {"kind": "power", "power": p}, st.sampled_from(["atouts", "sorcellerie", "marelle"])),
-    st.builds(lambda n: {"kind": "attribute", "attribute": "psy", "points": n, "allocation": {"mental": n}},
-              st.integers(1, 60)),
+    st.builds(
+        lambda n: {"kind": "attribute", "attribute": "psy", "points": n, "allocation": {"mental": n}},
+        st.integers(1, 60),
+    ),
 )
 
 

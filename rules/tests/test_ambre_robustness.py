@@ -12,15 +12,56 @@ from rules.tests.test_ambre_characters import ariane
 SYSTEM = get_system("ambre")
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-100, 100) | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers(-100, 100)
+    | st.text(max_size=8)
     | st.sampled_from(["atouts", "ami_cour", "personnelle", "doublee", "horde", "canal", "sensible"]),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10) | st.sampled_from(
-        ["type", "power", "qualities", "powers", "transfers", "quantity", "level", "origin_shadows", "kind",
-         "target", "barrier", "control", "manifestations", "psyche", "vitalite", "guerison"]), children, max_size=4),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(
+        st.text(max_size=10)
+        | st.sampled_from(
+            [
+                "type",
+                "power",
+                "qualities",
+                "powers",
+                "transfers",
+                "quantity",
+                "level",
+                "origin_shadows",
+                "kind",
+                "target",
+                "barrier",
+                "control",
+                "manifestations",
+                "psyche",
+                "vitalite",
+                "guerison",
+            ]
+        ),
+        children,
+        max_size=4,
+    ),
     max_leaves=12,
 )
-sections = st.sampled_from(["attributes", "characteristics", "powers", "artefacts", "shadows", "constructs", "allies",
-                            "invented_powers", "condition", "modifiers", "ladder", "creation_points", "karma_loan"])
+sections = st.sampled_from(
+    [
+        "attributes",
+        "characteristics",
+        "powers",
+        "artefacts",
+        "shadows",
+        "constructs",
+        "allies",
+        "invented_powers",
+        "condition",
+        "modifiers",
+        "ladder",
+        "creation_points",
+        "karma_loan",
+    ]
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -37,8 +78,13 @@ def test_malformed_sheets_give_errors_not_exceptions(patch):
 @settings(max_examples=80, deadline=None)
 @given(json_values)
 def test_calculators_accept_any_json(spec):
-    for calc in (costs.artefact_cost, costs.shadow_cost, costs.construct_cost, costs.ally_cost,
-                 costs.invented_power_cost):
+    for calc in (
+        costs.artefact_cost,
+        costs.shadow_cost,
+        costs.construct_cost,
+        costs.ally_cost,
+        costs.invented_power_cost,
+    ):
         result = calc(spec if isinstance(spec, dict) else {"x": spec})
         assert isinstance(result.amount, int)
 
@@ -65,12 +111,14 @@ def test_unhashable_kinds_and_events_are_rejected_cleanly():
     from rules.ambre import auction
     from rules.base import RulesError, ScriptedRandom
 
-    for call in (lambda: SYSTEM.resolve({"kind": ["comparison"]}, ScriptedRandom([])),
-                 lambda: auction.apply(auction.new_auction(["a"]), {"type": "bid", "player": "a", "attribute": ["psy"],
-                                                                    "amount": 1}),
-                 lambda: auction.apply(auction.new_auction(["a"]), {"type": ["bid"]}),
-                 lambda: auction.apply(auction.new_auction(["a"]), {"type": "downgrade", "player": "a",
-                                                                    "rank": ["human"]})):
+    for call in (
+        lambda: SYSTEM.resolve({"kind": ["comparison"]}, ScriptedRandom([])),
+        lambda: auction.apply(
+            auction.new_auction(["a"]), {"type": "bid", "player": "a", "attribute": ["psy"], "amount": 1}
+        ),
+        lambda: auction.apply(auction.new_auction(["a"]), {"type": ["bid"]}),
+        lambda: auction.apply(auction.new_auction(["a"]), {"type": "downgrade", "player": "a", "rank": ["human"]}),
+    ):
         try:
             call()
         except RulesError as exc:

@@ -127,8 +127,14 @@ def test_altaride_hit_miss_and_death():
     parried = alt.act(
         attacker,
         defender,
-        {"action": "attack", "weapon": "dague", "modifier": -1, "defence": "parry", "defender_skill": "epee",
-         "defender_modifier": -4},
+        {
+            "action": "attack",
+            "weapon": "dague",
+            "modifier": -1,
+            "defence": "parry",
+            "defender_skill": "epee",
+            "defender_modifier": -4,
+        },
         6,
         5,
     )

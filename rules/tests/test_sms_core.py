@@ -78,8 +78,11 @@ def test_it_applies_douleur_resistance_t1(wounds, penalty):
 
 
 def test_it_keeps_resistive_to_its_domain_and_as_positive_when_gm_allows():
-    mods = [{"kind": "negative", "rank": 2, "domain": "fear"}, {"kind": "resistive", "rank": 2, "domain": "pain"},
-            {"kind": "positive", "rank": 3}]
+    mods = [
+        {"kind": "negative", "rank": 2, "domain": "fear"},
+        {"kind": "resistive", "rank": 2, "domain": "pain"},
+        {"kind": "positive", "rank": 3},
+    ]
     assert score_from_modules(mods)["score"] == 1
     # L47: resisting torture, the resistive module counts as positive
     assert score_from_modules([{"kind": "resistive", "rank": 2, "as_positive": True}])["score"] == 2
@@ -124,8 +127,8 @@ def test_it_gives_exact_odds():
 
 # spec §6.2 D5 – stakes
 @pytest.mark.parametrize(
-    ("die", "stake"), [(2, "none"), (4, "none"), (6, "minor"), (8, "moderate"), (10, "major"), (12, "critical"),
-                       (14, "critical")]
+    ("die", "stake"),
+    [(2, "none"), (4, "none"), (6, "minor"), (8, "moderate"), (10, "major"), (12, "critical"), (14, "critical")],
 )
 def test_it_maps_stakes_to_dice(die, stake):
     assert stake_for_die(die) == stake
@@ -150,8 +153,19 @@ def test_it_handles_degrees_of_success():
     assert out["success"] and out["quality"] == "poor"  # the stew «moins bon que bon»
 
 
-@pytest.mark.parametrize(("offset", "label"), [(-6, "deplorable"), (-4, "pathetic"), (-2, "poor"), (0, "average"),
-                                               (2, "good"), (4, "excellent"), (6, "perfect"), (10, "perfect")])
+@pytest.mark.parametrize(
+    ("offset", "label"),
+    [
+        (-6, "deplorable"),
+        (-4, "pathetic"),
+        (-2, "poor"),
+        (0, "average"),
+        (2, "good"),
+        (4, "excellent"),
+        (6, "perfect"),
+        (10, "perfect"),
+    ],
+)
 def test_it_labels_quality(offset, label):
     assert quality_for_offset(offset) == label
 
@@ -176,8 +190,11 @@ def test_property_rounding_happens_once_after_the_sum(base, adjustments):
     assert difficulty_die(base, adjustments) == round_die(base + sum(adjustments))
 
 
-@given(st.integers(min_value=-20, max_value=30), st.sampled_from([0, 2, 4, 6, 8, 10, 12, 14, 16]),
-       st.integers(min_value=1, max_value=12))
+@given(
+    st.integers(min_value=-20, max_value=30),
+    st.sampled_from([0, 2, 4, 6, 8, 10, 12, 14, 16]),
+    st.integers(min_value=1, max_value=12),
+)
 def test_property_resolution_bounds(score, die, roll):
     roll = min(roll, die) if die else 1
     out = resolve_die(score, die, ScriptedRandom([roll] if 0 < die <= 12 and action_score(score) < die else []))
@@ -191,8 +208,11 @@ def test_property_resolution_bounds(score, die, roll):
         assert out["stake"] == "none"
 
 
-@given(st.integers(min_value=0, max_value=12), st.integers(min_value=-20, max_value=30),
-       st.integers(min_value=-5, max_value=20))
+@given(
+    st.integers(min_value=0, max_value=12),
+    st.integers(min_value=-20, max_value=30),
+    st.integers(min_value=-5, max_value=20),
+)
 def test_property_chosen_die_is_clamped(gm_die, requested, score):
     die = choose_die(gm_die, requested, score)
     assert die == 0 or die % 2 == 0

@@ -14,17 +14,37 @@ SMS = get_system("sms")
 
 
 def mod(name, scope, rank, kind="positive", **extra):
-    return {"name": name, "kind": kind, "scope": scope, "rank": rank, "free_rank": 0, "progress_ranks": 0,
-            "source": "purchased", "predefined": "", "domain": "", "removable": False, "object_name": "",
-            "object_possessed": True, "progressable": True, "roleplay": False, **extra}
+    return {
+        "name": name,
+        "kind": kind,
+        "scope": scope,
+        "rank": rank,
+        "free_rank": 0,
+        "progress_ranks": 0,
+        "source": "purchased",
+        "predefined": "",
+        "domain": "",
+        "removable": False,
+        "object_name": "",
+        "object_possessed": True,
+        "progressable": True,
+        "roleplay": False,
+        **extra,
+    }
 
 
 def human_d22(borgne=True, fort=2):
     modules = [
-        mod("Fort", 5, fort), mod("Maîtrise de l'épée longue", 2, 3), mod("Stratège", 3, 2), mod("Vigilant", 4, 1),
-        mod("Équitation", 3, 1), mod("Résistance à la douleur", 3, 1, "resistive"),
+        mod("Fort", 5, fort),
+        mod("Maîtrise de l'épée longue", 2, 3),
+        mod("Stratège", 3, 2),
+        mod("Vigilant", 4, 1),
+        mod("Équitation", 3, 1),
+        mod("Résistance à la douleur", 3, 1, "resistive"),
         mod("Épée de famille", 1, 3, removable=True, object_name="Épée de famille"),
-        mod("Pouvoir des arcanes", 4, 2, predefined="arcane_power"), mod("Intimidation", 2, 3), mod("Nage", 1, 1),
+        mod("Pouvoir des arcanes", 4, 2, predefined="arcane_power"),
+        mod("Intimidation", 2, 3),
+        mod("Nage", 1, 1),
         mod("Colérique", 4, 2, "negative"),
     ]
     if borgne:
@@ -77,8 +97,12 @@ def test_it_gives_the_tifin_33_and_counts_raised_racial_ranks():
     assert sheet["size_factor"] == 4
     agile = next(m for m in sheet["modules"] if m["name"] == "Agile")
     agile["rank"] = 3
-    sheet["modules"] += [mod("Discrétion", 3, 3), mod("Crochetage", 2, 3), mod("Lancer de dague", 1, 3),
-                         mod("Baratin", 3, 1)]
+    sheet["modules"] += [
+        mod("Discrétion", 3, 3),
+        mod("Crochetage", 2, 3),
+        mod("Lancer de dague", 1, 3),
+        mod("Baratin", 3, 1),
+    ]
     budget = SMS.creation_budget(sheet)
     assert (budget.total, budget.spent, budget.remaining) == (33, 31, 2)
     assert SMS.validate_sheet(sheet) == []
@@ -154,8 +178,10 @@ def test_it_requires_an_object_for_removable_modules():
 
 def test_it_requires_max_magic_for_special_powers():
     sheet = SMS.default_sheet()
-    sheet["modules"] = [mod("Pouvoir des arcanes", 4, 3, predefined="arcane_power"),
-                        mod("Héroïsme", 2, 1, predefined="heroism")]
+    sheet["modules"] = [
+        mod("Pouvoir des arcanes", 4, 3, predefined="arcane_power"),
+        mod("Héroïsme", 2, 1, predefined="heroism"),
+    ]
     assert "special_power_prerequisite" in codes(SMS.validate_sheet(sheet))
     assert "special_power_prerequisite" not in codes(SMS.validate_sheet(sheet, {"magic_max_rank": 3}))
 
@@ -171,8 +197,14 @@ def test_it_reports_field_errors_with_paths():
 def test_it_lists_archetypes_and_applies_gm_templates():
     assert len(ARCHETYPES) == 13 + 20 + 9 + 8
     assert ARCHETYPES["lancer_des_sorts_de_magie_divine"]["required_predefined"] == "divine_power"
-    settings = {"archetype_modules": {"soldat": [{"name": "Tactique", "kind": "positive", "scope": 3, "rank": 3},
-                                                  {"name": "Épée", "kind": "positive", "scope": 3, "rank": 3}]}}
+    settings = {
+        "archetype_modules": {
+            "soldat": [
+                {"name": "Tactique", "kind": "positive", "scope": 3, "rank": 3},
+                {"name": "Épée", "kind": "positive", "scope": 3, "rank": 3},
+            ]
+        }
+    }
     assert SMS.validate_settings(settings) == []
     sheet = apply_archetype(SMS.default_sheet(), "soldat", settings)
     assert [m["name"] for m in sheet["modules"]] == ["Tactique", "Épée"]

@@ -86,8 +86,9 @@ def test_it_derives_penalties_and_rest_hours():
 
 
 # spec D17 (L623–627)
-@pytest.mark.parametrize(("h", "levels", "force"), [(5, 0, 0), (7, 1, 3), (10, 1, 3), (12, 3, 6), (17, 6, 9),
-                                                    (20.5, 10, 12), (16, 6, 9)])
+@pytest.mark.parametrize(
+    ("h", "levels", "force"), [(5, 0, 0), (7, 1, 3), (10, 1, 3), (12, 3, 6), (17, 6, 9), (20.5, 10, 12), (16, 6, 9)]
+)
 def test_it_computes_fall_levels_and_force(h, levels, force):
     assert fall_levels(h, 5) == levels
     assert fall_force(h, 5) == force
@@ -101,8 +102,10 @@ def test_it_makes_falls_beyond_five_size_factors_mortal():
 # T31 (L633): controlled 12 m jump, S 2, player rolls a D6
 @pytest.mark.parametrize(("roll", "levels"), [(1, 0), (2, 1), (3, 3), (4, 3), (5, 3), (6, 6)])
 def test_it_resolves_the_controlled_jump_example(roll, levels):
-    res = SMS.resolve({"kind": "fall", "height": 12, "size_factor": 5, "controlled": True, "score": 2,
-                       "chosen_die": 6}, ScriptedRandom([roll]))
+    res = SMS.resolve(
+        {"kind": "fall", "height": 12, "size_factor": 5, "controlled": True, "score": 2, "chosen_die": 6},
+        ScriptedRandom([roll]),
+    )
     assert res.outcome["force"] == 3
     assert res.outcome["levels"] == levels
     assert res.draws == [roll]
@@ -122,15 +125,19 @@ def test_it_needs_a_critical_success_to_survive_a_mortal_fall():
 
 
 def test_it_converts_levels_under_the_wound_levels_model():
-    res = SMS.resolve({"kind": "fall", "height": 12, "score": 1, "resist": False}, ScriptedRandom([]),
-                      {"health_model": "wound_levels"})
+    res = SMS.resolve(
+        {"kind": "fall", "height": 12, "score": 1, "resist": False},
+        ScriptedRandom([]),
+        {"health_model": "wound_levels"},
+    )
     assert res.outcome["levels"] == 3 and res.outcome["wound"] == {"severity": "critical"}
     assert [levels_to_severity(n) for n in (0, 1, 2, 3, 4, 10)] == [None, 1, 2, 3, 4, 4]
 
 
 # T32, D18 (L644)
-@pytest.mark.parametrize(("distance", "obstacle", "levels"), [(10, 2, 3), (3, None, 1), (10, None, 3), (12, 9, 1),
-                                                              (13, 1, 6), (0, None, 1)])
+@pytest.mark.parametrize(
+    ("distance", "obstacle", "levels"), [(10, 2, 3), (3, None, 1), (10, None, 3), (12, 9, 1), (13, 1, 6), (0, None, 1)]
+)
 def test_it_computes_projection_levels(distance, obstacle, levels):
     assert projection_levels(distance, 5, obstacle) == levels
     res = SMS.resolve({"kind": "projection", "distance": distance, "obstacle_after": obstacle}, ScriptedRandom([]))
@@ -148,8 +155,9 @@ def test_it_computes_projection_levels(distance, obstacle, levels):
         (5, 5, 4, 3, 3, 2, 4, 3, 2),
     ],
 )
-def test_it_computes_spell_damage_points(power, blunt, lethal, critical, el_lethal, el_critical, imp_blunt,
-                                         imp_lethal, imp_critical):
+def test_it_computes_spell_damage_points(
+    power, blunt, lethal, critical, el_lethal, el_critical, imp_blunt, imp_lethal, imp_critical
+):
     assert spell_damage_points(power, "blunt") == blunt
     assert spell_damage_points(power, "lethal") == lethal
     assert spell_damage_points(power, "critical") == critical
@@ -182,18 +190,25 @@ def test_it_applies_model_b_weapon_damage_d8_d21():
 
 
 def test_it_progresses_disease_and_poison():
-    assert affliction_progress("poison", 3, 2, 2) == {"boxes_checked": 3, "boxes_total": 3, "wounds": 1,
-                                                      "damage_type": "lethal", "armour_protects": False}
+    assert affliction_progress("poison", 3, 2, 2) == {
+        "boxes_checked": 3,
+        "boxes_total": 3,
+        "wounds": 1,
+        "damage_type": "lethal",
+        "armour_protects": False,
+    }
     assert affliction_progress("disease", 3, 3, 1)["damage_type"] == "critical"
-    res = SMS.resolve({"kind": "disease", "boxes_total": 4, "boxes_checked": 3, "rate": 2, "die": 6, "score": 2},
-                      ScriptedRandom([5]))
+    res = SMS.resolve(
+        {"kind": "disease", "boxes_total": 4, "boxes_checked": 3, "rate": 2, "die": 6, "score": 2}, ScriptedRandom([5])
+    )
     assert res.outcome["boxes_checked"] == 4 and res.outcome["wounds"] == 1 and res.success is False
     res = SMS.resolve({"kind": "poison", "boxes_total": 4, "die": 6, "score": 2}, ScriptedRandom([1]))
     assert res.outcome["progressed"] is False and res.success is True
     res = SMS.resolve({"kind": "poison", "treated": True}, ScriptedRandom([]))
     assert res.outcome["progressed"] is False
-    res = SMS.resolve({"kind": "poison", "boxes_total": 0, "rate": 1}, ScriptedRandom([]),
-                      {"health_model": "wound_levels"})
+    res = SMS.resolve(
+        {"kind": "poison", "boxes_total": 0, "rate": 1}, ScriptedRandom([]), {"health_model": "wound_levels"}
+    )
     assert res.outcome["wounds"] == 1 and res.outcome["wound"]["severity"] == "serious"
     with pytest.raises(RulesError):
         SMS.resolve({"kind": "poison", "rate": 0}, ScriptedRandom([]))

@@ -83,8 +83,9 @@ def test_it_charges_a_spell_intervention_as_lasting():
 
 
 # T20, T21, T24, T25, D14 (L461–486)
-@pytest.mark.parametrize(("scope", "rank", "power"), [(4, 2, 5), (3, 3, 5), (5, 1, 5), (1, 1, 1), (3, 1, 3),
-                                                      (2, 2, 3), (1, 5, 5), (4, 3, 6)])
+@pytest.mark.parametrize(
+    ("scope", "rank", "power"), [(4, 2, 5), (3, 3, 5), (5, 1, 5), (1, 1, 1), (3, 1, 3), (2, 2, 3), (1, 5, 5), (4, 3, 6)]
+)
 def test_it_computes_improvement_power(scope, rank, power):
     assert improvement_power(scope, rank) == power
 
@@ -114,17 +115,27 @@ def test_counter_magic_d13():
     assert counter_spell_die(6, 3) == 10
     assert dispel_die(4) == 10 and dispel_die(1) == 4
     assert dispel_score_penalty(3, 2, 2) == 7
-    res = SMS.resolve({"kind": "counter_spell", "score": 6, "caster_base_die": 6, "power": 3, "magic_rank": 3},
-                      ScriptedRandom([6]))
+    res = SMS.resolve(
+        {"kind": "counter_spell", "score": 6, "caster_base_die": 6, "power": 3, "magic_rank": 3}, ScriptedRandom([6])
+    )
     assert res.outcome["die"] == 10 and res.success
     with pytest.raises(RulesError) as exc:
         SMS.resolve({"kind": "counter_spell", "score": 6, "power": 3, "magic_rank": 2}, ScriptedRandom([]))
     assert exc.value.errors[0].code == "rank_below_power"
-    res = SMS.resolve({"kind": "dispel", "score": 9, "power": 4, "magic_rank": 4, "effect_duration": "3",
-                       "effect_area": "2", "range": "2"}, ScriptedRandom([2]))
+    res = SMS.resolve(
+        {
+            "kind": "dispel",
+            "score": 9,
+            "power": 4,
+            "magic_rank": 4,
+            "effect_duration": "3",
+            "effect_area": "2",
+            "range": "2",
+        },
+        ScriptedRandom([2]),
+    )
     assert res.outcome["die"] == 10 and res.outcome["score"] == 2 and res.success
-    res = SMS.resolve({"kind": "dispel", "score": 20, "power": 3, "magic_rank": 3, "ritual": True},
-                      ScriptedRandom([]))
+    res = SMS.resolve({"kind": "dispel", "score": 20, "power": 3, "magic_rank": 3, "ritual": True}, ScriptedRandom([]))
     assert res.outcome["die"] == 12
 
 
@@ -135,9 +146,11 @@ def test_permissions_t13_d11():
     assert [e.code for e in cast_permission({"divine_power": 3}, "divine", "offensive")] == ["nature_not_allowed"]
     assert [e.code for e in cast_permission({}, "natural", "curative")] == ["missing_magic_module"]
     assert [e.code for e in cast_permission({"natural_power": 1}, "natural", "misc", "ritual")] == [
-        "missing_ritual_magic"]
-    out = build_spell({"nature": "offensive", "target_die": 6, "magic_type": "divine",
-                       "caster_ranks": {"divine_power": 2}})
+        "missing_ritual_magic"
+    ]
+    out = build_spell(
+        {"nature": "offensive", "target_die": 6, "magic_type": "divine", "caster_ranks": {"divine_power": 2}}
+    )
     assert [e["code"] for e in out["errors"]] == ["nature_not_allowed"]
 
 
@@ -148,8 +161,9 @@ def test_it_reports_builder_errors_without_raising():
     assert {"invalid_choice", "out_of_range"} <= {e["code"] for e in out["errors"]}
     out = build_spell({"power": 2, "damage_type": "elemental_lethal", "nature": "offensive", "target_die": 4})
     assert "power_too_low" in [e["code"] for e in out["errors"]]
-    out = build_spell({"nature": "offensive", "severity": "critical", "target_die": 4,
-                       "damage_type": "elemental_lethal"})
+    out = build_spell(
+        {"nature": "offensive", "severity": "critical", "target_die": 4, "damage_type": "elemental_lethal"}
+    )
     assert out["effect"]["damage_points"] == 1 and out["errors"] == []
     assert all("label" in line for line in out["breakdown"])
 
@@ -163,5 +177,12 @@ def test_spell_builder_is_a_test_kind_without_draws():
 
 
 def test_t14_specialisation_is_a_scope_one_module():
-    assert SMS.creation_budget({**SMS.default_sheet(), "modules": [
-        {"name": "soins des blessures sérieuses", "kind": "positive", "scope": 1, "rank": 2}]}).spent == 2
+    assert (
+        SMS.creation_budget(
+            {
+                **SMS.default_sheet(),
+                "modules": [{"name": "soins des blessures sérieuses", "kind": "positive", "scope": 1, "rank": 2}],
+            }
+        ).spent
+        == 2
+    )

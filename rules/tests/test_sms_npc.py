@@ -42,8 +42,9 @@ def test_heal_kind_t23():
 
 
 def test_recovery_kind_d24():
-    res = SMS.resolve({"kind": "recovery", "event": "rest_hours", "amount": 2, "transient": 0, "lasting": 3},
-                      ScriptedRandom([]))
+    res = SMS.resolve(
+        {"kind": "recovery", "event": "rest_hours", "amount": 2, "transient": 0, "lasting": 3}, ScriptedRandom([])
+    )
     assert res.outcome == {"fatigue": {"transient": 0, "lasting": 1, "persistent": 0}, "penalty": 1}
     res = SMS.resolve({"kind": "recovery", "event": "sleep", "lasting": 3, "maintaining": True}, ScriptedRandom([]))
     assert res.outcome["fatigue"]["lasting"] == 3

@@ -9,26 +9,55 @@ SMS = get_system("sms")
 
 def sheet_d23():
     sheet = SMS.default_sheet()
-    base = {"free_rank": 0, "progress_ranks": 0, "source": "purchased", "predefined": "", "domain": "",
-            "removable": False, "object_name": "", "object_possessed": True, "progressable": True, "roleplay": False}
+    base = {
+        "free_rank": 0,
+        "progress_ranks": 0,
+        "source": "purchased",
+        "predefined": "",
+        "domain": "",
+        "removable": False,
+        "object_name": "",
+        "object_possessed": True,
+        "progressable": True,
+        "roleplay": False,
+    }
     sheet["modules"] = [
         {**base, "name": "Fort", "kind": "positive", "scope": 5, "rank": 2},
         {**base, "name": "Stratège", "kind": "positive", "scope": 3, "rank": 2},
         {**base, "name": "Nage", "kind": "positive", "scope": 1, "rank": 1},
         {**base, "name": "Intimidation", "kind": "positive", "scope": 2, "rank": 3},
         {**base, "name": "Colérique", "kind": "negative", "scope": 4, "rank": 2},
-        {**base, "name": "Lame acérée", "kind": "positive", "scope": 1, "rank": 2, "removable": True,
-         "object_name": "Lame", "progressable": False},
-        {**base, "name": "Chance de Kara", "kind": "positive", "scope": 1, "rank": 1, "removable": True,
-         "object_name": "Kara", "object_possessed": False},
+        {
+            **base,
+            "name": "Lame acérée",
+            "kind": "positive",
+            "scope": 1,
+            "rank": 2,
+            "removable": True,
+            "object_name": "Lame",
+            "progressable": False,
+        },
+        {
+            **base,
+            "name": "Chance de Kara",
+            "kind": "positive",
+            "scope": 1,
+            "rank": 1,
+            "removable": True,
+            "object_name": "Kara",
+            "object_possessed": False,
+        },
     ]
     return sheet
 
 
 def test_d23_awards_per_session_scenario_and_bonus():
-    facts = [{"present": True, "session_id": "s1"}, {"present": False, "session_id": "s2"},
-             {"present": True, "session_id": "s3"},
-             {"present": True, "session_id": "s4", "scenario_completed": True, "scenario_id": "sc", "gm_bonus": True}]
+    facts = [
+        {"present": True, "session_id": "s1"},
+        {"present": False, "session_id": "s2"},
+        {"present": True, "session_id": "s3"},
+        {"present": True, "session_id": "s4", "scenario_completed": True, "scenario_id": "sc", "gm_bonus": True},
+    ]
     drafts = [d for f in facts for d in SMS.suggest_session_awards(sheet_d23(), f)]
     assert sum(d.amount for d in drafts) == 5
     assert {d.kind for d in drafts} == {"system_award", "gm_award"}
@@ -67,7 +96,8 @@ def test_it_refuses_bad_purchases():
         return [e.code for e in res.errors]
 
     assert code({"kind": "raise_module", "module": 0, "scenario": "sc", "scenario_completed": False}) == [
-        "scenario_not_completed"]
+        "scenario_not_completed"
+    ]
     assert code({"kind": "raise_module", "module": 0, "scenario": "sc"}, xp=4) == ["not_enough_xp"]
     assert code({"kind": "raise_module", "module": 4, "scenario": "sc"}) == ["negative_module"]
     assert code({"kind": "raise_module", "module": 5, "scenario": "sc"}) == ["not_progressable"]
@@ -80,8 +110,7 @@ def test_it_refuses_bad_purchases():
 
 
 def test_it_buys_a_new_module_at_rank_one():
-    res = SMS.purchase(sheet_d23(), {"kind": "new_module", "name": "Pistage", "scope": 2, "scenario": "sc"},
-                       {"xp": 2})
+    res = SMS.purchase(sheet_d23(), {"kind": "new_module", "name": "Pistage", "scope": 2, "scenario": "sc"}, {"xp": 2})
     assert res.ok and res.entries[0].amount == -2
     new = res.sheet["modules"][-1]
     assert (new["name"], new["rank"], new["progress_ranks"], new["kind"]) == ("Pistage", 1, 1, "positive")
@@ -89,8 +118,13 @@ def test_it_buys_a_new_module_at_rank_one():
 
 
 def test_it_flags_a_negative_balance():
-    res = SMS.apply_progression(sheet_d23(), [{"currency": "xp", "amount": 1, "kind": "system_award", "data": {}},
-                                              {"currency": "xp", "amount": -3, "kind": "purchase", "data": {}}])
+    res = SMS.apply_progression(
+        sheet_d23(),
+        [
+            {"currency": "xp", "amount": 1, "kind": "system_award", "data": {}},
+            {"currency": "xp", "amount": -3, "kind": "purchase", "data": {}},
+        ],
+    )
     assert res.balances == {"xp": -2} and res.flags[0]["code"] == "negative_xp"
 
 

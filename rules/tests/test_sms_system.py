@@ -19,8 +19,20 @@ def test_it_describes_every_declaration_as_json():
     data = SMS.describe()
     json.dumps(data)
     assert data["slug"] == "sms" and data["currencies"] == ["xp"]
-    assert {"action", "attack_npc", "defend_npc", "opposed", "spell_builder", "cast_spell", "counter_spell", "dispel",
-            "fall", "projection", "disease", "poison"} <= set(data["test_kinds"])
+    assert {
+        "action",
+        "attack_npc",
+        "defend_npc",
+        "opposed",
+        "spell_builder",
+        "cast_spell",
+        "counter_spell",
+        "dispel",
+        "fall",
+        "projection",
+        "disease",
+        "poison",
+    } <= set(data["test_kinds"])
     steps = [s["key"] for s in data["creation_steps"]]
     assert steps == ["race", "background", "archetype", "modules", "magic", "equipment"]
     paths = {f["path"] for f in data["sheet_fields"]}
@@ -46,8 +58,12 @@ def test_it_migrates_and_fills_defaults():
     "request_",
     [
         {"kind": "action", "score": 3, "die": 10, "circumstances": 1},
-        {"kind": "attack_npc", "modules": [{"kind": "positive", "rank": 2}, {"kind": "negative", "rank": 1}],
-         "base_die": 8, "severity": "serious"},
+        {
+            "kind": "attack_npc",
+            "modules": [{"kind": "positive", "rank": 2}, {"kind": "negative", "rank": 1}],
+            "base_die": 8,
+            "severity": "serious",
+        },
         {"kind": "opposed", "attacker_score": 4, "attacker_die": 8, "defender_score": 3, "defender_die": 6},
         {"kind": "fall", "height": 18, "score": 4},
         {"kind": "cast_spell", "score": 4, "nature": "misc", "power": 3},
@@ -64,8 +80,9 @@ def test_it_resolves_a_plain_action_with_modules_and_odds():
     assert SMS.odds(req) == {"score": 4, "die": 8, "success": 0.5, "failure": 0.5}
     res = SMS.resolve(req, ScriptedRandom([4]))
     assert res.success and res.draws == [4] and res.summary.en.startswith("Success")
-    res = SMS.resolve({"kind": "action", "score": 2, "die": 6, "threshold": "relative", "chosen_die": 10},
-                      ScriptedRandom([7]))
+    res = SMS.resolve(
+        {"kind": "action", "score": 2, "die": 6, "threshold": "relative", "chosen_die": 10}, ScriptedRandom([7])
+    )
     assert not res.success and res.outcome["stake"] == "major" and "major" in res.summary.en
     assert SMS.odds({"kind": "fall", "height": 3}) is None
 
@@ -137,8 +154,9 @@ def test_it_heals_at_light_level_when_no_level_is_given():
 def test_it_previews_a_built_spell_as_the_builder_s_odds():
     """The spell builder shows difficulty and energy cost before any roll (L366-L376, L301, L414)."""
     # Offensive, serious wound, against a D6 defence, small area: D6 + 2 = D8; area costs 1 on the score.
-    preview = SMS.odds({"kind": "spell_builder", "nature": "offensive", "severity": "serious", "target_die": 6,
-                        "area": "1"})
+    preview = SMS.odds(
+        {"kind": "spell_builder", "nature": "offensive", "severity": "serious", "target_die": 6, "area": "1"}
+    )
     assert preview["difficulty"] == 8 and preview["score_penalty"] == 1
     assert preview["energy_cost"] == {"transient": 0, "lasting": 1, "participants_lasting": 0}
     assert preview["summary"]["fr"] == "difficulté D8, malus au score 1, coût en énergie : 1 fatigue durable"
