@@ -60,8 +60,8 @@ DECLARATIONS = [
 
 
 def _combatants():
-    a = Combatant("ariane", "Ariane", "a", ARIANE, SYSTEM.combat_state(ARIANE, karma=15))
-    b = Combatant("borel", "Borel", "b", BOREL, SYSTEM.combat_state(BOREL, karma=-3))
+    a = Combatant("ariane", "Ariane", "a", ARIANE, SYSTEM.combat_state(ARIANE, balances={"karma": 15}))
+    b = Combatant("borel", "Borel", "b", BOREL, SYSTEM.combat_state(BOREL, balances={"karma": -3}))
     return a, b
 
 

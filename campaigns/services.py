@@ -910,8 +910,9 @@ def can_lower_die(user: Any, roll: Roll) -> bool:
         return False
     if user is None or not user.is_authenticated or roll.roller_id != user.pk:
         return False
-    system = rules.get_system(roll.system) if roll.system in rules.SYSTEM_MODULES else None
-    return system is not None and callable(getattr(system, "lower_die", None))
+    if roll.system not in rules.SYSTEM_MODULES or not isinstance(roll.resolution, dict):
+        return False
+    return rules.get_system(roll.system).can_lower_die(roll.resolution)
 
 
 def lower_roll_die(user: Any, roll: Roll, *, points: Any) -> Roll:
@@ -1006,9 +1007,9 @@ def can_set_difficulty(user: Any, roll: Roll, *, is_gm: bool) -> bool:
     """Whether a GM may set the difficulty of ``roll`` after it was rolled (the system re-evaluates it)."""
     if not is_gm or roll.kind != "system" or roll.post_id is None or roll.system not in rules.SYSTEM_MODULES:
         return False
-    outcome = roll.resolution.get("outcome") if isinstance(roll.resolution, dict) else None
-    system = rules.get_system(roll.system)
-    return isinstance(outcome, dict) and "nd" in outcome and callable(getattr(system, "reevaluate", None))
+    if not isinstance(roll.resolution, dict):
+        return False
+    return rules.get_system(roll.system).can_reevaluate(roll.resolution)
 
 
 def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:

@@ -97,7 +97,7 @@ def _campaign_context(request: HttpRequest, campaign: Campaign, **extra: Any) ->
         "is_main_gm": role == Role.GM,
         "can_post": access.can_post(request.user, campaign),
         "system_name": campaign.rule_system.name.get(_lang()),
-        "has_gm_aids": role in access.GM_ROLES and hasattr(campaign.rule_system, "gm_aids"),
+        "has_gm_aids": role in access.GM_ROLES and campaign.rule_system.gm_aids() is not None,
         "chain_head": dice.chain_head(campaign),
         **extra,
     }
@@ -188,10 +188,11 @@ def gm_aids(request: HttpRequest, slug: str) -> HttpResponse:
     off the character sheet as a GM aid (L360-L363, L370-L422), and the difficulty levels (L837-L869).
     """
     campaign = access.get_campaign_for_user(request.user, slug)
-    aids_of = getattr(campaign.rule_system, "gm_aids", None)
-    if aids_of is None or not access.is_gm(request.user, campaign):
+    if not access.is_gm(request.user, campaign):
         raise Http404
-    aids = aids_of()
+    aids = campaign.rule_system.gm_aids()
+    if aids is None:
+        raise Http404
     lang = _lang()
     aspects = [a["code"] for a in aids.get("aspects", [])]
     combinations = [

@@ -14,7 +14,6 @@ All rule arithmetic comes from ``rules.get_system(campaign.system)``.
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import Iterable
 from datetime import timedelta
@@ -156,14 +155,12 @@ def _settings(encounter: Encounter) -> dict[str, Any]:
 def initial_state(
     system: rules.base.RuleSystem, sheet: dict[str, Any], settings: dict[str, Any], character: Character | None
 ) -> dict[str, Any]:
-    """The system's combat state; systems whose ``combat_state`` takes the
-    ``karma`` balance (Ambre, L429) receive it from the ledger."""
-    params = inspect.signature(system.combat_state).parameters
-    if "karma" in params and character is not None:
-        from characters.ledger import balances
+    """The system's combat state, given the character's ledger balances (``None`` for a quick NPC)."""
+    if character is None:
+        return system.combat_state(sheet, settings)
+    from characters.ledger import balances
 
-        return system.combat_state(sheet, settings, karma=balances(character).get("karma", 0))
-    return system.combat_state(sheet, settings)
+    return system.combat_state(sheet, settings, balances=balances(character))
 
 
 def combatant(participant: Participant) -> Combatant:

@@ -952,12 +952,8 @@ def _upsert(model: Any, lookup: dict[str, Any], values: dict[str, Any]) -> None:
 
 
 def _karma_state(system: RuleSystem, balances: dict[str, int]) -> dict[str, Any]:
-    """Ambre's karma state (good/neutral/bad, loan) from the rules, if the system has it."""
-    if system.slug != "ambre":
-        return {}
-    from rules.ambre.progression import karma_state
-
-    return karma_state(int(balances.get("karma", 0)))
+    """What the balances mean in the game (Ambre's karma state), from the rules."""
+    return system.balance_state(balances)
 
 
 def apply_campaign_step(

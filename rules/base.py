@@ -1188,9 +1188,56 @@ class RuleSystem(ABC):
                 raise RulesError(errors)
         return BuiltTest(test.key, test.label, request, reads, values, test.declared)
 
+    # ---- after the roll: a stored test re-read ------------------------------
+    def can_lower_die(self, resolution: Mapping[str, Any]) -> bool:
+        """Whether a stored test's die may be lowered by spending experience
+        (Altaride's *baisser le dé*). Default: never."""
+        return False
+
+    def lower_die(
+        self,
+        stored: Resolution | dict[str, Any],
+        points: int,
+        xp_balance: int,
+        side: str = "active",
+        settings: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], LedgerDraft]:
+        """Spend ``points`` of experience to lower a stored test's die: ``(new outcome, ledger draft)``.
+        Refused with :class:`RulesError` where :meth:`can_lower_die` is false (the default)."""
+        raise RulesError([error("lower_die", "unsupported", "Non prévu par ce système.", "Not in this system.")])
+
+    def can_reevaluate(self, resolution: Mapping[str, Any]) -> bool:
+        """Whether the GM may set a difficulty after the roll and have the stored draws
+        re-judged (Clefs de l'Aube's *ND fixé après le jet*). Default: never."""
+        return False
+
+    def reevaluate(
+        self,
+        resolution: dict[str, Any],
+        difficulty: int | None,
+        negative_nd: bool | None = None,
+        nd_hidden: bool | None = None,
+    ) -> dict[str, Any]:
+        """The stored test judged again against ``difficulty``, without re-rolling: a new
+        resolution dict. Refused with :class:`RulesError` where :meth:`can_reevaluate` is false."""
+        raise RulesError([error("difficulty", "unsupported", "Non prévu par ce système.", "Not in this system.")])
+
+    def gm_aids(self) -> dict[str, Any] | None:
+        """GM-only help tables (JSON values, texts as ``Msg`` dicts); ``None``: the system has none."""
+        return None
+
     # ---- combat -----------------------------------------------------------
-    def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Initial combat state of a participant (gauges, pools, wounds)."""
+    def combat_state(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        balances: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
+        """Initial combat state of a participant (gauges, pools, wounds).
+
+        ``balances`` are the character's ledger balances (``{"karma": 3}``) when it has a
+        ledger (``None`` for a quick NPC): a system whose combat reads one (Ambre's karma
+        decides what a mortal wound means) takes it from there."""
         return {}
 
     def private_state_keys(self) -> frozenset[str]:
@@ -1385,6 +1432,41 @@ class RuleSystem(ABC):
         for entry in entries:
             balances[entry["currency"]] = balances.get(entry["currency"], 0) + int(entry["amount"])
         return ProgressionResult(balances=balances, sheet=sheet)
+
+    def campaign_progression(
+        self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any] | None = None
+    ) -> dict[int, dict[str, Any]] | None:
+        """A campaign-wide step after every character's :meth:`apply_progression`, for effects
+        that compare characters (Ambre's ladders after buy-ups).
+
+        ``sheets`` maps a character id to its current sheet. Returns ``{id: {"sheet": new sheet,
+        "state": {...}}}`` for the characters it changes, or ``None`` (the default) when the
+        system has no such step."""
+        return None
+
+    def balance_state(self, balances: Mapping[str, int]) -> dict[str, Any]:
+        """What the balances mean in the game (Ambre's good or bad karma, a loan), as JSON values
+        with texts as ``Msg`` dicts; default: nothing beyond the numbers."""
+        return {}
+
+    # ---- words ------------------------------------------------------------
+    def group_labels(self) -> dict[str, Msg]:
+        """Names of the sheet's group keys and budget pools (``Field.group``, ``Budget.pools``),
+        in the system's words. Default: none (the caller humanizes the key)."""
+        return {}
+
+    def test_kind_labels(self) -> dict[str, Msg]:
+        """Names of the :meth:`test_kinds` keys. Default: none."""
+        return {}
+
+    def purchase_kind_labels(self) -> dict[str, Msg]:
+        """Names of the :meth:`purchase_fields` kinds (*types d'achat*). Default: none."""
+        return {}
+
+    def currency_labels(self) -> dict[str, Msg]:
+        """Names of :attr:`currencies` (experience, karma). Default: the common two."""
+        names = {"xp": Msg("expérience", "experience"), "karma": Msg("karma", "karma")}
+        return {c: names.get(c, Msg(c, c)) for c in self.currencies}
 
     # ---- description ------------------------------------------------------
     def describe(self) -> dict[str, Any]:

@@ -526,7 +526,9 @@ class GmAidsView(APIView):
     )
     def get(self, request: Request, campaign: str) -> Response:
         obj = access.get_campaign_for_user(request.user, campaign)
-        aids_of = getattr(obj.rule_system, "gm_aids", None)
-        if aids_of is None or not access.is_gm(request.user, obj):
+        if not access.is_gm(request.user, obj):
             raise Http404
-        return Response(aids_of())
+        aids = obj.rule_system.gm_aids()
+        if aids is None:
+            raise Http404
+        return Response(aids)

@@ -18,7 +18,7 @@ Extra public API beyond :class:`~rules.base.RuleSystem`: :meth:`AltarideSystem.l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.altaride import combat, creation, derive, outcome, progression, resolution, schema
@@ -175,6 +175,11 @@ class AltarideSystem(RuleSystem):
     def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
         return resolution.odds(request, self.settings(settings))
 
+    def can_lower_die(self, resolution: Mapping[str, Any]) -> bool:
+        """A stored d20 test with a die read (L217): a simple or opposed roll."""
+        outcome = resolution.get("outcome")
+        return isinstance(outcome, Mapping) and isinstance(outcome.get("roll"), Mapping)
+
     def lower_die(
         self,
         stored: Resolution | dict[str, Any],
@@ -187,7 +192,12 @@ class AltarideSystem(RuleSystem):
         return resolution.lower_die(stored, points, xp_balance, side, self.settings(settings))
 
     # ---- combat -----------------------------------------------------------
-    def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    def combat_state(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        balances: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
         return combat.combat_state(sheet)
 
     def action_fields(self) -> tuple[Field, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
@@ -182,8 +182,13 @@ class AmbreSystem(RuleSystem):
 
     # ---- combat -----------------------------------------------------------
     def combat_state(
-        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, karma: int | None = None
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        balances: Mapping[str, int] | None = None,
     ) -> dict[str, Any]:
+        """The karma balance decides what a mortal wound means (L429); unknown for a quick NPC."""
+        karma = None if balances is None else int(balances.get("karma", 0))
         return combat.combat_state(sheet, self.settings(settings), karma)
 
     def private_state_keys(self) -> frozenset[str]:
@@ -248,6 +253,16 @@ class AmbreSystem(RuleSystem):
         self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
     ) -> list[LedgerDraft]:
         return progression.suggest_session_awards(sheet, facts, self.settings(settings))
+
+    def campaign_progression(
+        self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any] | None = None
+    ) -> dict[int, dict[str, Any]] | None:
+        """The ladders after buy-ups (L18): true ranks to the GMs, known ranks to each owner."""
+        return progression.campaign_ladders(sheets, self.settings(settings))
+
+    def balance_state(self, balances: Mapping[str, int]) -> dict[str, Any]:
+        """Good, neutral or bad karma and the loan (L3, L464-L470)."""
+        return progression.karma_state(int(balances.get("karma", 0)))
 
     def apply_progression(
         self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any] | None = None

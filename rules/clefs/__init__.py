@@ -38,7 +38,7 @@ Readings chosen where the seed is silent or ambiguous (spec gap ids):
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -496,7 +496,12 @@ class ClefsDeLAube(RuleSystem):
         return None
 
     # ---- combat -----------------------------------------------------------
-    def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    def combat_state(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        balances: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
         return combat.combat_state(sheet)
 
     def action_fields(self) -> tuple[Field, ...]:
@@ -608,6 +613,11 @@ class ClefsDeLAube(RuleSystem):
         self, rng: RandomSource, aspect_method: str = "ROLL_STANDARD", means_method: str = "ROLL"
     ) -> dict[str, Any]:
         return creation_roll(rng, aspect_method, means_method)
+
+    def can_reevaluate(self, resolution: Mapping[str, Any]) -> bool:
+        """An action or overreach whose ND the GM may set after the roll (L903-L911)."""
+        outcome = resolution.get("outcome")
+        return resolution.get("kind") in ("action", "overreach") and isinstance(outcome, Mapping) and "nd" in outcome
 
     def reevaluate(
         self,

@@ -725,7 +725,12 @@ class SMSSystem(RuleSystem):
         return self._affliction("poison", r, rng, s)
 
     # ---- combat -------------------------------------------------------------------
-    def combat_state(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    def combat_state(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any] | None = None,
+        balances: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
         fatigue = sheet.get("fatigue") or {}
         return {
             "initiative": None,

@@ -17,7 +17,7 @@ RNG = ScriptedRandom([])
 
 
 def fighter(cid, sheet, karma=None, **state):
-    base = SYSTEM.combat_state(sheet, karma=karma)
+    base = SYSTEM.combat_state(sheet, balances=None if karma is None else {"karma": karma})
     base.update(state)
     return Combatant(cid, cid.capitalize(), cid, sheet, base)
 

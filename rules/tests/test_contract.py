@@ -358,6 +358,29 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
             for t in system.sheet_tests(sheet)
             if t.impossible is None
         ),
+        "can_lower_die": lambda: system.can_lower_die({}) is False,
+        "lower_die": lambda: (
+            system.can_lower_die({"outcome": {"roll": {}}})
+            or pytest.raises(RulesError, system.lower_die, {}, 1, 10) is not None
+        ),
+        "can_reevaluate": lambda: system.can_reevaluate({}) is False,
+        "reevaluate": lambda: (
+            system.can_reevaluate({"kind": "action", "outcome": {"nd": 0}})
+            or pytest.raises(RulesError, system.reevaluate, {}, 5) is not None
+        ),
+        "gm_aids": lambda: (aids := system.gm_aids()) is None or json.dumps(aids) is not None,
+        "campaign_progression": lambda: (
+            (out := system.campaign_progression({1: sheet, 2: dict(sheet)})) is None
+            or (set(out) <= {1, 2} and all(isinstance(v.get("sheet"), dict) for v in out.values()))
+        ),
+        "balance_state": lambda: json.dumps(system.balance_state(balances)) is not None,
+        "group_labels": lambda: _bilingual(system.group_labels()),
+        "test_kind_labels": lambda: _bilingual(system.test_kind_labels())
+        and set(system.test_kind_labels()) <= set(system.test_kinds()),
+        "purchase_kind_labels": lambda: _bilingual(system.purchase_kind_labels())
+        and set(system.purchase_kind_labels()) <= set(system.purchase_fields()),
+        "currency_labels": lambda: _bilingual(system.currency_labels())
+        and set(system.currency_labels()) == set(system.currencies),
         "combat_value_labels": lambda: all(
             isinstance(k, str) and isinstance(v, Msg) and v.fr and v.en for k, v in system.combat_value_labels().items()
         ),
@@ -365,6 +388,10 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
     for name, call in calls.items():
         assert call(), f"{system.slug}.{name}"
     return set(calls)
+
+
+def _bilingual(labels: dict[str, Msg]) -> bool:
+    return all(isinstance(k, str) and isinstance(v, Msg) and v.fr and v.en for k, v in labels.items())
 
 
 def _public_methods() -> set[str]:
