@@ -297,8 +297,9 @@ def _exchange(a: Combatant, b: Combatant, decl: dict[str, Any], cfg: dict[str, A
 def test_an_ambre_exchange_is_what_it_was(
     sa: dict[str, Any], sb: dict[str, Any], decl: dict[str, Any], cfg: dict[str, Any], karma: int | None, partial: bool
 ) -> None:
-    state_a = AMBRE.combat_state(sa, balances=None if karma is None else {"karma": karma})
-    state_b = AMBRE.combat_state(sb, balances=None if karma is None else {"karma": karma})
+    balances = None if karma is None else {"karma": karma}
+    state_a = AMBRE.combat_state(sa, balances=balances)
+    state_b = AMBRE.combat_state(sb, balances=balances)
     if partial:  # a state missing keys is completed from the sheet
         state_b = {"life": state_b["life"], "wounds": {"light": 3}}
     a = Combatant("a", "Ariane", "a", sa, state_a)
@@ -307,7 +308,7 @@ def test_an_ambre_exchange_is_what_it_was(
     with reference_ambre():
         expected = _exchange(a, b, decl, cfg)
     assert got == expected
-    assert state_a == AMBRE.combat_state(sa, balances=None if karma is None else {"karma": karma})  # the participants' states are never mutated
+    assert state_a == AMBRE.combat_state(sa, balances=balances)  # the participants' states are never mutated
 
 
 def test_ambre_stats_on_demand_equal_the_eager_stats() -> None:
