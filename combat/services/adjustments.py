@@ -12,6 +12,7 @@ from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from combat.services.carry import _carry
 from combat.services.common import LANGS, _append, _apply_changes, _lock, _require_active, _require_gm, both, system_for
 from combat.services.resolution import _conditions, _fallen, public_changes
+from config import jsonlimits
 from rules.base import (
     get_path,
     join_sentences,
@@ -23,8 +24,6 @@ from rules.base import (
 # ---------------------------------------------------------------------------
 def parse_value(raw: str) -> Any:
     """A typed value from a form: integer, true/false, null, or text."""
-    from config import jsonlimits
-
     raw = (raw or "").strip()
     if raw.lower() in ("true", "vrai", "oui", "yes"):
         return True

@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext, gettext_noop, override
 
 from characters.models import Character
+from characters.outcomes import carry_result
 from combat.models import Encounter, LogEntry, Participant
 from combat.services.common import _append, _settings, both, system_for
 
@@ -15,8 +16,6 @@ from combat.services.common import _append, _settings, both, system_for
 def _carry(user: Any, encounter: Encounter, entry: LogEntry, ids: Iterable[int]) -> list[LogEntry]:
     """Carry the lasting marks of ``entry`` (wounds, pools, fatigue, handicaps, death) to the sheets
     of the characters involved, each as a recorded sheet version naming the log entry."""
-    from characters.outcomes import carry_result
-
     system = system_for(encounter)
     settings = _settings(encounter)
     lang = encounter.campaign.language or "fr"

@@ -7,11 +7,12 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
-from django.utils.translation import gettext, override
+from django.utils.translation import get_language, gettext, override
 
 import rules
 from campaigns.access import can_read_forum, is_gm
 from campaigns.models import Campaign
+from characters.ledger import balances
 from characters.models import Character
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from live.events import publish
@@ -131,8 +132,6 @@ def initial_state(
     """The system's combat state, given the character's ledger balances (``None`` for a quick NPC)."""
     if character is None:
         return system.combat_state(sheet, settings)
-    from characters.ledger import balances
-
     return system.combat_state(sheet, settings, balances=balances(character))
 
 
@@ -149,8 +148,6 @@ def combatant(participant: Participant) -> Combatant:
 
 
 def _rules_errors(exc: RulesError, lang: str | None = None) -> ValidationError:
-    from django.utils.translation import get_language
-
     lang = lang or get_language() or "fr"
     errors: dict[str, list[str]] = {}
     for err in exc.errors:
@@ -192,8 +189,6 @@ def _side_label(side: str) -> str:
 
 
 def _lang() -> str:
-    from django.utils.translation import get_language
-
     return get_language() or "fr"
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
@@ -14,6 +16,7 @@ from django.utils.translation import gettext, gettext_noop
 import rules
 from campaigns.access import can_read_forum, is_gm
 from combat import dice as combat_dice
+from combat import signals
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
 from combat.services.common import (
     _append,
@@ -35,6 +38,8 @@ from rules.base import (
     RandomSource,
     RulesError,
     get_path,
+    gm_only_paths,
+    validate_fields,
 )
 
 
@@ -55,8 +60,6 @@ def clean_declaration(
     other than the field's default, or than what the GM already set on this
     declaration (``previous``, kept as it is), is refused with a field error.
     """
-    from rules.base import gm_only_paths, validate_fields
-
     fields = system.action_fields() if fields is None else fields
     known = {f.path.split(".")[0] for f in fields}  # dotted paths are nested (``spell.nature``)
     cleaned = {k: v for k, v in (data or {}).items() if k in known}
@@ -232,10 +235,6 @@ def reveal_declarations(user: Any, encounter: Encounter, *, rng: RandomSource | 
 
 def defence_delay() -> timedelta:
     """How long a defender has to choose before a GM may decide for them (forum pace)."""
-    import os
-
-    from django.conf import settings as django_settings
-
     minutes = getattr(django_settings, "TABLEE_COMBAT_DEFENCE_MINUTES", None)
     if minutes is None:
         minutes = os.environ.get("TABLEE_COMBAT_DEFENCE_MINUTES", "") or 24 * 60
@@ -267,9 +266,7 @@ def _ask_defences(
         declaration.defence_status = "pending"
         declaration.defence_asked = now
         declaration.save(update_fields=["defence_status", "defence_asked"])
-        from rhythm import loop
-
-        loop.reaction_needed(user, encounter, target)
+        signals.defence_asked.send(sender=Encounter, actor=user, encounter=encounter, target=target)
         _append(
             encounter,
             LogEntry.Kind.DECLARED,

@@ -11,6 +11,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, override
 
+from campaigns.services import create_post
 from combat.models import Declaration, Encounter, LogEntry, Round
 from combat.services.common import _append, _lock, _require_active, _require_gm, both
 
@@ -47,11 +48,6 @@ def round_summary(encounter: Encounter, number: int, lang: str) -> str:
 
 def _post_summary(user: Any, encounter: Encounter, body: str) -> int | None:
     """Post a system message to the encounter's thread (campaigns' service)."""
-    try:
-        from campaigns.services import create_post
-    except ImportError:  # the campaigns service is not there yet
-        logger.warning("combat: campaigns.services.create_post is missing; round summary not posted")
-        return None
     try:
         with transaction.atomic():
             post = create_post(user, encounter.thread, body=body, system_message=True)
