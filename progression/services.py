@@ -48,7 +48,7 @@ from urllib.parse import urlencode
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Case, F, Q, TextField, Value, When
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Cast, Coalesce, NullIf
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -746,7 +746,8 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
                 seen.update((character.pk, character) for character in done)
         stream.close()
         if step is not None and seen:
-            apply_campaign_step(run, step, seen, settings)
+            with cyclic_gc_paused():
+                apply_campaign_step(run, step, seen, settings)
     except LeaseLost:
         logger.warning("progression: run %s was taken over by another worker; this one stops", run.pk)
         return {**_run_data(run), "status": "taken-over"}
@@ -960,12 +961,12 @@ class LedgerStream:
     numbers by id (the ranks of :class:`CharacterLedger`)."""
 
     def __init__(self, campaign_id: int, closed_at: Any, numbers: dict[int, int], fetch: int = 5000) -> None:
-        # ``data`` as text, decoded only when not empty; no per-value converters on the rows.
+        # ``data`` as text, null when empty (decoded only when not); no per-value converters on the rows.
         rows = (
             LedgerEntry.objects.filter(character__campaign_id=campaign_id, approval=LedgerEntry.Approval.APPROVED)
             .order_by("character_id", "pk")
             .annotate(
-                data_text=Cast("data", TextField()),
+                data_text=NullIf(Cast("data", TextField()), Value("{}", output_field=TextField())),
                 pre_close=Case(When(created__lte=closed_at, then=Value(True)), default=Value(False)),
             )
             .values_list("character_id", "id", "currency", "amount", "kind", "data_text", "session_id", "pre_close")
