@@ -21,6 +21,7 @@ from typing import Any
 
 from campaigns.dice import fair_source, record_roll
 from campaigns.models import Campaign, Roll
+from combat.models import LogEntry
 from rules.base import RandomSource, RecordingRandom
 
 KIND = "combat"
@@ -77,8 +78,6 @@ def record(
 
 def undone_roll_ids(campaign: Campaign) -> set[int]:
     """Rolls of the campaign whose combat step was undone (they stay in the chain)."""
-    from combat.models import LogEntry
-
     return set(
         LogEntry.objects.filter(
             encounter__campaign=campaign, roll__isnull=False, corrections__kind=LogEntry.Kind.UNDO

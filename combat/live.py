@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from campaigns.access import can_read_forum, is_gm
+from combat.models import Encounter
 from live.registry import Viewer, register
 
 
 def encounter_viewer(user: Any, encounter_id: int) -> Viewer | None:
-    from campaigns.access import can_read_forum, is_gm
-    from combat.models import Encounter
-
     encounter = Encounter.objects.select_related("campaign").filter(pk=encounter_id).first()
     if encounter is None or not can_read_forum(user, encounter.campaign):
         return None

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from django.utils.translation import get_language, pgettext_lazy
 
 from campaigns.access import is_gm
 from combat.models import Declaration, Encounter, LogEntry, Participant, Round
-from combat.services import can_control, system_for
+from combat.services import can_control, defence_fields_for, system_for
 from rules.base import get_path, set_path
 
 LOG_LIMIT = 200
@@ -225,10 +226,13 @@ def declaration_rows(
     return rows
 
 
-def _declaration_data(encounter: Encounter, data: dict[str, Any], *, gm: bool, full: bool) -> dict[str, Any]:
-    """The declaration's values this viewer may read (the API's form of :func:`declaration_rows`)."""
+def _declaration_data(
+    encounter: Encounter, data: dict[str, Any], *, gm: bool, full: bool, fields: tuple[Any, ...] | None = None
+) -> dict[str, Any]:
+    """The declaration's values this viewer may read (the API's form of :func:`declaration_rows`);
+    ``fields``: the inputs to read (default: the system's ``action_fields``)."""
     out: dict[str, Any] = {}
-    for f in system_for(encounter).action_fields():
+    for f in system_for(encounter).action_fields() if fields is None else fields:
         value = get_path(data, f.path, _MISSING)
         if value is _MISSING or (f.audience == "gm" and not gm):
             continue
@@ -236,6 +240,15 @@ def _declaration_data(encounter: Encounter, data: dict[str, Any], *, gm: bool, f
             continue
         set_path(out, f.path, value)
     return out
+
+
+def _defence_data(encounter: Encounter, decl: Declaration, actor: Participant, *, gm: bool) -> dict[str, Any]:
+    """The defender's choices against ``decl`` (its controller and the GMs; a GM-only input the GMs')."""
+    if gm or not decl.defence:
+        return dict(decl.defence or {})
+    decl.participant = actor
+    fields = defence_fields_for(system_for(encounter), decl)
+    return _declaration_data(encounter, decl.defence, gm=False, full=True, fields=fields)
 
 
 def value_label(encounter: Encounter, path: str, labels: dict[str, str] | None = None) -> str:
@@ -364,6 +377,7 @@ def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
         shown_decl = None
         decl_rows: list[tuple[str, str]] = []
         target = None
+        defence = None
         if decl is not None:
             if gm or controlled:
                 shown_decl = _declaration_data(encounter, decl.data, gm=gm, full=True)
@@ -373,6 +387,8 @@ def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
                 shown_decl = _declaration_data(encounter, decl.data, gm=False, full=False)
                 decl_rows = declaration_rows(encounter, decl.data, full=False)
                 target = decl.target
+            if shown_decl is not None and target is not None and (gm or can_control(user, target, campaign)):
+                defence = _defence_data(encounter, decl, p, gm=gm)
         condition = participant_condition(encounter, p)
         items.append(
             {
@@ -392,10 +408,13 @@ def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
                 "state_rows": state_rows(state, labels) if state is not None else None,
                 "declared": decl is not None,
                 "declaration": shown_decl,
+                "declaration_id": decl.pk if shown_decl is not None else None,
                 "declaration_rows": [list(r) for r in decl_rows],
                 "declaration_target": target.pk if target is not None else None,
                 "declaration_target_name": target.name if target is not None else None,
                 "declaration_status": decl.status if decl else None,
+                "defence": defence,
+                "defence_status": decl.defence_status if shown_decl is not None else None,
                 "is_turn": p.pk == turn_id,
             }
         )
@@ -403,6 +422,18 @@ def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
     if not gm:
         log_qs = log_qs.filter(gm_only=False)
     entries = list(reversed(list(log_qs[:LOG_LIMIT])))
+    return {
+        **encounter_summary(encounter),
+        "is_gm": gm,
+        "round": round_data,
+        "participants": items,
+        "log": log_rows(encounter, entries, gm=gm, labels=labels),
+        "gm_notes": encounter.gm_notes if gm else None,
+    }
+
+
+def encounter_summary(encounter: Encounter) -> dict[str, Any]:
+    """What every reader of the thread sees of an encounter in a list (the head of :func:`encounter_view`)."""
     return {
         "id": encounter.pk,
         "campaign": encounter.campaign_id,
@@ -414,18 +445,35 @@ def encounter_view(user: Any, encounter: Encounter) -> dict[str, Any]:
         "last_sequence": encounter.last_sequence,
         "created": encounter.created.isoformat() if encounter.created else None,
         "ended_at": encounter.ended_at.isoformat() if encounter.ended_at else None,
-        "is_gm": gm,
-        "round": round_data,
-        "participants": items,
-        "log": log_rows(encounter, entries, gm=gm, labels=labels),
-        "gm_notes": encounter.gm_notes if gm else None,
     }
+
+
+def declaration_view(user: Any, declaration: Declaration) -> dict[str, Any]:
+    """A declaration as ``user`` may see it: its participant's row of :func:`encounter_view`
+    (what the API answers after a declaration or a defence). ``Http404`` if it is not shown."""
+    encounter = Encounter.objects.select_related("campaign", "thread").get(pk=declaration.round.encounter_id)
+    for row in encounter_view(user, encounter)["participants"]:
+        if row["id"] == declaration.participant_id and row["declaration_id"] == declaration.pk:
+            return {
+                "id": declaration.pk,
+                "participant": row["id"],
+                "target": row["declaration_target"],
+                "data": row["declaration"],
+                "status": row["declaration_status"],
+                "defence": row["defence"],
+                "defence_status": row["defence_status"],
+            }
+    raise Http404
 
 
 def log_rows(
     encounter: Encounter, entries: list[LogEntry], *, gm: bool, labels: dict[str, str] | None = None
 ) -> list[dict[str, Any]]:
-    """The log entries as this viewer may read them (page, fragments, API)."""
+    """The log entries as this viewer may read them (page, fragments, API).
+
+    ``text`` is the sentence in the reader's language, ``texts`` in every language; ``data`` the
+    record this viewer may read (the GMs' full record, else the entry's public part), without its text.
+    """
     lang = _lang()
     labels = _labels(encounter) if labels is None else labels
     undone = set(
@@ -442,6 +490,7 @@ def log_rows(
         ]
         for c in changes:
             c.pop("participant_id", None)
+        record = {k: v for k, v in data.items() if k != "text"}
         out.append(
             {
                 "id": entry.pk,
@@ -450,7 +499,10 @@ def log_rows(
                 "kind": entry.kind,
                 "kind_label": str(entry.get_kind_display()),
                 "participant": entry.participant_id,
+                "actor": entry.actor_id,
                 "text": text.get(lang) or text.get("fr", ""),
+                "texts": {"fr": str(text.get("fr", "")), "en": str(text.get("en", text.get("fr", "")))},
+                "data": record,
                 "public_text": (public_text.get(lang) or public_text.get("fr", "")) if gm else "",
                 "draws": list(data.get("draws") or []),
                 "changes": changes,

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from campaigns.access import can_read_forum, is_gm
 from campaigns.models import Campaign
+from characters.outcomes import revive_character
 from combat import services
 from combat.forms import AdjustForm, DeclarationForm, EncounterForm, ParticipantForm, StepForm, thread_for
 from combat.models import Declaration, Encounter, Round
@@ -329,8 +330,6 @@ def defend(request: HttpRequest, pk: int, declaration_id: int) -> HttpResponse:
 @require_POST
 def revive(request: HttpRequest, pk: int, participant_id: int) -> HttpResponse:
     """A GM brings a dead character back (a mistake, a miracle), with a reason kept in its history."""
-    from characters.outcomes import revive_character
-
     encounter = services.get_encounter_for_user(request.user, pk)
     participant = encounter.participants.filter(pk=participant_id, character__isnull=False).first()
     if participant is None or participant.character is None:

@@ -52,3 +52,16 @@ def audience_allows(audience: dict[str, Any], user_id: int | None, is_gm: bool) 
     if is_gm and audience.get("gms", True):
         return True
     return user_id is not None and user_id in audience.get("users", [])
+
+
+def publish_many(events: list[tuple[str, str, dict[str, Any] | None]], *, gms_only: bool = False) -> list[LiveEvent]:
+    """:func:`publish` for many ``(channel, kind, data)`` events at once (one INSERT), e.g. a job
+    telling each changed character's page; every viewer of each channel (or its GMs) may hear it."""
+    audience: dict[str, Any] = {"gms_only": True} if gms_only else {}
+    created = LiveEvent.objects.bulk_create(
+        [LiveEvent(channel=channel, kind=kind, data=data or {}, audience=audience) for channel, kind, data in events],
+        batch_size=500,
+    )
+    messages = [event.message() for event in created]
+    transaction.on_commit(lambda: hub.publish_many(messages))
+    return created

@@ -143,17 +143,29 @@ class Hub:
 
     # -- publishing -----------------------------------------------------------
     def publish(self, message: dict[str, Any]) -> None:
+        self.publish_many([message])
+
+    def publish_many(self, messages: list[dict[str, Any]]) -> None:
+        """Publish messages in order, in one Redis round trip (a pipeline)."""
         if settings.LIVE_BACKEND != "redis":
-            self.dispatch(message)
+            for message in messages:
+                self.dispatch(message)
             return
-        if time.monotonic() < self._publish_down_until:
+        if not messages or time.monotonic() < self._publish_down_until:
             return  # Redis failed a moment ago: the event is in the database
         try:
             if self._redis_sync is None:
                 import redis
 
                 self._redis_sync = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
-            self._redis_sync.publish(settings.LIVE_REDIS_PREFIX + message["channel"], json.dumps(message))
+            if len(messages) == 1:
+                message = messages[0]
+                self._redis_sync.publish(settings.LIVE_REDIS_PREFIX + message["channel"], json.dumps(message))
+            else:
+                pipe = self._redis_sync.pipeline(transaction=False)
+                for message in messages:
+                    pipe.publish(settings.LIVE_REDIS_PREFIX + message["channel"], json.dumps(message))
+                pipe.execute()
         except Exception as error:
             if not self._publish_down_until:
                 logger.warning("live: could not publish to Redis (%s); viewers will catch up", error)

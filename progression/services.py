@@ -9,41 +9,46 @@ transaction and publishes live events inside it.
 
 The session job (:func:`run_recalculation`, run by
 :func:`progression.tasks.recalculate_session`) recomputes every character of
-the campaign from the append-only ledger, set-based, one transaction per
-chunk of ``TABLEE_RUN_CHUNK_SIZE`` characters (:func:`recalculate_chunk`):
+the campaign from the append-only ledger, set-based:
 
-1. append the session's confirmed award lines to the ledger in one
+1. append the session's confirmed award lines missing from the ledger in one
    ``INSERT … ON CONFLICT DO NOTHING`` (idempotent: ledger key
-   ``progression:award:<line id>``);
-2. read the chunk's approved entries in one query and call the system's
-   ``apply_progression`` per character (pure and idempotent);
-3. upsert :class:`CharacterBalance` and the session's :class:`SessionResult`
-   in bulk (``INSERT … ON CONFLICT DO UPDATE``);
-4. refresh the run's lease and progress, report it on the ``campaign:<id>``
-   live channel (GMs only).
+   ``progression:award:<line id>``; :func:`append_awards`);
+2. read the campaign's approved ledger once, one query in character order,
+   streamed chunk by chunk (:class:`LedgerStream`);
+3. per chunk of ``TABLEE_RUN_CHUNK_SIZE`` characters, one transaction
+   (:func:`recalculate_chunk`): lock the characters, call the system's
+   ``apply_progression`` per character (pure and idempotent: it never mutates
+   its inputs, so nothing is copied for it), upsert :class:`CharacterBalance`
+   and the session's :class:`SessionResult` in bulk (``INSERT … ON CONFLICT
+   DO UPDATE``, one statement each: :mod:`progression.bulk`), store changed
+   sheets (:func:`save_sheets`), refresh the run's lease and progress and
+   report it on the ``campaign:<id>`` live channel (GMs only).
 
 Then one campaign-wide step (:mod:`progression.hooks`, e.g. Ambre's secret
-ranks). Running it twice gives the same rows; a run killed mid-way and
-retried gives the same balances as an uninterrupted one: whatever committed
-is recomputed identically, whatever did not is redone.
+ranks; :func:`apply_campaign_step`). Running it twice gives the same rows; a
+run killed mid-way and retried gives the same balances as an uninterrupted
+one: whatever committed is recomputed identically, whatever did not is redone.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import uuid
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import InterfaceError, OperationalError, connection, transaction
-from django.db.models import Case, F, TextField, Value, When
-from django.db.models.functions import Cast, Coalesce
+from django.db import InterfaceError, OperationalError, transaction
+from django.db.models import Case, F, Q, TextField, Value, When
+from django.db.models.functions import Cast, Coalesce, NullIf
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -54,7 +59,8 @@ from campaigns.access import can_view_campaign, is_gm
 from campaigns.models import Campaign, PlaySession, Post, Roll
 from characters import ledger
 from characters.models import ChangeRequest, Character, LedgerEntry, SheetVersion
-from live.events import publish
+from live.events import publish, publish_many
+from progression import bulk
 from progression import facts as session_facts_mod
 from progression.hooks import campaign_step
 from progression.models import (
@@ -625,8 +631,23 @@ def _run_data(run: RecalculationRun) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 # The job
 # ---------------------------------------------------------------------------
+#: The columns of a character the job reads (never the long texts: background, description, comment).
+JOB_FIELDS = (
+    "id",
+    "campaign_id",
+    "owner_id",
+    "is_npc",
+    "name",
+    "system",
+    "sheet",
+    "schema_version",
+    "status",
+    "version",
+)
+
+
 def checkpoint(run: RecalculationRun, index: int, character: Character) -> None:
-    """Called after each character's transaction commits (tests inject crashes here)."""
+    """Called for each character once its chunk's transaction has committed (tests inject crashes here)."""
 
 
 def run_recalculation(run_id: int) -> dict[str, Any]:
@@ -636,9 +657,15 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     queued, failed or dead (stale heartbeat) run can be claimed, a run whose
     lease is alive cannot (``status: "busy"``, the task retries later), a done
     run returns at once. While it works it refreshes the heartbeat.
-    """
-    from django.db.models import Q
 
+    The work is set-based: the session's award lines not yet in the ledger are
+    appended in one statement (:func:`append_awards`), the campaign's approved
+    ledger is read once, in character order, by one query streamed chunk by
+    chunk (:class:`LedgerStream`); each chunk of :func:`chunk_size` characters
+    is one transaction with a constant number of queries
+    (:func:`recalculate_chunk`); then the campaign-wide step
+    (:func:`apply_campaign_step`) in one more.
+    """
     run = RecalculationRun.objects.select_related("campaign", "session").filter(pk=run_id).first()
     if run is None:
         return {"run": run_id, "status": "missing"}
@@ -646,7 +673,12 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         return _run_data(run)
     campaign = run.campaign
     session = run.session
-    characters = list(Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT).order_by("pk"))
+    pks = list(
+        Character.objects.filter(campaign=campaign)
+        .exclude(status=Character.Status.DRAFT)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     now = timezone.now()
     token = uuid.uuid4().hex
     stale_before = now - timedelta(seconds=lease_seconds())
@@ -667,7 +699,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
             finished_at=None,
             attempts=F("attempts") + 1,
             done=0,
-            total=len(characters),
+            total=len(pks),
             error="",
         )
     )
@@ -687,29 +719,35 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     if lines:
         keys = {f"progression:award:{pk}": pk for items in lines.values() for pk in (line.pk for line in items)}
         written = {keys[k] for k in LedgerEntry.objects.filter(key__in=list(keys)).values_list("key", flat=True)}
+    step = campaign_step(system)
+    closed_at = (session.closed_at or now) if session is not None else now
+    number = numbers.get(session.pk, session.number) if session is not None else 0
+    stream: LedgerStream | None = None
     try:
-        sheets: dict[int, dict[str, Any]] = {}
+        append_awards(pks, lines, written, session)
+        stream = LedgerStream(campaign.pk, closed_at, numbers)
+        seen: dict[int, Character] = {}
         size = chunk_size()
-        for start in range(0, len(characters), size):
-            chunk = characters[start : start + size]
-            sheets.update(
-                recalculate_chunk(
+        for start in range(0, len(pks), size):
+            chunk = pks[start : start + size]
+            with cyclic_gc_paused():
+                done = recalculate_chunk(
                     run,
                     chunk,
+                    stream.take(chunk),
                     system=system,
                     settings=settings,
-                    lines=lines,
-                    numbers=numbers,
-                    written=written,
+                    number=number,
                     done_before=start,
-                    announce=True,
                 )
-            )
-            for offset, character in enumerate(chunk, start=start + 1):
+            for offset, character in enumerate(done, start=start + 1):
                 checkpoint(run, offset, character)
-        step = campaign_step(system)
-        if step is not None and sheets:
-            apply_campaign_step(run, step, sheets, settings)
+            if step is not None:
+                seen.update((character.pk, character) for character in done)
+        stream.close()
+        if step is not None and seen:
+            with cyclic_gc_paused():
+                apply_campaign_step(run, step, seen, settings)
     except LeaseLost:
         logger.warning("progression: run %s was taken over by another worker; this one stops", run.pk)
         return {**_run_data(run), "status": "taken-over"}
@@ -729,6 +767,9 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
             run.refresh_from_db()
             publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
         raise
+    finally:
+        if stream is not None:
+            stream.close()
     with transaction.atomic():
         current = RecalculationRun.objects.select_for_update().get(pk=run.pk)
         if current.lease != token:
@@ -743,7 +784,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         else:
             current.status = RecalculationRun.Status.DONE
             current.finished_at = timezone.now()
-            current.done = len(characters)
+            current.done = len(pks)
             current.lease = ""
             current.save(update_fields=["status", "finished_at", "done", "lease"])
         publish(f"campaign:{campaign.pk}", LIVE_KIND_RUN, _run_data(current), gms_only=True)
@@ -773,182 +814,222 @@ def chunk_size() -> int:
 
 def recalculate_chunk(
     run: RecalculationRun,
-    characters: list[Character],
+    pks: list[int],
+    ledger: dict[int, CharacterLedger],
     *,
     system: RuleSystem,
     settings: dict[str, Any],
-    lines: dict[int, list[SessionAward]],
-    numbers: dict[int, int],
-    written: set[int] | frozenset[int] = frozenset(),
+    number: int = 0,
     done_before: int = 0,
     announce: bool = True,
-) -> dict[int, dict[str, Any]]:
+) -> list[Character]:
     """A chunk of characters in one transaction, set-based: a constant number of queries.
 
-    Lock the chunk's characters (one query), append the missing award lines
-    (one ``INSERT … ON CONFLICT DO NOTHING`` on the ledger key: exactly once
-    even if two runs overlapped), read their approved entries (one query),
-    compute each character through the rules, upsert the balances and the
-    session's results (``INSERT … ON CONFLICT DO UPDATE``), refresh the lease
-    and the progress (one query). Only characters whose sheet the rules
-    changed cost more (a new sheet version each).
+    ``ledger`` holds the chunk's approved ledger entries (from the run's
+    :class:`LedgerStream`); ``number`` is the run's session number. Lock the
+    chunk's characters and read their sheets (one query), compute each
+    character through the rules, upsert the balances and the session's results
+    (``INSERT … ON CONFLICT DO UPDATE``, one statement each: :mod:`progression.bulk`),
+    store the sheets the rules changed (:func:`save_sheets`), refresh the lease
+    and the progress (one query). Returns the chunk's characters as they are
+    after it (a character deleted meanwhile is left out).
     """
     session = run.session
-    pks = [c.pk for c in characters]
     with transaction.atomic():
-        locked = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=pks).order_by("pk")}
-        new_entries: list[LedgerEntry] = []
-        for pk in pks:
-            for line in lines.get(pk, ()):
-                if line.pk in written:
-                    continue  # already in the ledger (a rerun or a retry)
-                if line.currency not in LedgerEntry.Currency.values or line.kind not in LedgerEntry.Kind.values:
-                    raise ValueError(f"award line {line.pk}: unknown currency or kind")
-                new_entries.append(
-                    LedgerEntry(
-                        character_id=pk,
-                        currency=line.currency,
-                        amount=int(line.amount),
-                        kind=line.kind,
-                        session=session,
-                        created_by_id=line.created_by_id,
-                        note=line.note[:300],
-                        data={**(line.data or {}), "award_line": line.pk, "code": line.code},
-                        key=line.ledger_key,
-                        approval=LedgerEntry.Approval.APPROVED,
-                    )
-                )
-        if new_entries:
-            LedgerEntry.objects.bulk_create(new_entries, ignore_conflicts=True, batch_size=1000)
-        now = timezone.now()
-        closed_at = (session.closed_at or now) if session is not None else now
-        entries_by: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        # ``data`` as text, decoded only when not empty; "before the close" computed by SQL.
-        rows = (
-            LedgerEntry.objects.filter(character_id__in=pks, approval=LedgerEntry.Approval.APPROVED)
-            .order_by("character_id", "pk")
-            .annotate(
-                data_text=Cast("data", TextField()),
-                pre_close=Case(When(created__lte=closed_at, then=Value(True)), default=Value(False)),
-            )
-            .values_list("character_id", "id", "currency", "amount", "kind", "data_text", "session_id", "pre_close")
-        )
-        # Raw rows (no per-value converters: every column here is a plain int, text or boolean).
-        sql, params = rows.query.sql_with_params()
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            fetched = cursor.fetchall()
-        for cid, eid, currency, amount, kind, text, session_id, pre_close in fetched:
-            entries_by[cid].append(
-                {
-                    "id": eid,
-                    "currency": currency,
-                    "amount": amount,
-                    "kind": kind,
-                    "data": {} if text in EMPTY_JSON else json.loads(text),
-                    "session_id": session_id,
-                    "pre_close": bool(pre_close),
-                }
-            )
-        balance_rows: list[CharacterBalance] = []
-        result_rows: list[SessionResult] = []
+        locked = list(Character.objects.select_for_update().filter(pk__in=pks).order_by("pk").only(*JOB_FIELDS))
+        balance_rows: list[dict[str, Any]] = []
+        result_rows: list[dict[str, Any]] = []
         changed_sheets: list[tuple[Character, dict[str, Any]]] = []
-        sheets: dict[int, dict[str, Any]] = {}
-        number = numbers.get(session.pk, session.number) if session is not None else 0
-
-        def upto(limit: int, entry: dict[str, Any]) -> bool:
-            sid = entry["session_id"]
-            if sid is None:
-                return entry["pre_close"]
-            return numbers.get(sid, 0) <= limit
-
-        for pk in pks:
-            character = locked[pk]
-            entries = entries_by.get(pk, [])
+        nothing = CharacterLedger([], [])
+        for character in locked:
+            pk = character.pk
+            entries, ranks = ledger.get(pk, nothing)
             sheet = character.current_sheet()
             result = _progress(system, sheet, entries, settings)
             after = _result_dict(result)
             balance_rows.append(
-                CharacterBalance(
-                    character_id=pk,
-                    balances=after["balances"],
-                    flags=after["flags"],
-                    notes=after["notes"],
-                    state={"karma_state": _karma_state(system, result.balances)},
-                    entries_count=len(entries),
-                    last_entry_id=entries[-1]["id"] if entries else 0,
-                    run=run,
-                    computed_at=now,
-                )
+                {
+                    "character_id": pk,
+                    "balances": after["balances"],
+                    "flags": after["flags"],
+                    "notes": after["notes"],
+                    "state": {"karma_state": _karma_state(system, result.balances)},
+                    "entries_count": len(entries),
+                    "last_entry_id": entries[-1]["id"] if entries else 0,
+                    "run_id": run.pk,
+                }
             )
-            if isinstance(result.sheet, dict) and result.sheet != sheet:
+            if isinstance(result.sheet, dict) and result.sheet is not sheet and result.sheet != sheet:
                 changed_sheets.append((character, result.sheet))
-            sheets[pk] = result.sheet if isinstance(result.sheet, dict) else sheet
-            if session is not None:
-                before_entries = [e for e in entries if upto(number - 1, e) and e["session_id"] != session.pk]
-                after_entries = [e for e in entries if upto(number, e)]
-                before = _result_dict(_progress(system, sheet, before_entries, settings))
-                # The usual case: nothing after this session, so "at the session" is "now".
-                at_session = (
-                    after
-                    if len(after_entries) == len(entries)
-                    else _result_dict(_progress(system, sheet, after_entries, settings))
-                )
-                result_rows.append(
-                    SessionResult(
-                        session=session,
-                        character_id=pk,
-                        computed_at=now,
-                        before=before["balances"],
-                        after=at_session["balances"],
-                        flags=at_session["flags"],
-                        notes=at_session["notes"],
-                        state={
-                            "before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)],
-                            "karma_before": _karma_state(system, before["balances"]),
-                            "karma_after": _karma_state(system, at_session["balances"]),
-                        },
-                        run=run,
-                    )
-                )
+            if session is None:
+                continue
+            # Before the session: ranks below its number; at the session: up to it (ranks: LedgerStream).
+            before_entries = [e for e, r in zip(entries, ranks, strict=True) if r < number]
+            after_entries = [e for e, r in zip(entries, ranks, strict=True) if r <= number]
+            # The usual case: nothing after this session, so "at the session" is "now".
+            at_session = (
+                after
+                if len(after_entries) == len(entries)
+                else _result_dict(_progress(system, sheet, after_entries, settings))
+            )
+            before = (
+                at_session
+                if len(before_entries) == len(after_entries)
+                else _result_dict(_progress(system, sheet, before_entries, settings))
+            )
+            result_rows.append(
+                {
+                    "session_id": session.pk,
+                    "character_id": pk,
+                    "before": before["balances"],
+                    "after": at_session["balances"],
+                    "flags": at_session["flags"],
+                    "notes": at_session["notes"],
+                    "state": {
+                        "before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)],
+                        "karma_before": _karma_state(system, before["balances"]),
+                        "karma_after": _karma_state(system, at_session["balances"]),
+                    },
+                    "run_id": run.pk,
+                }
+            )
         if changed_sheets:
             save_sheets(changed_sheets, reason="progression")
-        CharacterBalance.objects.bulk_create(
-            balance_rows,
-            update_conflicts=True,
-            unique_fields=["character"],
-            update_fields=[
-                "balances",
-                "flags",
-                "notes",
-                "state",
-                "entries_count",
-                "last_entry_id",
-                "run",
-                "computed_at",
-            ],
-            batch_size=500,
-        )
-        if result_rows:
-            SessionResult.objects.bulk_create(
-                result_rows,
-                update_conflicts=True,
-                unique_fields=["session", "character"],
-                update_fields=["before", "after", "flags", "notes", "state", "run", "computed_at"],
-                batch_size=500,
-            )
+        bulk.insert_rows(CharacterBalance, balance_rows, conflict=["character"], update=BALANCE_FIELDS)
+        bulk.insert_rows(SessionResult, result_rows, conflict=["session", "character"], update=RESULT_FIELDS)
         done = done_before + len(pks)
         _heartbeat(run, done=done)
         run.done = done
         if announce:
             publish(f"campaign:{run.campaign_id}", LIVE_KIND_RUN, _run_data(run), gms_only=True)
-    return sheets
+    return locked
 
 
-def _upsert(model: Any, lookup: dict[str, Any], values: dict[str, Any]) -> None:
-    """UPDATE, else INSERT: two queries at most, no savepoint (the caller's transaction holds the lock)."""
-    if not model.objects.filter(**lookup).update(**values):
-        model.objects.create(**lookup, **values)
+#: What a run rewrites of a balance and of a session result.
+BALANCE_FIELDS = ["balances", "flags", "notes", "state", "entries_count", "last_entry_id", "run_id", "computed_at"]
+RESULT_FIELDS = ["before", "after", "flags", "notes", "state", "run_id", "computed_at"]
+
+
+def append_awards(
+    pks: list[int], lines: dict[int, list[SessionAward]], written: set[int] | frozenset[int], session: Any
+) -> None:
+    """The confirmed award lines of these characters not yet in the ledger (``written``: already
+    there), in one transaction of ``INSERT … ON CONFLICT DO NOTHING`` (the ledger key makes each
+    line count once, even if two runs overlapped). The ledger is the truth: a run that stops after
+    this recomputes the same balances when it is retried."""
+    rows: list[dict[str, Any]] = []
+    for pk in pks:
+        for line in lines.get(pk, ()):
+            if line.pk in written:
+                continue  # already in the ledger (a rerun or a retry)
+            if line.currency not in LedgerEntry.Currency.values or line.kind not in LedgerEntry.Kind.values:
+                raise ValueError(f"award line {line.pk}: unknown currency or kind")
+            rows.append(
+                {
+                    "character_id": pk,
+                    "currency": line.currency,
+                    "amount": int(line.amount),
+                    "kind": line.kind,
+                    "session_id": session.pk if session is not None else None,
+                    "created_by_id": line.created_by_id,
+                    "note": line.note[:300],
+                    "data": {**(line.data or {}), "award_line": line.pk, "code": line.code},
+                    "key": line.ledger_key,
+                    "approval": LedgerEntry.Approval.APPROVED,
+                }
+            )
+    if rows:
+        with transaction.atomic():
+            bulk.insert_rows(LedgerEntry, rows, conflict=["key"])
+
+
+class CharacterLedger(NamedTuple):
+    """A character's approved entries in order, as the rules read them, and each entry's rank:
+    the number of its session, ``-inf`` for an entry without session recorded before the run's
+    session closed, ``inf`` after (so "up to session n" is ``rank <= n``)."""
+
+    entries: list[dict[str, Any]]
+    ranks: list[float]
+
+
+class LedgerStream:
+    """The campaign's approved ledger, read once: one query in (character, entry) order, streamed
+    (a server-side cursor on PostgreSQL, ``fetch`` rows per round trip) and handed out chunk by
+    chunk (:meth:`take`, characters in increasing id order). Entries are dicts as the rules read
+    them: ``id``, ``currency``, ``amount``, ``kind``, ``data``, ``session_id`` and ``pre_close``
+    (recorded before ``closed_at``, computed by SQL); ``numbers`` are the campaign's session
+    numbers by id (the ranks of :class:`CharacterLedger`)."""
+
+    def __init__(self, campaign_id: int, closed_at: Any, numbers: dict[int, int], fetch: int = 5000) -> None:
+        # ``data`` as text, null when empty (decoded only when not); no per-value converters on the rows.
+        rows = (
+            LedgerEntry.objects.filter(character__campaign_id=campaign_id, approval=LedgerEntry.Approval.APPROVED)
+            .order_by("character_id", "pk")
+            .annotate(
+                data_text=NullIf(Cast("data", TextField()), Value("{}", output_field=TextField())),
+                pre_close=Case(When(created__lte=closed_at, then=Value(True)), default=Value(False)),
+            )
+            .values_list("character_id", "id", "currency", "amount", "kind", "data_text", "session_id", "pre_close")
+        )
+        self._rows = rows.iterator(chunk_size=fetch)
+        self._next: tuple[Any, ...] | None = None
+        self._numbers = numbers
+
+    def take(self, pks: list[int]) -> dict[int, CharacterLedger]:
+        """The ledgers of ``pks`` (sorted, after every id already taken)."""
+        out: dict[int, CharacterLedger] = {}
+        if not pks:
+            return out
+        wanted, last, loads, number = set(pks), pks[-1], json.loads, self._numbers.get
+        inf = float("inf")
+        row = self._next
+        current, entries, ranks = None, [], []
+        while True:
+            if row is None:
+                row = next(self._rows, None)
+                if row is None:
+                    break
+            cid, eid, currency, amount, kind, text, session_id, pre_close = row
+            if cid > last:
+                break  # the next chunk's
+            row = None
+            if cid not in wanted:
+                continue  # a character created since the run started
+            if cid != current:
+                current, entries, ranks = cid, [], []
+                out[cid] = CharacterLedger(entries, ranks)
+            entries.append(
+                {
+                    "id": eid,
+                    "currency": currency,
+                    "amount": amount,
+                    "kind": kind,
+                    "data": {} if text in EMPTY_JSON else loads(text),
+                    "session_id": session_id,
+                    "pre_close": bool(pre_close),
+                }
+            )
+            ranks.append(number(session_id, 0) if session_id is not None else -inf if pre_close else inf)
+        self._next = row
+        return out
+
+    def close(self) -> None:
+        """Close the cursor (also when the run stops half-way)."""
+        self._rows.close()
+
+
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """The job builds about a hundred small dicts per character, none of them cyclic: the cyclic
+    garbage collector would rescan them at each of its passes (a third of the job's Python time).
+    Reference counting still frees them; the collector runs again afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _karma_state(system: RuleSystem, balances: dict[str, int]) -> dict[str, Any]:
@@ -957,59 +1038,88 @@ def _karma_state(system: RuleSystem, balances: dict[str, int]) -> dict[str, Any]
 
 
 def apply_campaign_step(
-    run: RecalculationRun, step: Any, sheets: dict[int, dict[str, Any]], settings: dict[str, Any]
+    run: RecalculationRun, step: Any, characters: dict[int, Character], settings: dict[str, Any]
 ) -> None:
-    """The campaign-wide step (Ambre ladders), in one transaction."""
+    """The campaign-wide step (Ambre ladders), in one transaction.
+
+    ``characters`` are the characters as the chunks left them. Their rows are
+    locked (ids and versions only: one query); a character whose sheet changed
+    since its chunk is read again. The rules compute the step over every sheet;
+    the sheets they change are stored (:func:`save_sheets`) and the balances'
+    states merged in one UPDATE.
+    """
     with transaction.atomic():
+        versions = dict(
+            Character.objects.select_for_update()
+            .filter(pk__in=list(characters))
+            .order_by("pk")
+            .values_list("pk", "version")
+        )
+        stale = [pk for pk, version in versions.items() if characters[pk].version != version]
+        current = {pk: characters[pk] for pk in versions}
+        if stale:
+            current.update((c.pk, c) for c in Character.objects.filter(pk__in=stale).only(*JOB_FIELDS))
+        sheets = {pk: character.current_sheet() for pk, character in current.items()}
         outcome = step(sheets, settings)
-        characters = {c.pk: c for c in Character.objects.select_for_update().filter(pk__in=list(outcome))}
-        balances = {b.character_id: b for b in CharacterBalance.objects.filter(character_id__in=list(outcome))}
-        changed: list[CharacterBalance] = []
         new_sheets: list[tuple[Character, dict[str, Any]]] = []
+        states: dict[int, dict[str, Any]] = {}
         for pk, item in outcome.items():
-            character = characters.get(pk)
-            if character is None:
+            if pk not in current:
                 continue
             new_sheet = item.get("sheet")
-            if isinstance(new_sheet, dict) and new_sheet != character.current_sheet():
-                new_sheets.append((character, new_sheet))
-            snapshot = balances.get(pk)
-            if snapshot is not None and item.get("state"):
-                state = {**(snapshot.state or {}), **item["state"]}
-                if state != snapshot.state:
-                    snapshot.state = state
-                    changed.append(snapshot)
+            if isinstance(new_sheet, dict) and new_sheet != sheets[pk]:
+                new_sheets.append((current[pk], new_sheet))
+            if item.get("state"):
+                states[pk] = item["state"]
         if new_sheets:
             save_sheets(new_sheets, reason="progression-ranks")
-        if changed:
-            CharacterBalance.objects.bulk_update(changed, ["state"], batch_size=500)
+        if states:
+            stored = dict(
+                CharacterBalance.objects.filter(character_id__in=list(states)).values_list("character_id", "state")
+            )
+            changed = []
+            for pk, state in states.items():
+                if pk in stored:
+                    merged = {**(stored[pk] or {}), **state}
+                    if merged != stored[pk]:
+                        changed.append({"character_id": pk, "state": merged})
+            bulk.update_rows(CharacterBalance, "character_id", changed)
 
 
 def save_sheets(changes: list[tuple[Character, dict[str, Any]]], *, reason: str) -> None:
-    """Store recomputed sheets as new versions, in bulk (one UPDATE and one INSERT per batch)."""
+    """Store recomputed sheets as new versions, in bulk: one UPDATE of the characters and one
+    INSERT of their versions per :data:`progression.bulk.BATCH`, one INSERT of their live events.
+    The caller holds the characters' row locks."""
+    if not changes:
+        return
     now = timezone.now()
-    versions: list[SheetVersion] = []
+    versions: list[dict[str, Any]] = []
     for character, sheet in changes:
         character.sheet, character.version = sheet, character.version + 1
         character.schema_version = character.rule_system.schema_version
         character.updated = now
         versions.append(
-            SheetVersion(
-                character=character,
-                version=character.version,
-                name=character.name,
-                sheet=sheet,
-                schema_version=character.schema_version,
-                status=character.status,
-                reason=reason,
-            )
+            {
+                "character_id": character.pk,
+                "version": character.version,
+                "name": character.name,
+                "sheet": sheet,
+                "schema_version": character.schema_version,
+                "status": character.status,
+                "author_id": None,
+                "reason": reason,
+            }
         )
-    Character.objects.bulk_update(
-        [c for c, _sheet in changes], ["sheet", "version", "schema_version", "updated"], batch_size=500
+    bulk.update_rows(
+        Character,
+        "id",
+        [
+            {"id": c.pk, "sheet": c.sheet, "version": c.version, "schema_version": c.schema_version, "updated": now}
+            for c, _sheet in changes
+        ],
     )
-    SheetVersion.objects.bulk_create(versions, batch_size=500)
-    for character, _sheet in changes:
-        publish(f"character:{character.pk}", "sheet-changed", {"character": character.pk})
+    bulk.insert_rows(SheetVersion, versions)
+    publish_many([(f"character:{c.pk}", "sheet-changed", {"character": c.pk}) for c, _sheet in changes])
 
 
 def save_sheet(character: Character, sheet: dict[str, Any], *, reason: str, author: Any = None) -> None:

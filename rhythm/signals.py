@@ -9,6 +9,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from campaigns.models import Post
+from combat.signals import defence_asked
 
 
 @receiver(user_logged_in, dispatch_uid="rhythm-login-timezone")
@@ -31,3 +32,11 @@ def post_created(sender: Any, instance: Post, created: bool, raw: bool = False, 
 
     services.on_post_created(instance)
     loop.gm_only_post(instance)
+
+
+@receiver(defence_asked, dispatch_uid="rhythm-combat-defence-asked")
+def defence_asked_in_combat(sender: Any, actor: Any, encounter: Any, target: Any, **kwargs: Any) -> None:
+    """A player's character is attacked and chooses its defence: its controller is told (combat.signals)."""
+    from rhythm import loop
+
+    loop.reaction_needed(actor, encounter, target)

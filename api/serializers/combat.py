@@ -1,4 +1,11 @@
-"""API serializers: combat: encounters, participants, declarations, log."""
+"""API serializers: combat: encounters, participants, declarations, log.
+
+What a viewer reads of a fight is the combat app's one read model (:mod:`combat.presenters`):
+:func:`~combat.presenters.encounter_view` (the page renders it too), its head
+:func:`~combat.presenters.encounter_summary`, :func:`~combat.presenters.declaration_view` and
+:func:`~combat.presenters.log_rows`. The output serializers here document that shape for the
+schema and render only those functions' dicts: none reads a model field of its own.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +15,12 @@ from rest_framework import serializers
 
 from api.serializers.common import MAX_ID, LocalizedTextSerializer
 from api.serializers.systems import NullableObjectField
+from combat.presenters import encounter_summary, log_rows
 
 
 class EncounterSummarySerializer(serializers.Serializer):
+    """An encounter in a list: :func:`combat.presenters.encounter_summary`."""
+
     id = serializers.IntegerField(read_only=True)
     campaign = serializers.IntegerField(source="campaign_id", read_only=True)
     thread = serializers.IntegerField(source="thread_id", read_only=True)
@@ -20,6 +30,9 @@ class EncounterSummarySerializer(serializers.Serializer):
     last_sequence = serializers.IntegerField(read_only=True, help_text="Last combat log sequence number.")
     created = serializers.DateTimeField(read_only=True)
     ended_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+    def to_representation(self, encounter: Any) -> dict[str, Any]:
+        return encounter_summary(encounter)
 
 
 class ParticipantSerializer(serializers.Serializer):
@@ -56,6 +69,9 @@ class RoundSerializer(serializers.Serializer):
 
 
 class EncounterSerializer(EncounterSummarySerializer):
+    """Schema of :func:`combat.presenters.encounter_view` as the API answers it (without the log,
+    which has its own paginated endpoint); the views render that function, never this class."""
+
     participants = ParticipantSerializer(many=True, read_only=True)
     round = RoundSerializer(read_only=True, allow_null=True)
     gm_notes = serializers.CharField(read_only=True, allow_null=True, help_text="GMs only.")
@@ -103,12 +119,14 @@ class RemoveSerializer(serializers.Serializer):
 
 
 class DeclarationResultSerializer(serializers.Serializer):
+    """Schema of :func:`combat.presenters.declaration_view` (the views render that function)."""
+
     id = serializers.IntegerField()
-    participant = serializers.IntegerField(source="participant_id")
-    target = serializers.IntegerField(source="target_id", allow_null=True)
-    data = serializers.DictField()
+    participant = serializers.IntegerField()
+    target = serializers.IntegerField(allow_null=True)
+    data = serializers.DictField(help_text="The values you may read (no GM input unless you are a GM).")
     status = serializers.CharField()
-    defence = serializers.DictField(help_text="The defender's choices (its controller and the GMs).")
+    defence = NullableObjectField(help_text="The defender's choices (its controller and the GMs; else null).")
     defence_status = serializers.CharField(help_text="'', pending, answered or gm.")
 
 
@@ -137,7 +155,20 @@ class GmNotesSerializer(serializers.Serializer):
     notes = serializers.CharField(max_length=10000, allow_blank=True)
 
 
+class LogEntryListSerializer(serializers.ListSerializer):
+    """A page of the log: the read model's rows, computed once for the page."""
+
+    def to_representation(self, data: Any) -> list[dict[str, Any]]:
+        entries = list(data.all() if hasattr(data, "all") else data)
+        if not entries:
+            return []
+        rows = log_rows(entries[0].encounter, entries, gm=self.context.get("gm", False))
+        return [log_entry_data(row) for row in rows]
+
+
 class LogEntrySerializer(serializers.Serializer):
+    """A log entry: its row of :func:`combat.presenters.log_rows` (as on the page)."""
+
     id = serializers.IntegerField()
     sequence = serializers.IntegerField()
     round_number = serializers.IntegerField()
@@ -157,30 +188,34 @@ class LogEntrySerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()), help_text="GMs: [label, value] rows."
     )
 
+    class Meta:
+        list_serializer_class = LogEntryListSerializer
+
     def to_representation(self, entry: Any) -> dict[str, Any]:
-        gm = self.context.get("gm", False)
-        data = dict(entry.detail if gm else entry.public)
-        text = data.pop("text", None) or {}
-        return {
-            "id": entry.pk,
-            "sequence": entry.sequence,
-            "round_number": entry.round_number,
-            "kind": entry.kind,
-            "actor": entry.actor_id,
-            "participant": entry.participant_id,
-            "text": {"fr": str(text.get("fr", "")), "en": str(text.get("en", text.get("fr", "")))},
-            "data": data,
-            "gm_only": entry.gm_only,
-            "corrects": entry.corrects_id,
-            "created": serializers.DateTimeField().to_representation(entry.created),
-            **_log_read_model(entry, gm),
-        }
+        return log_entry_data(log_rows(entry.encounter, [entry], gm=self.context.get("gm", False))[0])
 
 
-def _log_read_model(entry: Any, gm: bool) -> dict[str, Any]:
-    """What the combat page shows of the entry (its one read model): the sentence in the reader's
-    language, labelled changes, the chained roll, undone or not, the GMs' labelled details."""
-    from combat.presenters import log_rows
+#: The keys of a log row the API answers, renamed where the API's name differs from the page's.
+LOG_KEYS = {
+    "id": "id",
+    "sequence": "sequence",
+    "round_number": "round_number",
+    "kind": "kind",
+    "actor": "actor",
+    "participant": "participant",
+    "text": "texts",
+    "data": "data",
+    "gm_only": "gm_only",
+    "corrects": "corrects",
+    "created": "created",
+    "sentence": "text",
+    "roll": "roll",
+    "undone": "undone",
+    "changes": "changes",
+    "details": "details",
+}
 
-    row = log_rows(entry.encounter, [entry], gm=gm)[0]
-    return {key: row[key] for key in ("roll", "undone", "details", "changes")} | {"sentence": row["text"]}
+
+def log_entry_data(row: dict[str, Any]) -> dict[str, Any]:
+    """A row of :func:`combat.presenters.log_rows` in the API's names."""
+    return {key: row[source] for key, source in LOG_KEYS.items()}

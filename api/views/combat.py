@@ -46,8 +46,7 @@ from campaigns import access as campaign_access
 from characters.models import Character
 from combat import services
 from combat.models import Declaration, Encounter, LogEntry, Participant
-from combat.presenters import encounter_view
-from rules.base import gm_only_paths
+from combat.presenters import declaration_view, encounter_view
 
 ENCOUNTER = id_param("encounter_id")
 PARTICIPANT = id_param("participant_id")
@@ -232,11 +231,7 @@ class DeclarationView(APIView):
         declaration = services.declare_action(
             request.user, participant, data=serializer.validated_data["data"], target=target
         )
-        data = dict(DeclarationResultSerializer(declaration).data)
-        if not campaign_access.is_gm(request.user, participant.encounter.campaign):
-            hidden = set(gm_only_paths(services.system_for(participant.encounter).action_fields()))
-            data["data"] = {k: v for k, v in data["data"].items() if k not in hidden}  # the GM's inputs stay the GM's
-        return Response(data)
+        return Response(declaration_view(request.user, declaration))
 
 
 class ParticipantAdjustView(APIView):
@@ -295,7 +290,7 @@ class CombatLogView(generics.ListAPIView):
     def get_queryset(self) -> Any:
         encounter = services.get_encounter_for_user(self.request.user, self.kwargs["encounter_id"])
         self.gm = campaign_access.is_gm(self.request.user, encounter.campaign)
-        queryset = LogEntry.objects.filter(encounter=encounter)
+        queryset = LogEntry.objects.filter(encounter=encounter).select_related("encounter__campaign", "roll")
         if not self.gm:
             queryset = queryset.filter(gm_only=False)
         return queryset
@@ -370,4 +365,4 @@ class DefenceView(APIView):
         serializer = DefenceSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         declaration = services.choose_defence(request.user, declaration, data=serializer.validated_data["data"])
-        return Response(DeclarationResultSerializer(declaration).data)
+        return Response(declaration_view(request.user, declaration))

@@ -95,3 +95,52 @@ def test_the_defender_is_told_and_sees_it_waiting_on_her(ambush):
     assert not [i for i in waiting_on_you(t.player2) if i.kind == "reaction"]
     services.choose_defence(t.player, declaration, data={"defence": "parry", "defender_skill": "epee"})
     assert not [i for i in waiting_on_you(t.player) if i.kind == "reaction"]
+
+
+def test_the_api_answers_the_defender_with_the_read_model(ambush):
+    """The defence endpoint answers with the encounter's read model: the defender reads the attacker's
+    declaration as revealed (no GM input, no number) and her own choices, never the GM's inputs."""
+    from api.tests.conftest import token_client
+
+    t, encounter, aldric, brigand, declaration = ambush
+    Declaration.objects.filter(pk=declaration.pk).update(data={**declaration.data, "modifier": 7})  # the GM's input
+    api = token_client(t.player)
+    response = api.post(
+        f"/api/v1/declarations/{declaration.pk}/defence/",
+        {"data": {"defence": "parry", "defender_skill": "epee"}},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["id"] == declaration.pk and body["participant"] == brigand.pk and body["target"] == aldric.pk
+    assert "modifier" not in body["data"] and "damage_x" not in body["data"]  # the GM's and the numbers
+    assert body["data"]["action"] == "attack"
+    assert body["defence"] == {"defence": "parry", "defender_skill": "epee"} and body["defence_status"] == "answered"
+    # The same as the encounter's read model gives her, on the API and (through encounter_view) the page.
+    row = {p["id"]: p for p in api.get(f"/api/v1/encounters/{encounter.pk}/").json()["participants"]}[brigand.pk]
+    assert (row["declaration"], row["defence"], row["declaration_id"]) == (body["data"], body["defence"], body["id"])
+    # Another player reads the revealed declaration, not the defender's choices.
+    other = {
+        p["id"]: p for p in token_client(t.player2).get(f"/api/v1/encounters/{encounter.pk}/").json()["participants"]
+    }
+    assert other[brigand.pk]["declaration"] == body["data"] and other[brigand.pk]["defence"] is None
+    # The GM reads everything.
+    gm = {p["id"]: p for p in token_client(t.gm).get(f"/api/v1/encounters/{encounter.pk}/").json()["participants"]}
+    assert gm[brigand.pk]["declaration"]["modifier"] == 7 and gm[brigand.pk]["defence"]["defence"] == "parry"
+
+
+def test_the_declaration_endpoint_keeps_a_nested_gm_input_from_the_player(fight):
+    """A player re-declaring sees her declaration as the read model shows it: the GM's inputs stay the GM's."""
+    from api.tests.conftest import token_client
+
+    t = fight.table
+    services.start_encounter(t.gm, fight.encounter)
+    services.declare_action(t.gm, fight.cendre, data={"mode": "melee", "actor_modifier": 613}, target=fight.borel)
+    response = token_client(t.player).post(
+        f"/api/v1/participants/{fight.cendre.pk}/declaration/",
+        {"data": {"mode": "melee"}, "target": fight.borel.pk},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    assert "613" not in response.content.decode() and response.json()["data"]["mode"] == "melee"
+    assert response.json()["defence"] is None

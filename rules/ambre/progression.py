@@ -347,9 +347,10 @@ def apply_progression(
                 'Mortal wound and negative karma: "la mort assurée" (L429). GM decision.',
             )
         )
+    # Nothing here changes the sheet: it is handed back as it is (never mutated, so never copied).
     return ProgressionResult(
         balances={"karma": balance},
-        sheet=copy.deepcopy(sheet),
+        sheet=sheet,
         flags=flags,
         notes=[*notes, Msg(state["label"]["fr"], state["label"]["en"])],
     )
@@ -369,9 +370,13 @@ def campaign_ladders(
     would show another character's buy-up (older sheets stored it: dropped here).
     """
     tie = (settings or {}).get("auction_tie") or "earlier"
-    out: dict[int, dict[str, Any]] = {
-        pk: {"sheet": copy.deepcopy(sheet), "state": {"ranks": {}}} for pk, sheet in sheets.items()
-    }
+    # Only the ladder is rewritten below: the rest of each sheet is shared, never copied nor mutated.
+    out: dict[int, dict[str, Any]] = {}
+    for pk, sheet in sheets.items():
+        own = dict(sheet)
+        if "ladder" in own:
+            own["ladder"] = copy.deepcopy(own["ladder"])
+        out[pk] = {"sheet": own, "state": {"ranks": {}}}
     for attr in T.ATTRIBUTES:
         points = {str(pk): attribute_points(sheet, attr) for pk, sheet in sheets.items()}
         public_positions = {
