@@ -1,0 +1,272 @@
+"""Stored rolls read again after the fact: lowering a die, a difficulty set later, the GM's inputs.
+
+The stored roll never changes: each re-reading is a new roll of the chain in the same post.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+import rules
+from campaigns import access, dice
+from campaigns.models import (
+    Campaign,
+    Roll,
+)
+from campaigns.services.common import _lang, _rules_errors
+from campaigns.services.posts import _audience
+from live.events import publish
+from rules.base import Msg, RulesError, ScriptedRandom
+
+
+def can_lower_die(user: Any, roll: Roll) -> bool:
+    """Whether ``user`` may spend experience on ``roll`` (the system offers it; their own PC's test)."""
+    if roll.kind != "system" or roll.post_id is None or roll.character_id is None:
+        return False
+    if user is None or not user.is_authenticated or roll.roller_id != user.pk:
+        return False
+    if roll.system not in rules.SYSTEM_MODULES or not isinstance(roll.resolution, dict):
+        return False
+    return rules.get_system(roll.system).can_lower_die(roll.resolution)
+
+
+def lower_roll_die(user: Any, roll: Roll, *, points: Any) -> Roll:
+    """Spend experience to lower the die of one's own stored test (Altaride L217, spec A13).
+
+    The stored roll never changes: the lowering is a NEW roll of the chain, in the same post,
+    carrying the re-evaluated outcome computed by ``rules`` (``RuleSystem.lower_die``) and a
+    reference to the roll it lowers; the experience spent is a ledger entry written in the same
+    transaction. Readings (A13): player characters only, by their roller; a lowering roll belongs
+    to no session and counts no natural 1 (the dice were already counted once).
+    """
+    from characters import ledger
+    from characters.models import Character
+
+    if not access.can_see_roll(user, roll):
+        raise Http404
+    if not can_lower_die(user, roll):
+        raise PermissionDenied(_("You cannot spend experience on this roll."))
+    character = Character.objects.filter(pk=roll.character_id, owner=user, is_npc=False).first()
+    if character is None:
+        raise PermissionDenied(_("You cannot spend experience on this roll."))
+    try:
+        points = int(points)
+    except (TypeError, ValueError):
+        raise ValidationError({"points": [_("Enter a whole number of points.")]}) from None
+    system = rules.get_system(roll.system)
+    settings_ = system.settings(roll.campaign.system_settings)
+    with transaction.atomic():
+        Character.objects.select_for_update().filter(pk=character.pk).values_list("pk", flat=True).first()
+        later = Roll.objects.filter(campaign=roll.campaign_id, request__lower_die__sequence=roll.sequence).first()
+        if later is not None:
+            raise ValidationError(
+                {"points": [_("This roll was already lowered: lower roll #%(n)d instead.") % {"n": later.sequence}]}
+            )
+        balance = ledger.balances(character).get("xp", 0)
+        try:
+            outcome, draft = system.lower_die(roll.resolution, points, balance, settings=settings_)
+        except RulesError as exc:
+            raise ValidationError({"points": _rules_errors(exc)}) from None
+        for key in ("natural_ones", "defender_natural_ones"):
+            if key in outcome:
+                outcome[key] = 0
+        note = draft.note.get(_lang())
+        succeeded = outcome.get("success")
+        verdict = Msg("réussite", "success") if succeeded else Msg("échec", "failure")
+        summary = Msg(
+            f"{draft.note.fr} (jet n° {roll.sequence}) : dé {outcome.get('die', '?')}, {verdict.fr}",
+            f"{draft.note.en} (roll #{roll.sequence}): die {outcome.get('die', '?')}, {verdict.en}",
+        )
+        resolution = {
+            **roll.resolution,
+            "outcome": outcome,
+            "summary": summary.to_dict(),
+            "tags": [],
+            "lowers": {"sequence": roll.sequence, "points": points, "xp": -draft.amount},
+        }
+        resolution.pop("odds", None)
+        lowered = dice.record_roll(
+            roll.campaign,
+            roller=user,
+            kind="system",
+            system=roll.system,
+            request={"lower_die": {"sequence": roll.sequence, "points": points}},
+            resolution=resolution,
+            derived_from=roll.sequence,
+            label=roll.label,
+            secret=roll.secret,
+            post=roll.post,
+            character=character,
+        )
+        ledger.append_entry(
+            character,
+            draft.currency,
+            draft.amount,
+            draft.kind,
+            created_by=user,
+            note=note,
+            data={**draft.data, "roll": lowered.sequence, "lowers": roll.sequence},
+            key=f"lower-die:{roll.campaign_id}:{lowered.sequence}",
+        )
+        post = roll.post
+        publish(
+            f"thread:{post.thread_id}",
+            "post-edited",
+            {"thread": post.thread_id, "number": post.number},
+            **_audience(post),
+        )
+    return lowered
+
+
+def can_set_difficulty(user: Any, roll: Roll, *, is_gm: bool) -> bool:
+    """Whether a GM may set the difficulty of ``roll`` after it was rolled (the system re-evaluates it)."""
+    if not is_gm or roll.kind != "system" or roll.post_id is None or roll.system not in rules.SYSTEM_MODULES:
+        return False
+    if not isinstance(roll.resolution, dict):
+        return False
+    return rules.get_system(roll.system).can_reevaluate(roll.resolution)
+
+
+def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
+    """The GM sets the difficulty of a stored test after the roll (Clefs de l'Aube L903-L911).
+
+    The stored draws are re-evaluated by ``rules`` (``RuleSystem.reevaluate``) without re-rolling;
+    the original roll never changes: the re-evaluation is a new roll of the chain, in the same
+    post, pointing at the one it re-reads. Setting the difficulty reveals it (``nd_hidden`` off).
+    It belongs to no session, so a session's awards never count its dice twice.
+    """
+    if not access.can_see_roll(user, roll):
+        raise Http404
+    if not can_set_difficulty(user, roll, is_gm=access.is_gm(user, roll.campaign)):
+        raise PermissionDenied(_("Only the GM and co-GMs can set the difficulty of this roll."))
+    try:
+        difficulty = int(difficulty)
+    except (TypeError, ValueError):
+        raise ValidationError({"difficulty": [_("The difficulty is a whole number.")]}) from None
+    system = rules.get_system(roll.system)
+    with transaction.atomic():
+        Campaign.objects.select_for_update().filter(pk=roll.campaign_id).values_list("pk", flat=True).first()
+        later = Roll.objects.filter(campaign=roll.campaign_id, request__reevaluate__sequence=roll.sequence).first()
+        if later is not None:
+            raise ValidationError(
+                {"difficulty": [_("This roll was already re-read: use roll #%(n)d instead.") % {"n": later.sequence}]}
+            )
+        try:
+            resolution = system.reevaluate(roll.resolution, difficulty, nd_hidden=False)
+        except RulesError as exc:
+            raise ValidationError({"difficulty": _rules_errors(exc)}) from None
+        resolution["reevaluates"] = {"sequence": roll.sequence, "difficulty": difficulty}
+        resolution.pop("odds", None)
+        reread = dice.record_roll(
+            roll.campaign,
+            roller=user,
+            kind="system",
+            system=roll.system,
+            request={"reevaluate": {"sequence": roll.sequence, "difficulty": difficulty}},
+            resolution=resolution,
+            derived_from=roll.sequence,
+            label=roll.label,
+            secret=roll.secret,
+            post=roll.post,
+            character=roll.character,
+        )
+        post = roll.post
+        publish(
+            f"thread:{post.thread_id}",
+            "post-edited",
+            {"thread": post.thread_id, "number": post.number},
+            **_audience(post),
+        )
+    return reread
+
+
+def can_add_gm_inputs(user: Any, roll: Roll, *, is_gm: bool) -> bool:
+    """Whether a GM may add GM-only inputs to ``roll`` after it was rolled (a test built from a sheet)."""
+    source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
+    return (
+        is_gm
+        and roll.kind == "system"
+        and roll.post_id is not None
+        and roll.system in rules.SYSTEM_MODULES
+        and isinstance(source, dict)
+        and isinstance(roll.resolution, dict)
+        and isinstance(roll.resolution.get("draws"), list)
+    )
+
+
+def add_gm_inputs(user: Any, roll: Roll, *, declared: dict[str, Any]) -> Roll:
+    """The GM adds GM-only inputs (a difficulty, a modifier, the opposition) to a sheet roll, after it.
+
+    The test is built again by the rules from the sheet version the roll read (not the current
+    sheet), with the player's declared inputs plus the GM's, and resolved with the same stored
+    draws (``ScriptedRandom``): nothing is re-rolled. The original roll never changes: the result is
+    a new roll of the chain in the same post, pointing at it (``request.gm_inputs.sequence``). Inputs
+    that would need other dice are refused. It belongs to no session (its dice are counted once).
+    """
+    from characters.models import SheetVersion
+
+    if not access.can_see_roll(user, roll):
+        raise Http404
+    if not can_add_gm_inputs(user, roll, is_gm=access.is_gm(user, roll.campaign)):
+        raise PermissionDenied(_("Only the GM and co-GMs can add their inputs to this roll."))
+    if not isinstance(declared, dict) or not declared:
+        raise ValidationError({"gm_inputs": [_("Give at least one of the GM's inputs.")]})
+    source = dict(roll.request["from_sheet"])
+    system = rules.get_system(roll.system)
+    settings_ = system.settings(roll.campaign.system_settings)
+    version = SheetVersion.objects.filter(character_id=source.get("character"), version=source.get("version")).first()
+    if version is None:
+        raise ValidationError({"gm_inputs": [_("The sheet version this roll read is missing.")]})
+    sheet = system.migrate_sheet(dict(version.sheet), version.schema_version)
+    merged = {**(source.get("declared") or {}), **declared}
+    with transaction.atomic():
+        Campaign.objects.select_for_update().filter(pk=roll.campaign_id).values_list("pk", flat=True).first()
+        later = Roll.objects.filter(campaign=roll.campaign_id, request__gm_inputs__sequence=roll.sequence).first()
+        if later is not None:
+            raise ValidationError(
+                {"gm_inputs": [_("This roll was already re-read: use roll #%(n)d instead.") % {"n": later.sequence}]}
+            )
+        replay = ScriptedRandom(roll.resolution["draws"])
+        try:
+            built = system.build_test(sheet, str(source.get("test") or ""), merged, settings_, None, gm=True)
+            resolution = system.resolve(built.request, replay, settings_)
+            if replay.remaining:
+                raise ValueError("fewer dice")
+        except RulesError as exc:
+            raise ValidationError({"gm_inputs": _rules_errors(exc)}) from None
+        except ValueError:  # the inputs ask for other dice than the ones rolled
+            raise ValidationError({"gm_inputs": [_("These inputs would need other dice: roll a new test.")]}) from None
+        data = resolution.to_dict()
+        summary = resolution.summary
+        data["summary"] = {
+            "fr": f"Avec les données du MJ (jet n° {roll.sequence}) : {summary.fr}",
+            "en": f"With the GM's inputs (roll #{roll.sequence}): {summary.en}",
+        }
+        source["declared"] = built.declared
+        source["reads"] = [r.to_dict() for r in built.reads]
+        reread = dice.record_roll(
+            roll.campaign,
+            roller=user,
+            kind="system",
+            system=roll.system,
+            request={**built.request, "from_sheet": source, "gm_inputs": {"sequence": roll.sequence, **declared}},
+            resolution=data,
+            derived_from=roll.sequence,
+            label=roll.label,
+            secret=roll.secret,
+            post=roll.post,
+            character=roll.character,
+        )
+        post = roll.post
+        publish(
+            f"thread:{post.thread_id}",
+            "post-edited",
+            {"thread": post.thread_id, "number": post.number},
+            **_audience(post),
+        )
+    return reread
