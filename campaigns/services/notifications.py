@@ -7,19 +7,14 @@ from typing import Any
 
 from django.utils import timezone
 
-from campaigns.models import (
-    Campaign,
-    Notification,
-    NotificationSettings,
-)
+from campaigns.models import Campaign, Notification, NotificationSettings
+from campaigns.notifications import notify
 
 
 def _notify(
     user: Any, kind: str, campaign: Campaign, *, actor: Any = None, thread: Any = None, post: Any = None, text: str = ""
 ) -> Notification | None:
-    """One notification, delivered as the member chose for its kind (``rhythm.services.notify``)."""
-    from rhythm.services import notify
-
+    """One notification, delivered as the member chose for its kind (:func:`campaigns.notifications.notify`)."""
     created = notify(kind, [user.pk], campaign, actor=actor, thread=thread, post=post, text=text)
     return created[0] if created else None
 

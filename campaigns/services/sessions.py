@@ -14,6 +14,7 @@ from campaigns.models import (
     Campaign,
     PlaySession,
 )
+from campaigns.notifications import session_changed
 from campaigns.services.common import _require_gm
 from campaigns.signals import session_closed
 from live.events import publish
@@ -34,9 +35,7 @@ def open_session(user: Any, campaign: Campaign, *, title: str = "") -> PlaySessi
                 campaign=campaign, number=(last.first() or 0) + 1, title=(title or "").strip(), opened_by=user
             )
             publish(f"campaign:{campaign.pk}", "session-opened", {"session": session.pk})
-            from rhythm import loop
-
-            loop.session_changed(user, session, opened=True)
+            session_changed(user, session, opened=True)
     except IntegrityError:
         raise ValidationError({"__all__": [_("A session is already open: close it first.")]}) from None
     return session
@@ -55,9 +54,7 @@ def close_session(user: Any, session: PlaySession) -> PlaySession:
         session.refresh_from_db()
         dice.rotate_seed(campaign)  # reveal the session's seed, publish the next commitment
         publish(f"campaign:{campaign.pk}", "session-closed", {"session": session.pk})
-        from rhythm import loop
-
-        loop.session_changed(user, session, opened=False)
+        session_changed(user, session, opened=False)
         transaction.on_commit(lambda: session_closed.send(sender=PlaySession, session=session))
     return session
 

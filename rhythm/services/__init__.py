@@ -13,6 +13,7 @@ One module per area, every name re-exported here (``rhythm.services.notify``...)
 from rhythm.services.absences import cancel_absence, current_absences, declare_absence
 from rhythm.services.drafts import MAX_DRAFT_LENGTH, get_draft, save_draft
 from rhythm.services.notifications import (
+    DeliveryPreferences,
     chosen_delivery,
     delivery_for,
     detect_timezone,
@@ -48,6 +49,7 @@ from rhythm.services.waiting import WaitingItem, _combat_items, _progression_ite
 __all__ = [
     "MAX_DRAFT_LENGTH",
     "REMINDER_AT",
+    "DeliveryPreferences",
     "SceneView",
     "WaitingItem",
     "_combat_items",

@@ -1,4 +1,9 @@
-"""Notifications as each member wants them delivered; a member's time zone and quiet hours."""
+"""Notifications as each member wants them delivered; a member's time zone and quiet hours.
+
+Notifications are created by :func:`campaigns.notifications.notify` (re-exported here with
+``gm_ids`` and ``member_ids``), which asks :class:`DeliveryPreferences` (registered in
+``RhythmConfig.ready()``) how each member wants each kind.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +15,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, Membership, Notification, Role
-from live.events import publish
+from campaigns.models import Notification
+from campaigns.notifications import gm_ids as gm_ids
+from campaigns.notifications import member_ids as member_ids
+from campaigns.notifications import notify as notify
 from rhythm import kinds
 from rhythm.models import (
     Delivery,
@@ -27,61 +34,6 @@ def chosen_delivery(user_id: int, kind: str) -> str | None:
 
 def delivery_for(user_id: int, kind: str) -> str:
     return chosen_delivery(user_id, kind) or kinds.DEFAULT_DELIVERY
-
-
-def notify(
-    kind: str,
-    user_ids: list[int] | set[int],
-    campaign: Campaign,
-    *,
-    actor: Any = None,
-    thread: Any = None,
-    post: Any = None,
-    text: str = "",
-    url: str = "",
-) -> list[Notification]:
-    """Notify members of one step of the loop, as each chose for this kind (in-app, e-mail, digest, off).
-
-    The actor is never told of their own action. Call it inside the writing
-    transaction: the rows roll back with it, e-mails leave on commit.
-    """
-    created = []
-    for pk in sorted(set(user_ids)):
-        if actor is not None and pk == getattr(actor, "pk", None):
-            continue
-        delivery = chosen_delivery(pk, kind)
-        if delivery == Delivery.OFF:
-            continue
-        item = Notification.objects.create(
-            user_id=pk,
-            kind=kind,
-            campaign=campaign,
-            actor=actor if getattr(actor, "pk", None) else None,
-            thread=thread,
-            post=post,
-            text=(text or "")[:300],
-            url=url[:300],
-            # In the site; the e-mail digest also carries it when the member
-            # turned the digest on (or chose "digest" for this kind).
-        )
-        created.append(item)
-        publish(f"user:{pk}", "notification", {"kind": kind}, users=[pk], gms=False)
-        if delivery == Delivery.EMAIL:
-            from rhythm.tasks import send_notification_email
-
-            transaction.on_commit(lambda item_id=item.pk: send_notification_email.delay(item_id))
-    return created
-
-
-def gm_ids(campaign: Campaign) -> list[int]:
-    return list(
-        Membership.objects.filter(campaign=campaign, role__in=[Role.GM, Role.COGM]).values_list("user_id", flat=True)
-    )
-
-
-def member_ids(campaign: Campaign, *, players_only: bool = False) -> list[int]:
-    roles = [Role.PLAYER] if players_only else [Role.GM, Role.COGM, Role.PLAYER, Role.SPECTATOR]
-    return list(Membership.objects.filter(campaign=campaign, role__in=roles).values_list("user_id", flat=True))
 
 
 def sentence(item: Notification) -> str:
@@ -148,3 +100,22 @@ def in_quiet_hours(user_id: int, now: dt.datetime) -> bool:
     if prefs.quiet_start <= prefs.quiet_end:
         return prefs.quiet_start <= hour < prefs.quiet_end
     return hour >= prefs.quiet_start or hour < prefs.quiet_end
+
+
+class DeliveryPreferences:
+    """The members' delivery choices (``NotificationPreference``), the policy of
+    :func:`campaigns.notifications.notify` (registered in ``RhythmConfig.ready()``)."""
+
+    def delivery(self, user_id: int, kind: str) -> str | None:
+        return chosen_delivery(user_id, kind)
+
+    def send_email(self, notification_id: int) -> None:
+        from rhythm.tasks import send_notification_email
+
+        send_notification_email.delay(notification_id)
+
+    def digest_user_ids(self) -> Any:
+        return NotificationPreference.objects.filter(delivery=Delivery.DIGEST).values_list("user_id", flat=True)
+
+    def digest_kinds(self, user_id: int) -> Any:
+        return NotificationPreference.objects.filter(user_id=user_id, delivery=Delivery.DIGEST).values("kind")
