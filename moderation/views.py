@@ -203,6 +203,26 @@ def post_restore(request: HttpRequest, post_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def post_visibility(request: HttpRequest, post_id: int) -> HttpResponse:
+    """The thread page's "Hide" / "Show again" (GM, co-GM, moderator): recorded in the audit log,
+    back to the post with a message."""
+    post = access.get_post_for_user(request.user, post_id)
+    reason = request.POST.get("reason", "")
+    try:
+        if request.POST.get("hidden", "1") == "1":
+            services.hide_post(request.user, post, reason=reason)
+            messages.success(request, _("Post hidden. Its rolls stay visible."))
+        else:
+            services.restore_post(request.user, post, reason=reason)
+            messages.success(request, _("Post shown again."))
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
+    return redirect("campaigns:post", post_id=post.pk)
+
+
+@login_required
+@require_POST
 def thread_lock(request: HttpRequest, thread_id: int) -> HttpResponse:
     thread = access.get_thread_for_user(request.user, thread_id)
     if not (access.is_moderator(request.user) or access.is_gm(request.user, thread.campaign)):

@@ -56,7 +56,7 @@ from campaigns.views.postform import (
     roll_preview,
     sheet_test_fields,
 )
-from campaigns.views.posts import post_edit, post_hide, post_history, post_link, post_quote
+from campaigns.views.posts import post_edit, post_history, post_link, post_quote
 from campaigns.views.rolls import (
     _SERVER_PROBLEMS,
     _translate_problem,
@@ -137,7 +137,6 @@ __all__ = [
     "notifications",
     "page_of",
     "post_edit",
-    "post_hide",
     "post_history",
     "post_link",
     "post_quote",

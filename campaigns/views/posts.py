@@ -9,7 +9,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from campaigns import access, services
 from campaigns.forms import (
@@ -68,24 +67,3 @@ def post_quote(request: HttpRequest, post_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "campaigns/partials/post_form.html", ctx)
     return render(request, "campaigns/post_form_page.html", ctx)
-
-
-@login_required
-@require_POST
-def post_hide(request: HttpRequest, post_id: int) -> HttpResponse:
-    """Hide or show again a post (GM, co-GM, moderator); recorded in the audit log."""
-    from moderation import services as moderation
-
-    post = access.get_post_for_user(request.user, post_id)
-    reason = request.POST.get("reason", "")
-    try:
-        if request.POST.get("hidden", "1") == "1":
-            moderation.hide_post(request.user, post, reason=reason)
-            messages.success(request, _("Post hidden. Its rolls stay visible."))
-        else:
-            moderation.restore_post(request.user, post, reason=reason)
-            messages.success(request, _("Post shown again."))
-    except ValidationError as exc:
-        for error in exc.messages:
-            messages.error(request, error)
-    return redirect("campaigns:post", post_id=post.pk)
