@@ -21,7 +21,6 @@ urlpatterns = [
     path("posts/<id:post_id>/edit/", views.post_edit, name="post_edit"),
     path("posts/<id:post_id>/history/", views.post_history, name="post_history"),
     path("posts/<id:post_id>/quote/", views.post_quote, name="post_quote"),
-    path("rolls/<id:roll_id>/lower/", views.roll_lower, name="roll_lower"),
     path("rolls/<id:roll_id>/difficulty/", views.roll_difficulty, name="roll_difficulty"),
     path("rolls/<id:roll_id>/gm-inputs/", views.roll_gm_inputs, name="roll_gm_inputs"),
     path("sessions/<id:session_id>/", views.session_detail, name="session"),

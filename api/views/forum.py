@@ -41,6 +41,7 @@ from api.throttles import AnonThrottle, IPThrottle, PostingThrottle, UserThrottl
 from api.views.common import CAMPAIGN, get_or_404, id_param
 from campaigns import access, checkpoints, dice, services
 from campaigns.models import Board, Post, Roll, Thread
+from characters.roll_spending import lower_roll_die
 
 BOARD = id_param("board_id")
 THREAD = id_param("thread_id")
@@ -459,7 +460,7 @@ class RollLowerView(APIView):
         roll = _roll_in_post_for_user(request.user, roll_id)
         serializer = RollLowerSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        lowered = services.lower_roll_die(request.user, roll, points=serializer.validated_data["points"])
+        lowered = lower_roll_die(request.user, roll, points=serializer.validated_data["points"])
         return Response(RollSerializer(lowered).data, status=201)
 
 

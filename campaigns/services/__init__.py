@@ -15,7 +15,8 @@ The package re-exports every name so callers keep writing ``campaigns.services.c
 ``threads``         boards, threads, reading marks
 ``posts``           writing, editing, hiding posts; who hears of them
 ``rolls``           the rolls of a post (tests built from the sheet)
-``rereads``         stored rolls read again (lowered die, difficulty, GM's inputs)
+``rereads``         stored rolls read again (difficulty, GM's inputs; lowering a die with
+                    experience writes the ledger: :mod:`characters.roll_spending`)
 ``sessions``        play sessions and the dice seed
 ``notifications``   a member's notifications and digest choice
 ==================  ===========================================================
@@ -65,13 +66,13 @@ from campaigns.services.posts import (
     edit_post,
     hide_post,
     post_audience,
+    publish_post_edited,
 )
 from campaigns.services.rereads import (
     add_gm_inputs,
     can_add_gm_inputs,
     can_lower_die,
     can_set_difficulty,
-    lower_roll_die,
     set_roll_difficulty,
 )
 from campaigns.services.rolls import (
@@ -131,12 +132,12 @@ __all__ = [
     "invite_member",
     "join_by_link",
     "leave_campaign",
-    "lower_roll_die",
     "mark_notifications_read",
     "mark_read",
     "move_board",
     "open_session",
     "post_audience",
+    "publish_post_edited",
     "remove_member",
     "rename_board",
     "request_to_join",

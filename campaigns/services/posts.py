@@ -234,6 +234,16 @@ def create_post(
     return post
 
 
+def publish_post_edited(post: Post) -> None:
+    """Tell the thread's viewers who may see ``post`` that it changed (text, hidden state, a new roll)."""
+    publish(
+        f"thread:{post.thread_id}",
+        "post-edited",
+        {"thread": post.thread_id, "number": post.number},
+        **_audience(post),
+    )
+
+
 def _audience(post: Post) -> dict[str, Any]:
     audience = post_audience(post)
     if audience.get("gms_only"):
@@ -287,12 +297,7 @@ def edit_post(user: Any, post: Post, *, body: str) -> Post:
         post.edited = timezone.now()
         post.save(update_fields=["body", "body_html", "edited"])
         _update_search(post)
-        publish(
-            f"thread:{post.thread_id}",
-            "post-edited",
-            {"thread": post.thread_id, "number": post.number},
-            **_audience(post),
-        )
+        publish_post_edited(post)
     return post
 
 

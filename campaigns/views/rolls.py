@@ -23,23 +23,6 @@ from campaigns.views.common import _campaign_context
 
 @login_required
 @require_POST
-def roll_lower(request: HttpRequest, roll_id: int) -> HttpResponse:
-    """Spend experience to lower the die of one's own test (Altaride); the lowering is a new roll."""
-    roll = get_object_or_404(Roll.objects.select_related("campaign", "post"), pk=roll_id)
-    if not access.can_see_roll(request.user, roll) or roll.post_id is None:
-        raise Http404
-    try:
-        lowered = services.lower_roll_die(request.user, roll, points=request.POST.get("points"))
-    except ValidationError as exc:
-        for error in exc.messages:
-            messages.error(request, error)
-    else:
-        messages.success(request, _("Die lowered: roll #%(n)d records the new result.") % {"n": lowered.sequence})
-    return redirect("campaigns:post", post_id=roll.post_id)
-
-
-@login_required
-@require_POST
 def roll_difficulty(request: HttpRequest, roll_id: int) -> HttpResponse:
     """The GM sets the difficulty of a test after the roll; the re-reading is a new roll."""
     roll = get_object_or_404(Roll.objects.select_related("campaign", "post"), pk=roll_id)
