@@ -20,6 +20,7 @@ from campaigns.models import (
 )
 from campaigns.services.common import _rules_errors
 from campaigns.services.posts import publish_post_edited
+from campaigns.voices import voices
 from rules.base import RulesError, ScriptedRandom
 
 
@@ -114,8 +115,6 @@ def add_gm_inputs(user: Any, roll: Roll, *, declared: dict[str, Any]) -> Roll:
     a new roll of the chain in the same post, pointing at it (``request.gm_inputs.sequence``). Inputs
     that would need other dice are refused. It belongs to no session (its dice are counted once).
     """
-    from characters.models import SheetVersion
-
     if not access.can_see_roll(user, roll):
         raise Http404
     if not can_add_gm_inputs(user, roll, is_gm=access.is_gm(user, roll.campaign)):
@@ -125,10 +124,11 @@ def add_gm_inputs(user: Any, roll: Roll, *, declared: dict[str, Any]) -> Roll:
     source = dict(roll.request["from_sheet"])
     system = rules.get_system(roll.system)
     settings_ = system.settings(roll.campaign.system_settings)
-    version = SheetVersion.objects.filter(character_id=source.get("character"), version=source.get("version")).first()
-    if version is None:
+    found = voices().sheet_at(source.get("character"), source.get("version"))
+    if found is None:
         raise ValidationError({"gm_inputs": [_("The sheet version this roll read is missing.")]})
-    sheet = system.migrate_sheet(dict(version.sheet), version.schema_version)
+    stored, schema_version = found
+    sheet = system.migrate_sheet(dict(stored), schema_version)
     merged = {**(source.get("declared") or {}), **declared}
     with transaction.atomic():
         Campaign.objects.select_for_update().filter(pk=roll.campaign_id).values_list("pk", flat=True).first()

@@ -15,6 +15,7 @@ from campaigns.models import (
 )
 from campaigns.play import sheet_test_characters
 from campaigns.services.common import _lang, _rules_errors
+from campaigns.voices import DEAD, voices
 from rules.base import RulesError
 
 MAX_ROLLS_PER_POST = 10
@@ -23,16 +24,13 @@ MAX_ROLLS_PER_POST = 10
 def _check_character(user: Any, campaign: Campaign, character: Any) -> Any:
     if character is None or character == "":
         return None
-    from characters.models import Character
-
-    if not isinstance(character, Character):
-        character = Character.objects.filter(pk=character).first()
+    character = voices().get(character)
     if character is None or character.campaign_id != campaign.pk:
         raise ValidationError({"character": [_("Choose one of your characters in this campaign.")]})
     own = character.owner_id == user.pk and not character.is_npc
     if not (own or access.is_gm(user, campaign)):
         raise ValidationError({"character": [_("Choose one of your characters in this campaign.")]})
-    if character.status == Character.Status.DEAD:
+    if character.status == DEAD:
         raise ValidationError({"character": [_("%(name)s is dead and cannot speak.") % {"name": character.name}]})
     return character
 

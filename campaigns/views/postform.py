@@ -6,7 +6,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -24,21 +23,14 @@ from campaigns.models import (
     Thread,
 )
 from campaigns.views.common import _odds_text, page_of
+from campaigns.voices import voices
 from rules.base import RulesError
 
 
 def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwargs: Any) -> PostForm:
-    from characters.models import Character
-
     is_gm = access.is_gm(request.user, campaign)
-    characters = Character.objects.filter(campaign=campaign)
-    if is_gm:
-        characters = characters.filter(Q(owner=request.user) | Q(is_npc=True)).only("pk", "name", "is_npc", "owner_id")
-        sheet_characters = list(play.sheet_test_characters(request.user, campaign))
-    else:
-        # One query: a player's voices are their characters; those approved can also roll from their sheet.
-        characters = list(characters.filter(owner=request.user, is_npc=False))
-        sheet_characters = [c for c in characters if c.status in play.PLAYABLE_STATUSES]
+    # A player: one query (their voices; those approved can also roll from their sheet).
+    characters, sheet_characters = voices().post_voices(request.user, campaign, is_gm=is_gm)
     for character in sheet_characters:
         character.campaign = campaign
     members = [
@@ -48,7 +40,7 @@ def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwa
     return PostForm(
         data,
         campaign=campaign,
-        characters=list(characters),
+        characters=characters,
         members=members,
         is_gm=is_gm,
         sheet_characters=sheet_characters,

@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.urls import reverse
+from django.utils import translation
 
 from campaigns import dice, services
 from campaigns.models import Roll
@@ -24,9 +25,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def _clear_cache() -> Any:
-    """Posting is rate-limited through the cache: start every test clean."""
+    """Posting is rate-limited through the cache: start every test clean (in French, as the messages)."""
     cache.clear()
-    yield
+    with translation.override("fr"):
+        yield
     cache.clear()
 
 
