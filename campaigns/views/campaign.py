@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 import rules
-from campaigns import access, services
+from campaigns import access, records, services
 from campaigns.forms import (
     CampaignForm,
     DirectoryForm,
@@ -191,8 +191,6 @@ def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
     archetypes): one form per entry with the rules' fields and choices, never JSON.
     Adding or removing an entry re-renders the form; saving goes through
     ``services.update_campaign``, which validates it all or saves nothing."""
-    from characters import sheetform as sf  # the generic editor of rules-declared records
-
     campaign = access.get_campaign_for_user(request.user, slug, write=True)
     system = campaign.rule_system
     field = next((f for f in structured_lists(system.campaign_settings_fields()) if f.path == path), None)
@@ -202,7 +200,7 @@ def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
     values, errors = stored, {}
     status = 200
     if request.method == "POST":
-        values, parse_errors = sf.parse_sheet([field], request.POST, stored)
+        values, parse_errors = records.parse_sheet([field], request.POST, stored)
         structural = "_add" in request.POST or any(k.startswith("del:") for k in request.POST)
         if not structural:
             try:
@@ -227,15 +225,21 @@ def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
                 messages.success(request, _("Saved."))
                 return redirect("campaigns:settings_list", slug=campaign.slug, path=path)
         for e in parse_errors:
-            errors.setdefault(e.path, []).append(sf.msg(e.message))
+            errors.setdefault(e.path, []).append(records.msg(e.message))
     invalid = sum(len(m) for m in errors.values())
-    nodes = sf.build_nodes([field], values, errors)
+    labels = system.group_labels()
+    nodes = records.build_nodes(
+        [field],
+        values,
+        errors,
+        group_label=lambda key: records.msg(labels[key]) if key in labels else records.humanize_key(key),
+    )
     form_errors = [m for msgs in errors.values() for m in msgs]  # those no input shows
     ctx = _campaign_context(
         request,
         campaign,
-        field_label=sf.msg(field.label),
-        field_help=sf.msg(field.help) if field.help else "",
+        field_label=records.msg(field.label),
+        field_help=records.msg(field.help) if field.help else "",
         nodes=nodes,
         form_errors=form_errors,
         invalid=invalid,
