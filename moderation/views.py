@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from campaigns import access
 from campaigns.models import Membership, Post
+from characters.access import get_character_for_user
 from moderation import services
 from moderation.forms import (
     AuditFilterForm,
@@ -87,8 +88,6 @@ def _report_target(user: Any, kind: str, target_id: int) -> dict[str, Any]:
     if kind == "post":
         return {"post": access.get_post_for_user(user, target_id)}
     if kind == "character":
-        from characters.access import get_character_for_user
-
         return {"character": get_character_for_user(user, target_id)}
     if kind == "campaign":
         return {"campaign": access.get_campaign_for_user(user, target_id)}

@@ -9,14 +9,14 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from campaigns.models import Post
+from rhythm import loop, services
+from rhythm.middleware import SESSION_KEY
+from rhythm.models import MemberRhythm
 
 
 @receiver(user_logged_in, dispatch_uid="rhythm-login-timezone")
 def load_timezone(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """Keep the member's time zone in the session, so pages show their local times."""
-    from rhythm.middleware import SESSION_KEY
-    from rhythm.models import MemberRhythm
-
     if request is not None and hasattr(request, "session"):
         name = MemberRhythm.objects.filter(user=user).values_list("timezone", flat=True).first()
         if name:
@@ -27,7 +27,5 @@ def load_timezone(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 def post_created(sender: Any, instance: Post, created: bool, raw: bool = False, **kwargs: Any) -> None:
     if not created or raw:
         return
-    from rhythm import loop, services
-
     services.on_post_created(instance)
     loop.gm_only_post(instance)

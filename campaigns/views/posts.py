@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.models import display_name
 from campaigns import access, services
 from campaigns.forms import (
     EditPostForm,
@@ -59,8 +60,6 @@ def post_quote(request: HttpRequest, post_id: int) -> HttpResponse:
     post = access.get_post_for_user(request.user, post_id)
     if not access.can_post(request.user, post.campaign):
         raise Http404
-    from accounts.models import display_name
-
     author = post.character.name if post.character_id else display_name(post.author)
     form = _post_form(request, post.campaign, initial={"body": quote_markdown(post.body, author), "reply_to": post.pk})
     ctx = _campaign_context(request, post.campaign, thread=post.thread, form=form, reply_post=post)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -24,8 +25,6 @@ def search_posts(user: Any, campaign: Campaign, query: str) -> list[Post]:
     PostgreSQL: full-text search over the stored French + English vector,
     ranked. SQLite (embedded default): a case-insensitive substring match.
     """
-    from django.conf import settings
-
     query = (query or "").strip()
     if not query:
         return []

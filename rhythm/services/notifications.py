@@ -19,6 +19,7 @@ from campaigns.models import Notification
 from campaigns.notifications import gm_ids as gm_ids
 from campaigns.notifications import member_ids as member_ids
 from campaigns.notifications import notify as notify
+from campaigns.templatetags.campaigns_tags import member_name
 from rhythm import kinds
 from rhythm.models import (
     Delivery,
@@ -38,8 +39,6 @@ def delivery_for(user_id: int, kind: str) -> str:
 
 def sentence(item: Notification) -> str:
     """The notification in the reader's language (active language)."""
-    from campaigns.templatetags.campaigns_tags import member_name
-
     template = kinds.SENTENCES.get(item.kind, kinds.SENTENCES["mention"])
     return str(template) % {"who": member_name(item.actor) if item.actor_id else "", "where": item.text}
 

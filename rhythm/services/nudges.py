@@ -6,13 +6,16 @@ import datetime as dt
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from campaigns import services as campaign_services
 from campaigns.models import Membership, Notification, Role, Thread
+from campaigns.templatetags.campaigns_tags import member_name
 from rhythm.models import (
     DeadlineAction,
     Delivery,
@@ -106,8 +109,6 @@ def apply_deadline(scene: SceneRhythm, *, now: dt.datetime | None = None) -> int
     state = turn_state(scene, now=now)
     reason = TurnSkip.Reason.DEFAULT_ACTION if scene.on_deadline == DeadlineAction.DEFAULT else TurnSkip.Reason.DEADLINE
     applied = 0
-    from django.contrib.auth import get_user_model
-
     gm = Membership.objects.filter(campaign_id=scene.thread.campaign_id, role=Role.GM).select_related("user").first()
     for pk in list(state.waiting_on):
         try:
@@ -136,9 +137,6 @@ def apply_deadline(scene: SceneRhythm, *, now: dt.datetime | None = None) -> int
 
 def _deadline_post(gm: Any, scene: SceneRhythm, member: Any, reason: str) -> None:
     """What happened is written in the thread, in the campaign's language."""
-    from campaigns import services as campaign_services
-    from campaigns.templatetags.campaigns_tags import member_name
-
     language = scene.thread.campaign.language or settings.LANGUAGE_CODE
     with translation.override(language):
         name = member_name(member)

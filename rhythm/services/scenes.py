@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from campaigns import access
 from campaigns.models import Campaign, Membership, Notification, Post, Role, Thread
+from combat.models import Encounter
 from live.events import publish
 from rhythm.models import (
     Absence,
@@ -139,8 +141,6 @@ def participants(scene: SceneRhythm) -> list[int]:
 
 def _initiative_order(thread: Thread) -> list[int]:
     """Owners of the player characters of the thread's running encounter, in initiative order."""
-    from combat.models import Encounter
-
     encounter = Encounter.objects.filter(thread=thread).exclude(status="ended").order_by("-id").first()
     if encounter is None:
         return []
@@ -212,8 +212,6 @@ class SceneView:
 
 def scene_view(user: Any, thread: Thread) -> SceneView:
     """The rhythm read model of a thread for ``user`` (who already may read it)."""
-    from django.contrib.auth import get_user_model
-
     scene = scene_for(thread)
     state = turn_state(scene)
     ids = set(state.participants)

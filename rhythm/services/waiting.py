@@ -10,7 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaigns.models import Campaign, Membership, Role
+from campaigns.models import Campaign, Invitation, Membership, Role
+from characters.models import ChangeRequest, Character
+from combat.models import Declaration
+from progression.models import PurchaseRequest, SessionReview
 from rhythm.models import (
     SceneMode,
     SceneRhythm,
@@ -32,9 +35,6 @@ def waiting_on_you(user: Any) -> list[WaitingItem]:
     """Everything across the member's campaigns that waits on them, oldest first."""
     if not user.is_authenticated:
         return []
-    from campaigns.models import Invitation
-    from characters.models import ChangeRequest, Character
-
     items: list[WaitingItem] = []
     memberships = list(Membership.objects.filter(user=user).select_related("campaign"))
     gm_campaigns = [m.campaign for m in memberships if m.role in (Role.GM, Role.COGM)]
@@ -113,8 +113,6 @@ def waiting_on_you(user: Any) -> list[WaitingItem]:
 
 def _progression_items(user: Any, campaign_ids: list[int], gm_campaigns: list[Campaign]) -> list[WaitingItem]:
     """Award sheets the GM still has to confirm, and purchases to decide."""
-    from progression.models import PurchaseRequest, SessionReview
-
     items = []
     if not gm_campaigns:
         return items
@@ -153,8 +151,6 @@ def _progression_items(user: Any, campaign_ids: list[int], gm_campaigns: list[Ca
 
 def _combat_items(user: Any, campaign_ids: list[int]) -> list[WaitingItem]:
     """Defences the member's characters must choose in a running fight (*réaction attendue*)."""
-    from combat.models import Declaration
-
     items = []
     pending = Declaration.objects.filter(
         defence_status="pending", target__controller=user, round__encounter__campaign_id__in=campaign_ids
