@@ -23,6 +23,7 @@ The package re-exports every name so callers keep writing ``campaigns.services.c
 """
 
 from campaigns.models import Roll
+from campaigns.reads import can_add_gm_inputs, can_lower_die, can_set_difficulty, post_audience
 from campaigns.services.campaign import (
     DEFAULT_BOARDS,
     RESERVED_SLUGS,
@@ -65,16 +66,9 @@ from campaigns.services.posts import (
     create_post,
     edit_post,
     hide_post,
-    post_audience,
     publish_post_edited,
 )
-from campaigns.services.rereads import (
-    add_gm_inputs,
-    can_add_gm_inputs,
-    can_lower_die,
-    can_set_difficulty,
-    set_roll_difficulty,
-)
+from campaigns.services.rereads import add_gm_inputs, set_roll_difficulty
 from campaigns.services.rolls import (
     MAX_ROLLS_PER_POST,
     _check_character,

@@ -24,6 +24,7 @@ from campaigns.models import (
     Thread,
     ThreadRead,
 )
+from campaigns.reads import post_audience
 from campaigns.services.common import _require_member_writer, _rules_errors
 from campaigns.services.notifications import _notify
 from campaigns.services.rolls import _check_character, _prepare_rolls
@@ -102,17 +103,6 @@ def _check_recipients(user: Any, campaign: Campaign, recipients: Iterable[Any]) 
     if found != ids:
         raise ValidationError({"recipients": [_("Choose members of the campaign.")]})
     return sorted(ids)
-
-
-def post_audience(post: Post) -> dict[str, Any]:
-    """Who receives live events about this post (see ``live.events.publish``)."""
-    if post.hidden:
-        return {"gms_only": True}
-    if post.visibility == Post.Visibility.GM_ONLY:
-        return {"users": [post.author_id] if post.author_id else []}
-    if post.visibility == Post.Visibility.WHISPER:
-        return {"users": [post.author_id, *post.recipients.values_list("id", flat=True)]}
-    return {}
 
 
 def _update_search(post: Post) -> None:

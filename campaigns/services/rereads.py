@@ -18,30 +18,11 @@ from campaigns.models import (
     Campaign,
     Roll,
 )
+from campaigns.reads import can_add_gm_inputs, can_set_difficulty
 from campaigns.services.common import _rules_errors
 from campaigns.services.posts import publish_post_edited
 from campaigns.voices import voices
 from rules.base import RulesError, ScriptedRandom
-
-
-def can_lower_die(user: Any, roll: Roll) -> bool:
-    """Whether ``user`` may spend experience on ``roll`` (the system offers it; their own PC's test)."""
-    if roll.kind != "system" or roll.post_id is None or roll.character_id is None:
-        return False
-    if user is None or not user.is_authenticated or roll.roller_id != user.pk:
-        return False
-    if roll.system not in rules.SYSTEM_MODULES or not isinstance(roll.resolution, dict):
-        return False
-    return rules.get_system(roll.system).can_lower_die(roll.resolution)
-
-
-def can_set_difficulty(user: Any, roll: Roll, *, is_gm: bool) -> bool:
-    """Whether a GM may set the difficulty of ``roll`` after it was rolled (the system re-evaluates it)."""
-    if not is_gm or roll.kind != "system" or roll.post_id is None or roll.system not in rules.SYSTEM_MODULES:
-        return False
-    if not isinstance(roll.resolution, dict):
-        return False
-    return rules.get_system(roll.system).can_reevaluate(roll.resolution)
 
 
 def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
@@ -90,20 +71,6 @@ def set_roll_difficulty(user: Any, roll: Roll, *, difficulty: Any) -> Roll:
         post = roll.post
         publish_post_edited(post)
     return reread
-
-
-def can_add_gm_inputs(user: Any, roll: Roll, *, is_gm: bool) -> bool:
-    """Whether a GM may add GM-only inputs to ``roll`` after it was rolled (a test built from a sheet)."""
-    source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
-    return (
-        is_gm
-        and roll.kind == "system"
-        and roll.post_id is not None
-        and roll.system in rules.SYSTEM_MODULES
-        and isinstance(source, dict)
-        and isinstance(roll.resolution, dict)
-        and isinstance(roll.resolution.get("draws"), list)
-    )
 
 
 def add_gm_inputs(user: Any, roll: Roll, *, declared: dict[str, Any]) -> Roll:

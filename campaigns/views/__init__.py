@@ -72,8 +72,6 @@ from campaigns.views.rolls import (
 from campaigns.views.search import search, search_posts
 from campaigns.views.sessions import session_close, session_detail, sessions
 from campaigns.views.threads import (
-    _decorate,
-    _gm_fields,
     _page_links,
     _page_posts,
     thread_create,
@@ -91,8 +89,6 @@ __all__ = [
     "_SERVER_PROBLEMS",
     "User",
     "_campaign_context",
-    "_decorate",
-    "_gm_fields",
     "_is_unread",
     "_lang",
     "_member_user",

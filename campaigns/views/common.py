@@ -10,15 +10,13 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
-from campaigns import access, dice
 from campaigns.models import (
     Campaign,
-    Role,
     Thread,
     ThreadRead,
 )
+from campaigns.reads import campaign_view, odds_text, plain_detail
 
 User = get_user_model()
 
@@ -37,18 +35,8 @@ def _lang() -> str:
 
 
 def _campaign_context(request: HttpRequest, campaign: Campaign, **extra: Any) -> dict[str, Any]:
-    role = access.role_of(request.user, campaign)
-    return {
-        "campaign": campaign,
-        "role": role,
-        "is_gm": role in access.GM_ROLES,
-        "is_main_gm": role == Role.GM,
-        "can_post": access.can_post(request.user, campaign),
-        "system_name": campaign.rule_system.name.get(_lang()),
-        "has_gm_aids": role in access.GM_ROLES and campaign.rule_system.gm_aids() is not None,
-        "chain_head": dice.chain_head(campaign),
-        **extra,
-    }
+    """The campaign header, rendered from the campaign's read model (:func:`campaigns.reads.campaign_view`)."""
+    return {**campaign_view(request.user, campaign).page_context(), **extra}
 
 
 def _run(request: HttpRequest, fn: Any, *args: Any, success: str = "", **kwargs: Any) -> Any:
@@ -79,21 +67,6 @@ def page_of(number: int) -> int:
     return max(1, math.ceil(number / POSTS_PER_PAGE))
 
 
-def _plain_detail(detail: Any) -> str:
-    """d20's breakdown (``2d6 (**6**, 4) + 1 = `11```) without Markdown marks nor total: ``2d6 (6, 4) + 1``."""
-    plain = str(detail or "").replace("**", "").replace("`", "").replace("~~", "")
-    return plain.rsplit(" = ", 1)[0]  # the total is shown on its own
-
-
-def _odds_text(odds: Any, lang: str) -> str:
-    """A short line of odds, when the system provides them."""
-    if not isinstance(odds, dict):
-        return ""
-    summary = odds.get("summary")
-    if isinstance(summary, dict) and summary.get(lang):
-        return str(summary[lang])
-    success = odds.get("success")
-    if isinstance(success, int | float) and not isinstance(success, bool):
-        percent = round(100 * float(success))
-        return _("%(percent)d %% chance of success") % {"percent": percent}
-    return ""
+#: Texts of a roll (kept under their former names; see :mod:`campaigns.reads`).
+_plain_detail = plain_detail
+_odds_text = odds_text

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -13,20 +11,19 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaigns import access, play, services
+from campaigns import access, services
 from campaigns.forms import (
     ThreadForm,
     apply_errors,
 )
 from campaigns.models import (
     Board,
-    Campaign,
     Post,
-    Role,
     Thread,
     ThreadRead,
 )
-from campaigns.views.common import POSTS_PER_PAGE, _campaign_context, _lang, _odds_text, _plain_detail, _run, page_of
+from campaigns.reads import PostView, post_views, reader_for, thread_posts
+from campaigns.views.common import POSTS_PER_PAGE, _campaign_context, _run, page_of
 from campaigns.views.postform import _post_form, _prefill
 from config.ratelimit import RateLimited
 
@@ -62,85 +59,8 @@ def thread_create(request: HttpRequest, slug: str, board_id: int) -> HttpRespons
     return render(request, "campaigns/thread_create.html", ctx)
 
 
-def _decorate(posts: list[Post], user: Any, campaign: Campaign, role: str | None, last_read: int | None) -> None:
-    """Per-post flags computed without queries (roles are known)."""
-    is_gm = role in access.GM_ROLES
-    lang = _lang()
-    secret = play.secret_paths(campaign.system)
-    for post in posts:
-        mine = user.is_authenticated and post.author_id == user.pk
-        post.can_edit = role is not None and (
-            (mine and not post.is_system) or (role == Role.GM and post.visibility == Post.Visibility.GM_ONLY)
-        )
-        post.can_hide = is_gm or getattr(user, "_is_moderator", False)
-        # A moderator's hide is the moderators' to lift (GMs still read the post).
-        post.hide_locked = post.can_hide and not access.can_change_hidden_state(user, post)
-        # Moderated posts keep their place and rolls; their text is withheld.
-        post.content_withheld = post.hidden and not post.can_hide
-        if post.content_withheld:
-            post.can_edit = False
-        post.can_reply = role in (Role.GM, Role.COGM, Role.PLAYER) and not post.content_withheld
-        post.is_new = last_read is not None and post.number > last_read
-        shown = []
-        # A lowered roll is superseded by its lowering (a later roll of the same post).
-        lowered = {(r.request.get("lower_die") or {}).get("sequence") for r in post.rolls.all()}
-        reread = {(r.request.get("reevaluate") or {}).get("sequence") for r in post.rolls.all()}
-        gm_reread = {(r.request.get("gm_inputs") or {}).get("sequence") for r in post.rolls.all()}
-        for roll in post.rolls.all():
-            if roll.secret and not (is_gm or (user.is_authenticated and roll.roller_id == user.pk)):
-                continue
-            roll.summary_text = (roll.resolution.get("summary") or {}).get(lang, "")
-            roll.detail_text = _plain_detail(roll.resolution.get("outcome", {}).get("detail", ""))
-            roll.odds_text = _odds_text(roll.resolution.get("odds"), lang)
-            source = roll.request.get("from_sheet") if isinstance(roll.request, dict) else None
-            mine = user.is_authenticated and roll.roller_id == user.pk
-            hidden = frozenset() if is_gm or mine else secret
-            roll.sheet_text = play.reads_text(source, lang, hidden) if isinstance(source, dict) else ""
-            roll.sheet_version = source.get("version") if roll.sheet_text else None
-            roll.sheet_link = bool(roll.sheet_text) and (is_gm or roll.roller_id == getattr(user, "pk", None))
-            roll.gm_fields = []
-            if roll.sheet_text and is_gm and roll.sequence not in gm_reread:
-                roll.gm_fields = _gm_fields(source.get("gm_fields"), source.get("declared") or {}, lang)
-            roll.can_lower = roll.sequence not in lowered and services.can_lower_die(user, roll)
-            roll.can_set_difficulty = (
-                roll.sequence not in reread
-                and not roll.sheet_text  # a sheet roll: the GM's inputs form sets the difficulty too
-                and services.can_set_difficulty(user, roll, is_gm=is_gm)
-            )
-            shown.append(roll)
-        post.shown_rolls = shown
-
-
-def _gm_fields(specs: Any, declared: dict[str, Any], lang: str) -> list[dict[str, Any]]:
-    """The GM-only inputs a GM may still add to a sheet roll, as simple form controls (from the stored specs)."""
-    out = []
-    for spec in specs if isinstance(specs, list) else []:
-        if not isinstance(spec, dict) or spec.get("kind") not in ("int", "bool", "choice"):
-            continue
-        label = spec.get("label") or {}
-        out.append(
-            {
-                "path": spec["path"],
-                "kind": spec["kind"],
-                "label": label.get(lang) or label.get("fr") or "",
-                "minimum": spec.get("minimum"),
-                "maximum": spec.get("maximum"),
-                "value": declared.get(spec["path"], spec.get("default")),
-                "choices": [(v, (m or {}).get(lang, v)) for v, m in spec.get("choices") or []],
-            }
-        )
-    return out
-
-
 def _page_posts(request: HttpRequest, thread: Thread, first: int, last: int) -> list[Post]:
-    qs = (
-        access.post_places(request.user, thread)
-        .filter(number__gte=first, number__lte=last)
-        .select_related("author__profile", "character", "reply_to", "hidden_by")
-        .prefetch_related("rolls", "recipients__profile")
-        .order_by("number")
-    )
-    return list(qs)
+    return list(thread_posts(request.user, thread).filter(number__gte=first, number__lte=last).order_by("number"))
 
 
 def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
@@ -148,8 +68,6 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
     thread = access.get_thread_for_user(request.user, thread_id, reader=True)
     campaign = thread.campaign
     role = access.role_of(request.user, campaign)
-    if role is None and request.user.is_authenticated:
-        request.user._is_moderator = access.is_moderator(request.user)
     num_pages = page_of(thread.post_count)
     if "n" in request.GET:
         try:
@@ -170,7 +88,7 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
         last_read = getattr(thread, "reader_last_read", None) or 0
         if posts and posts[-1].number > last_read:
             services.mark_read(request.user, thread, posts[-1].number)
-    _decorate(posts, request.user, campaign, role, last_read)
+    views = post_views(reader_for(request.user, campaign), posts, last_read=last_read)
     form = None
     if access.can_post(request.user, campaign) and (not thread.locked or role in access.GM_ROLES):
         form = _post_form(request, campaign, **_prefill(request))
@@ -178,7 +96,7 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
         request,
         campaign,
         thread=thread,
-        posts=posts,
+        posts=views,
         page=page,
         num_pages=num_pages,
         page_range=_page_links(page, num_pages),
@@ -229,17 +147,15 @@ def thread_new_posts(request: HttpRequest, thread_id: int) -> HttpResponse:
     """Live fragment: the posts after ``after`` the user may see (appended), and a new poller."""
     thread = access.get_thread_for_user(request.user, thread_id)
     campaign = thread.campaign
-    role = access.role_of(request.user, campaign)
     try:
         after = max(0, int(request.GET.get("after", "0")))
     except ValueError:
         after = 0
     mode = request.GET.get("mode", "append")
     posts = _page_posts(request, thread, after + 1, after + POSTS_PER_PAGE) if mode == "append" else []
+    views: list[PostView] = []
     if mode == "append" and posts:
-        _decorate(posts, request.user, campaign, role, None)
-        for post in posts:
-            post.is_new = True
+        views = post_views(reader_for(request.user, campaign), posts, last_read=after)
         if request.user.is_authenticated:
             services.mark_read(request.user, thread, posts[-1].number)
     newer = thread.post_count > after
@@ -247,7 +163,7 @@ def thread_new_posts(request: HttpRequest, thread_id: int) -> HttpResponse:
         request,
         campaign,
         thread=thread,
-        posts=posts,
+        posts=views,
         after=posts[-1].number if posts else after,
         mode=mode,
         newer=newer and mode != "append",
