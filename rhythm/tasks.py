@@ -32,7 +32,7 @@ def send_notification_email(notification_id: int) -> bool:
     """An "e-mail at once" notification; claimed under a row lock so a retry never sends twice."""
     with transaction.atomic():
         item = (
-            Notification.objects.select_for_update()
+            Notification.objects.select_for_update(of=("self",))
             .select_related("user__profile", "actor__profile", "campaign")
             .filter(pk=notification_id, emailed_at__isnull=True)
             .first()
