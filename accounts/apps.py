@@ -15,6 +15,11 @@ class AccountsConfig(AppConfig):
 
         register_exporter("accounts", export_user_data, order=10)
 
+        from accounts.models import IdempotentWrite
+        from config import idempotency
+
+        idempotency.register_store(IdempotentWrite)  # the answers of replayed writes are kept there
+
         post_migrate.connect(sync_site, sender=self, dispatch_uid="accounts.sync_site")
 
 

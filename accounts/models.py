@@ -46,7 +46,7 @@ class IdempotentWrite(models.Model):
     """The answer to one write, kept so a replay gets it again instead of writing twice.
 
     A member's one-time form token or API ``Idempotency-Key``, scoped to the
-    route it was sent to (see ``config.idempotency``). Kept in the database,
+    route it was sent to (see ``config.idempotency``, which it is registered with). Kept in the database,
     so it works without Redis and across web processes; forgotten after
     ``TABLEE_IDEMPOTENCY_SECONDS``. Here because it belongs to the member
     (deleted with the account).

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.http import Http404
 
-from campaigns.models import Campaign, Membership, Role
+from campaigns.dice import cache_head, head_annotations
+from campaigns.models import Campaign, Membership, Post, Role, Thread, ThreadRead
 from rules.base import is_digits
 
 GM_ROLES = frozenset({Role.GM, Role.COGM})
@@ -91,10 +93,6 @@ def _visibility(user: Any, campaign: Campaign, *, include_hidden: bool = False) 
     ``include_hidden`` keeps moderated posts whose place (not text) the user
     may see: the thread page shows them as a notice with their rolls.
     """
-    from django.db.models import Exists, OuterRef, Q
-
-    from campaigns.models import Post
-
     if not can_read_forum(user, campaign):
         return None
     if is_gm(user, campaign):
@@ -124,8 +122,6 @@ def visible_posts_in_campaign(user: Any, campaign: Campaign) -> Any:
     * whispers: addressees, author, GM and co-GM;
     * hidden posts (moderated): GM, co-GM and moderators only.
     """
-    from campaigns.models import Post
-
     return _apply(Post.objects.filter(campaign=campaign), _visibility(user, campaign))
 
 
@@ -134,8 +130,6 @@ def visible_posts(user: Any, thread: Any) -> Any:
 
     Filters on the thread only, so the ``(thread, number)`` index serves page ranges.
     """
-    from campaigns.models import Post
-
     return _apply(Post.objects.filter(thread=thread), _visibility(user, thread.campaign))
 
 
@@ -144,8 +138,6 @@ def post_places(user: Any, thread: Any) -> Any:
     moderated posts that were otherwise visible. A hidden post keeps its place
     and its rolls; only GMs and moderators read its text (``content_withheld``
     is decided by the caller with :func:`can_read_hidden`)."""
-    from campaigns.models import Post
-
     return _apply(Post.objects.filter(thread=thread), _visibility(user, thread.campaign, include_hidden=True))
 
 
@@ -172,8 +164,6 @@ def can_see_roll(user: Any, roll: Any) -> bool:
 def can_edit_post(user: Any, post: Any) -> bool:
     """The author edits; a GM-only post may also be edited by the GM (not a co-GM: DESIGN.md's
     "GM-only post — can change: author, GM", where the rows around it name the co-GM when they mean it)."""
-    from campaigns.models import Post
-
     if user is None or not user.is_authenticated or (post.is_system and not is_gm(user, post.campaign)):
         return False
     if post.author_id == user.pk:
@@ -204,10 +194,6 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
     (cached for :func:`role_of`), their last read post (``thread.reader_last_read``)
     and the dice chain head the page shows (``campaigns.dice.chain_head``).
     """
-    from django.db.models import OuterRef, Subquery
-
-    from campaigns.models import Thread, ThreadRead
-
     qs = Thread.objects.select_related(*THREAD_RELATED).filter(pk=thread_id)
     authenticated = user is not None and user.is_authenticated
     if reader and authenticated:
@@ -220,15 +206,11 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
             ),
         )
     if reader:
-        from campaigns.dice import head_annotations
-
         qs = qs.annotate(**head_annotations("campaign_id"))
     thread = qs.first()
     if thread is None:
         raise Http404
     if reader:
-        from campaigns.dice import cache_head
-
         cache_head(thread.campaign, thread)
     if reader and authenticated:
         thread.campaign.__dict__.setdefault("_role_cache", {})[user.pk] = thread.reader_role
@@ -239,8 +221,6 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
 
 def get_post_for_user(user: Any, post_id: int) -> Any:
     """The post if the user may see it, else 404."""
-    from campaigns.models import Post
-
     post = Post.objects.select_related("thread", "campaign", "thread__campaign").filter(pk=post_id).first()
     if post is None or not can_see_post(user, post):
         raise Http404

@@ -12,3 +12,8 @@ class CampaignsConfig(AppConfig):
         from config.exporters import register_exporter
 
         register_exporter("campaigns", export_user_data, order=20)
+
+        from campaigns.notifications import unread_count
+        from config.auth import register_user_annotation
+
+        register_user_annotation("tablee_unread", unread_count)

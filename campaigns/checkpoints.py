@@ -31,7 +31,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 
-from campaigns import dice
+from campaigns import access, dice
 from campaigns.models import Campaign
 from rules import fair
 
@@ -133,8 +133,6 @@ def checkpoint(campaign: Campaign) -> dict[str, Any]:
 def export_document(user: Any, campaign: Campaign) -> dict[str, Any]:
     """The export a player verifies: the rows ``user`` may see (digests of the others), every seed
     (revealed ones in clear) and a fresh signed checkpoint."""
-    from campaigns import access
-
     rows = dice.export_chain(campaign, can_see=lambda roll: access.can_see_roll(user, roll))
     return {
         "format": "tablee-rolls-v2",

@@ -42,13 +42,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import rules
 from campaigns.models import Campaign, Roll, RollSeed
 from rules import fair
-from rules.base import RandomSource, Resolution, RulesError
+from rules.base import RandomSource, Resolution, RulesError, ScriptedRandom, SecureRandom
 from rules.dice import roll_expression
 
 GENESIS = "0" * 64
@@ -145,8 +146,6 @@ def rotate_seed(campaign: Campaign) -> tuple[RollSeed | None, RollSeed]:
 
 def head_annotations(campaign_ref: str) -> dict[str, Any]:
     """Subqueries reading the chain head along with another row (``campaign_ref``: its campaign column)."""
-    from django.db.models import OuterRef, Subquery
-
     rolls = Roll.objects.filter(campaign_id=OuterRef(campaign_ref)).order_by("-sequence")
     seeds = RollSeed.objects.filter(campaign_id=OuterRef(campaign_ref), revealed_at__isnull=True).order_by("-index")
     return {
@@ -270,8 +269,6 @@ def resolve_request(campaign: Campaign, request: dict[str, Any], rng: RandomSour
     :class:`rules.base.RulesError` for a bad request.
     """
     if rng is None:  # a dry run (validation): the stored roll draws from fair_source()
-        from rules.base import SecureRandom
-
         rng = SecureRandom()
     label = str(request.get("label") or "")[:200]
     if request.get("system_test") is not None:
@@ -437,8 +434,6 @@ def check_proof(
 
 def replay_expression(request: Any, resolution: Any) -> bool:
     """Whether a dice expression's stored outcome is the one its stored dice give (``rules.dice``)."""
-    from rules.base import ScriptedRandom
-
     draws = draws_of(resolution)
     if not isinstance(request, dict) or draws is None or not isinstance(resolution.get("outcome"), dict):
         return False

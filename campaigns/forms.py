@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from campaigns.models import Board, Post, Role
-from rules.base import Field, set_path
+from rules.base import Field, get_path, set_path
 
 
 def _lang() -> str:
@@ -104,8 +104,6 @@ def structured_lists(specs: tuple[Field, ...]) -> tuple[Field, ...]:
 
 
 def add_rules_fields(form: forms.Form, specs: tuple[Field, ...], values: dict[str, Any], prefix: str) -> None:
-    from rules.base import get_path
-
     for spec in specs:
         form.fields[field_name(spec.path, prefix)] = build_rules_field(spec, get_path(values, spec.path))
 

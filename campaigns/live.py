@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from campaigns.access import can_read_forum, is_gm
+from campaigns.models import Campaign, Thread
 from live.registry import Viewer, register
 
 
 def campaign_viewer(user: Any, campaign_id: int) -> Viewer | None:
-    from campaigns.access import can_read_forum, is_gm
-    from campaigns.models import Campaign
-
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if campaign is None or not can_read_forum(user, campaign):
         return None
@@ -18,8 +17,6 @@ def campaign_viewer(user: Any, campaign_id: int) -> Viewer | None:
 
 
 def thread_viewer(user: Any, thread_id: int) -> Viewer | None:
-    from campaigns.models import Thread
-
     thread = Thread.objects.filter(pk=thread_id).only("campaign_id").first()
     if thread is None:
         return None

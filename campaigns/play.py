@@ -14,28 +14,22 @@ from django.utils.translation import gettext as _
 
 import rules
 from campaigns import access
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Post, Thread
+from campaigns.voices import PLAYABLE_STATUSES as PLAYABLE_STATUSES
+from campaigns.voices import voices
 from rules.base import SheetTest
-
-#: Statuses of a player character whose sheet can be rolled (a draft, a retired or a dead one cannot).
-PLAYABLE_STATUSES = frozenset({"approved"})
 
 
 def sheet_test_characters(user: Any, campaign: Campaign) -> QuerySet[Any]:
-    """The characters ``user`` may roll sheet tests for.
+    """The characters ``user`` may roll sheet tests for (asked of the characters app:
+    :meth:`campaigns.voices.Voices.rollable`).
 
     A player: their own approved characters. A GM or co-GM: every approved player character
     (to roll for a player, with GM-only inputs) and the NPCs still in play.
     """
-    from characters.models import Character
-
     if user is None or not user.is_authenticated:
-        return Character.objects.none()
-    pcs = Character.objects.filter(campaign=campaign, is_npc=False, status__in=PLAYABLE_STATUSES)
-    if access.is_gm(user, campaign):
-        npcs = Character.objects.filter(campaign=campaign, is_npc=True).exclude(status__in=("dead", "retired"))
-        return (pcs | npcs).order_by("name")
-    return pcs.filter(owner=user).order_by("name")
+        return Campaign.objects.none()
+    return voices().rollable(user, campaign)
 
 
 def can_roll_for(user: Any, character: Any) -> bool:
@@ -89,8 +83,6 @@ def roll_threads(user: Any, campaign: Campaign, character: Any, limit: int = 30)
 
     The current thread is the one of the character's latest post, else the latest active thread.
     """
-    from campaigns.models import Post, Thread
-
     if not access.can_post(user, campaign):
         return [], None
     threads = Thread.objects.filter(campaign=campaign).select_related("board")

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from campaigns.models import Notification, NotificationSettings
+from campaigns.notifications import delivery_policy
 
 
 @shared_task(acks_late=True, autoretry_for=(ConnectionError, TimeoutError), retry_backoff=True, max_retries=5)
@@ -21,13 +22,11 @@ def send_notification_digests() -> int:
     rerun or a concurrent run sends nothing twice.
     Returns the number of e-mails sent.
     """
-    from rhythm.models import NotificationPreference
-
     sent = 0
     opted_in = set(
         NotificationSettings.objects.filter(email_digest=True, user__is_active=True).values_list("user_id", flat=True)
     )
-    by_kind = set(NotificationPreference.objects.filter(delivery="digest").values_list("user_id", flat=True))
+    by_kind = set(delivery_policy().digest_user_ids())
     user_ids = sorted(opted_in | by_kind)
     for user_id in user_ids:
         if send_digest_to(user_id):
@@ -38,8 +37,6 @@ def send_notification_digests() -> int:
 def send_digest_to(user_id: int) -> bool:
     now = timezone.now()
     with transaction.atomic():
-        from rhythm.models import NotificationPreference
-
         prefs, _created = (
             NotificationSettings.objects.select_for_update().select_related("user").get_or_create(user_id=user_id)
         )
@@ -47,8 +44,7 @@ def send_digest_to(user_id: int) -> bool:
         pending_qs = Notification.objects.filter(user_id=user_id, read_at__isnull=True, emailed_at__isnull=True)
         if not prefs.email_digest:
             # Only the kinds the member sends to the digest (notification settings).
-            digest_kinds = NotificationPreference.objects.filter(user_id=user_id, delivery="digest")
-            pending_qs = pending_qs.filter(kind__in=digest_kinds.values("kind"))
+            pending_qs = pending_qs.filter(kind__in=delivery_policy().digest_kinds(user_id))
         pending = list(pending_qs.select_related("campaign", "thread", "actor").order_by("created")[:100])
         if not pending or not user.email:
             return False

@@ -12,3 +12,7 @@ class CharactersConfig(AppConfig):
         from config.exporters import register_exporter
 
         register_exporter("characters", export_user_data, order=30)
+
+        from characters import voices
+
+        voices.register()  # answers campaigns.voices: the characters a post speaks as and rolls for

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from characters import views
+from characters import roll_views, views
 
 app_name = "characters"
 
@@ -28,6 +28,7 @@ urlpatterns = [
     path("<id:pk>/history/", views.history, name="history"),
     path("<id:pk>/clefs-roll/", views.clefs_roll, name="clefs_roll"),
     path("<id:pk>/template/", views.sms_template, name="sms_template"),
+    path("rolls/<id:roll_id>/lower/", roll_views.roll_lower, name="roll_lower"),  # spending experience on a roll
     path("changes/<id:pk>/", views.change_detail, name="change"),
     path("changes/<id:pk>/<str:action>/", views.change_action, name="change_action"),
     path("auctions/<id:pk>/", views.auction_detail, name="auction"),

@@ -8,54 +8,51 @@ plus ``EXISTS``/``COUNT`` subqueries); :func:`campaigns.access.is_moderator`,
 the suspension middleware and the header badge read the annotations when they
 are there and fall back to their own query otherwise.
 
+This infrastructure module names no app: the moderator flag comes from
+Django's permission tables; the apps that own the other facts register them
+with :func:`register_user_annotation` in their ``AppConfig.ready()``
+(``campaigns``: ``tablee_unread``; ``moderation``: ``tablee_suspended``).
+The backends keep their dotted paths (``config.auth.ModelBackend``...), which
+open sessions store.
+
 The stock backends stay listed after these in ``AUTHENTICATION_BACKENDS`` so
 sessions opened before an upgrade keep working.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
 from django.contrib.auth import backends, get_user_model
-from django.db.models import Count, Exists, IntegerField, OuterRef, Q, Subquery, Value
-from django.db.models.functions import Coalesce
-from django.utils import timezone
+from django.contrib.auth.models import Group, Permission
+from django.db.models import Exists, OuterRef
 
 MODERATE = {"codename": "moderate", "content_type__app_label": "campaigns"}
 
+#: Annotation name -> a function building its expression (over ``OuterRef("pk")``, the member),
+#: called at each load (an expression may read the clock).
+_annotations: dict[str, Callable[[], Any]] = {}
+
+
+def register_user_annotation(name: str, expression: Callable[[], Any]) -> None:
+    """Annotate ``name`` on the member each request loads (one query for all of them)."""
+    _annotations[name] = expression
+
 
 def load_user(user_id: Any) -> Any:
-    from django.contrib.auth.models import Group, Permission
-
-    from campaigns.models import Notification
-    from moderation.models import Suspension
-
     User = get_user_model()
-    now = timezone.now()
     permission = Permission.objects.filter(**MODERATE).values("pk")
-    suspended = Suspension.objects.filter(user_id=OuterRef("pk"), lifted_at__isnull=True).filter(
-        Q(until__isnull=True) | Q(until__gt=now)
-    )
     direct = User.user_permissions.through.objects.filter(user_id=OuterRef("pk"), permission_id__in=permission)
     by_group = Group.permissions.through.objects.filter(
         group_id__in=User.groups.through.objects.filter(user_id=OuterRef(OuterRef("pk"))).values("group_id"),
         permission_id__in=permission,
     )
-    unread = (
-        Notification.objects.filter(user_id=OuterRef("pk"), read_at__isnull=True)
-        .order_by()
-        .values("user_id")
-        .annotate(n=Count("id"))
-        .values("n")
-    )
+    annotations = {name: build() for name, build in _annotations.items()}
     return (
         User._default_manager.select_related("profile")
-        .annotate(
-            tablee_suspended=Exists(suspended),
-            tablee_moderate_perm=Exists(direct) | Exists(by_group),
-            tablee_unread=Coalesce(Subquery(unread, output_field=IntegerField()), Value(0)),
-        )
+        .annotate(tablee_moderate_perm=Exists(direct) | Exists(by_group), **annotations)
         .filter(pk=user_id)
         .first()
     )

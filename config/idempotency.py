@@ -6,7 +6,8 @@
 * The API honours an ``Idempotency-Key`` header on POST.
 
 :class:`IdempotencyMiddleware` runs such a request inside one transaction
-that first inserts an :class:`accounts.models.IdempotentWrite` row for
+that first inserts a row of the registered store (:func:`register_store`:
+``accounts`` registers :class:`accounts.models.IdempotentWrite`) for
 (member, key, route). A second request with the same key either finds the
 stored answer and gets it again (same status, body, ``Location``...) or, if
 the first one is still running, waits for it on the row's unique index and
@@ -34,6 +35,8 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from config.api_user import api_user
+
 logger = logging.getLogger(__name__)
 
 FORM_FIELD = "once"
@@ -53,6 +56,23 @@ KEPT_HEADERS = (
 MAX_STORED_BODY = 512 * 1024
 
 register = template.Library()
+
+#: The model keeping the answers (member, key, route...), registered by the app that owns it
+#: (``accounts``, in its ``AppConfig.ready()``): this infrastructure module names no app.
+_store: type[Any] | None = None
+
+
+def register_store(model: type[Any]) -> None:
+    """Keep answers in ``model`` (fields ``user``, ``key``, ``route``, ``fingerprint``, ``status``,
+    ``headers``, ``body``, ``created``; unique on user, key and route)."""
+    global _store
+    _store = model
+
+
+def store() -> type[Any]:
+    if _store is None:
+        raise RuntimeError("No idempotency store registered (accounts.apps.AccountsConfig.ready registers it).")
+    return _store
 
 
 @register.simple_tag
@@ -88,9 +108,7 @@ def _user(request: HttpRequest) -> Any:
     if user is not None and user.is_authenticated:
         return user
     if request.path_info.startswith("/api/"):
-        from moderation.middleware import _api_user
-
-        return _api_user(request)
+        return api_user(request)
     return None
 
 
@@ -120,19 +138,16 @@ class IdempotencyMiddleware:
         return self._once(request, user, key, fingerprint, from_api)
 
     def _once(self, request: HttpRequest, user: Any, key: str, fingerprint: str, from_api: bool) -> HttpResponse:
-        from accounts.models import IdempotentWrite
-
+        model = store()
         route = request.path[:300]
         for _attempt in range(3):
             with transaction.atomic():
                 try:
                     # On PostgreSQL a concurrent twin waits here until the first commits.
                     with transaction.atomic():
-                        record = IdempotentWrite.objects.create(
-                            user=user, key=key, route=route, fingerprint=fingerprint
-                        )
+                        record = model.objects.create(user=user, key=key, route=route, fingerprint=fingerprint)
                 except IntegrityError:
-                    existing = IdempotentWrite.objects.filter(user=user, key=key, route=route).first()
+                    existing = model.objects.filter(user=user, key=key, route=route).first()
                     if existing is None:
                         continue  # the first one was refused and rolled back: run this one
                     if existing.created < timezone.now() - _lifetime():
@@ -159,6 +174,6 @@ class IdempotencyMiddleware:
                     record.body = response.content
                 record.save(update_fields=["status", "headers", "body"])
                 if secrets.randbelow(200) == 0:
-                    IdempotentWrite.objects.filter(created__lt=timezone.now() - _lifetime()).delete()
+                    model.objects.filter(created__lt=timezone.now() - _lifetime()).delete()
                 return response
         return self.get_response(request)

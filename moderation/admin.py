@@ -15,10 +15,12 @@ from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.db import transaction
 from django.db.models import Model
 from django.http import HttpRequest
 
 from moderation.models import AuditLog, Report, Suspension, TableBan
+from moderation.services import _erase_user
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -238,15 +240,9 @@ class _SafeUserDeletion:
     (:func:`moderation.services._erase_user`)."""
 
     def delete_model(self, request: HttpRequest, obj: Any) -> None:
-        from moderation.services import _erase_user
-
         _erase_user(obj)
 
     def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
-        from django.db import transaction
-
-        from moderation.services import _erase_user
-
         with transaction.atomic():
             for user in queryset:
                 _erase_user(user)

@@ -15,3 +15,8 @@ class ModerationConfig(AppConfig):
         from moderation.exports import export_user_data
 
         register_exporter("moderation", export_user_data, order=40)
+
+        from config.auth import register_user_annotation
+        from moderation.models import is_suspended
+
+        register_user_annotation("tablee_suspended", is_suspended)

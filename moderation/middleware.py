@@ -9,13 +9,12 @@
 
 API requests authenticated by token are not yet authenticated when the
 middleware runs (DRF authenticates in the view): the middleware asks DRF's
-non-session authentication classes who the caller is.
+non-session authentication classes who the caller is (:func:`config.api_user.api_user`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -24,6 +23,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
 
+from config.api_user import api_user
 from moderation.models import Suspension, active_suspension
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -37,33 +37,8 @@ def suspension_message(suspension: Suspension) -> str:
     }
 
 
-def _api_user(request: HttpRequest) -> Any:
-    """The user of a token-authenticated API request, or ``None``."""
-    if not request.META.get("HTTP_AUTHORIZATION"):
-        return None
-    from rest_framework.authentication import SessionAuthentication
-    from rest_framework.request import Request
-    from rest_framework.settings import api_settings
-
-    classes = list(api_settings.DEFAULT_AUTHENTICATION_CLASSES)
-    try:
-        from api.authentication import PersonalTokenAuthentication
-
-        if PersonalTokenAuthentication not in classes:
-            classes.append(PersonalTokenAuthentication)
-    except ImportError:  # pragma: no cover - the API app is optional
-        pass
-    drf_request = Request(request)
-    for cls in classes:
-        if issubclass(cls, SessionAuthentication):
-            continue
-        try:
-            result = cls().authenticate(drf_request)
-        except Exception:
-            return None
-        if result is not None:
-            return result[0]
-    return None
+#: Kept for callers of the former name (see :func:`config.api_user.api_user`).
+_api_user = api_user
 
 
 class SuspensionMiddleware:
@@ -91,7 +66,7 @@ class SuspensionMiddleware:
             if getattr(user, "tablee_suspended", True):
                 suspension = active_suspension(user)
         elif is_api:
-            suspension = active_suspension(_api_user(request))
+            suspension = active_suspension(api_user(request))
         if suspension is None:
             return self.get_response(request)
         refusal = self.refuse(request, suspension, is_api=is_api)

@@ -179,6 +179,17 @@ def active_suspension(user: Any) -> Suspension | None:
     )
 
 
+def is_suspended() -> models.Exists:
+    """Whether the member of the outer query (``OuterRef("pk")``) is suspended now: annotated by
+    :func:`config.auth.load_user` as ``tablee_suspended`` (registered in ``ModerationConfig.ready()``)."""
+    now = timezone.now()
+    return models.Exists(
+        Suspension.objects.filter(user_id=models.OuterRef("pk"), lifted_at__isnull=True).filter(
+            models.Q(until__isnull=True) | models.Q(until__gt=now)
+        )
+    )
+
+
 class TableBan(models.Model):
     """A member removed and banned from one campaign by its GM (*exclusion*).
 

@@ -42,7 +42,20 @@ from django.utils.translation import gettext as _
 
 from accounts.models import display_name
 from campaigns import access
-from campaigns.models import Campaign, ImmutableRecordError, Invitation, JoinRequest, Membership, Post, Role, Thread
+from campaigns import services as campaign_services
+from campaigns.models import (
+    Campaign,
+    ImmutableRecordError,
+    Invitation,
+    JoinRequest,
+    Membership,
+    Post,
+    Role,
+    Roll,
+    Thread,
+)
+from characters.access import can_see_public
+from characters.models import Character
 from config.exporters import export_parts
 from config.ratelimit import RateLimited, hit, parse_rate
 from live.events import publish
@@ -167,8 +180,6 @@ def report_target(
         kind, label, in_campaign = Report.Kind.POST, _post_label(post), post.campaign
         lookup: dict[str, Any] = {"post": post}
     elif character is not None:
-        from characters.access import can_see_public
-
         if not can_see_public(reporter, character):
             raise Http404
         kind, label, in_campaign = Report.Kind.CHARACTER, character.name, character.campaign
@@ -289,8 +300,6 @@ def hide_post(actor: Any, post: Post, *, reason: str, report: Report | None = No
     Reuses :func:`campaigns.services.hide_post` (permissions and write) and adds
     the log entry; open reports on the post are closed.
     """
-    from campaigns import services as campaign_services
-
     if not access.can_see_post(actor, post):
         raise Http404
     if not access.can_hide_post(actor, post):
@@ -318,8 +327,6 @@ def hide_post(actor: Any, post: Post, *, reason: str, report: Report | None = No
 
 def restore_post(actor: Any, post: Post, *, reason: str = "") -> Post:
     """Show a hidden post again (*rétablir*)."""
-    from campaigns import services as campaign_services
-
     if not access.can_see_post(actor, post):
         raise Http404
     if not access.can_hide_post(actor, post):
@@ -474,9 +481,6 @@ def _erase_user(user: Any) -> str:
     ``deleted-<id>``, no e-mail, unusable password, inactive). Returns
     ``"deleted"`` or ``"erased"``.
     """
-    from campaigns.models import Roll
-    from characters.models import Character
-
     if not Roll.objects.filter(roller=user).exists():
         user.delete()
         return "deleted"
@@ -515,8 +519,6 @@ def delete_spam_account(actor: Any, target: Any, *, reason: str) -> dict[str, in
     deleted); threads left empty, characters and campaigns it created alone
     are deleted when nothing immutable depends on them. Returns the counts.
     """
-    from characters.models import Character
-
     _require_can_act_on(actor, target)
     reason = _clean_reason(reason)
     counts = {
@@ -570,8 +572,6 @@ def remove_and_ban(actor: Any, campaign: Campaign, member: Any, *, reason: str =
     Also works on a non-member (e.g. someone who keeps asking to join). Pending
     invitations and join requests are cancelled.
     """
-    from campaigns import services as campaign_services
-
     if not access.can_view_campaign(actor, campaign):
         raise Http404
     if not access.is_gm(actor, campaign):

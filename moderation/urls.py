@@ -10,6 +10,7 @@ urlpatterns = [
     path("report/<str:kind>/<id:target_id>/", views.report_create, name="report_create"),
     path("posts/<id:post_id>/hide/", views.post_hide, name="post_hide"),
     path("posts/<id:post_id>/restore/", views.post_restore, name="post_restore"),
+    path("posts/<id:post_id>/visibility/", views.post_visibility, name="post_visibility"),
     path("threads/<id:thread_id>/lock/", views.thread_lock, name="thread_lock"),
     path("campaigns/<id:campaign_id>/lock/", views.campaign_lock, name="campaign_lock"),
     path("campaigns/<id:campaign_id>/bans/", views.bans, name="bans"),

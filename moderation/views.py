@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from campaigns import access
 from campaigns.models import Membership, Post
+from characters.access import get_character_for_user
 from moderation import services
 from moderation.forms import (
     AuditFilterForm,
@@ -87,8 +88,6 @@ def _report_target(user: Any, kind: str, target_id: int) -> dict[str, Any]:
     if kind == "post":
         return {"post": access.get_post_for_user(user, target_id)}
     if kind == "character":
-        from characters.access import get_character_for_user
-
         return {"character": get_character_for_user(user, target_id)}
     if kind == "campaign":
         return {"campaign": access.get_campaign_for_user(user, target_id)}
@@ -199,6 +198,26 @@ def post_hide(request: HttpRequest, post_id: int) -> HttpResponse:
 @login_required
 def post_restore(request: HttpRequest, post_id: int) -> HttpResponse:
     return _post_action(request, post_id, hide=False)
+
+
+@login_required
+@require_POST
+def post_visibility(request: HttpRequest, post_id: int) -> HttpResponse:
+    """The thread page's "Hide" / "Show again" (GM, co-GM, moderator): recorded in the audit log,
+    back to the post with a message."""
+    post = access.get_post_for_user(request.user, post_id)
+    reason = request.POST.get("reason", "")
+    try:
+        if request.POST.get("hidden", "1") == "1":
+            services.hide_post(request.user, post, reason=reason)
+            messages.success(request, _("Post hidden. Its rolls stay visible."))
+        else:
+            services.restore_post(request.user, post, reason=reason)
+            messages.success(request, _("Post shown again."))
+    except ValidationError as exc:
+        for error in exc.messages:
+            messages.error(request, error)
+    return redirect("campaigns:post", post_id=post.pk)
 
 
 @login_required

@@ -11,7 +11,11 @@ class RhythmConfig(AppConfig):
 
     def ready(self) -> None:
         from campaigns import access
+        from campaigns.notifications import register_delivery_policy
         from rhythm import signals  # noqa: F401
+        from rhythm.services import DeliveryPreferences
+
+        register_delivery_policy(DeliveryPreferences())  # each member's delivery of each kind
 
         if "rhythm" not in access.THREAD_RELATED:
             access.THREAD_RELATED.append("rhythm")  # the scene's rhythm comes with its thread

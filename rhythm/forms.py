@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.templatetags.campaigns_tags import member_name
 from rhythm import kinds
 from rhythm.models import DeadlineAction, Delivery, SceneMode
 
@@ -29,8 +30,6 @@ class SceneForm(forms.Form):
     def __init__(self, *args: Any, players: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
-        from campaigns.templatetags.campaigns_tags import member_name
-
         for player in players:
             self.fields[f"pos_{player.pk}"] = forms.IntegerField(
                 label=member_name(player), required=False, min_value=1, max_value=99

@@ -26,7 +26,8 @@ from typing import Any
 from django.urls import reverse
 
 from campaigns.models import Notification, Post
-from rhythm.services import gm_ids, member_ids, notify
+from campaigns.notifications import session_changed as session_changed
+from rhythm.services import gm_ids, notify
 
 K = Notification.Kind
 
@@ -109,18 +110,6 @@ def awards_confirmed(actor: Any, session: Any, characters: list[Any]) -> None:
                 text=character.name,
                 url=reverse("progression:character", args=[character.pk]),
             )
-
-
-def session_changed(actor: Any, session: Any, *, opened: bool) -> None:
-    campaign = session.campaign
-    notify(
-        K.SESSION_OPENED if opened else K.SESSION_CLOSED,
-        member_ids(campaign),
-        campaign,
-        actor=actor,
-        text=session.title or campaign.title,
-        url=reverse("campaigns:sessions", args=[campaign.slug]),
-    )
 
 
 def reaction_needed(actor: Any, encounter: Any, target: Any) -> None:

@@ -10,14 +10,14 @@ from django.dispatch import receiver
 
 from campaigns.models import Post
 from combat.signals import defence_asked
+from rhythm import loop, services
+from rhythm.middleware import SESSION_KEY
+from rhythm.models import MemberRhythm
 
 
 @receiver(user_logged_in, dispatch_uid="rhythm-login-timezone")
 def load_timezone(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     """Keep the member's time zone in the session, so pages show their local times."""
-    from rhythm.middleware import SESSION_KEY
-    from rhythm.models import MemberRhythm
-
     if request is not None and hasattr(request, "session"):
         name = MemberRhythm.objects.filter(user=user).values_list("timezone", flat=True).first()
         if name:
@@ -28,8 +28,6 @@ def load_timezone(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
 def post_created(sender: Any, instance: Post, created: bool, raw: bool = False, **kwargs: Any) -> None:
     if not created or raw:
         return
-    from rhythm import loop, services
-
     services.on_post_created(instance)
     loop.gm_only_post(instance)
 
@@ -37,6 +35,4 @@ def post_created(sender: Any, instance: Post, created: bool, raw: bool = False, 
 @receiver(defence_asked, dispatch_uid="rhythm-combat-defence-asked")
 def defence_asked_in_combat(sender: Any, actor: Any, encounter: Any, target: Any, **kwargs: Any) -> None:
     """A player's character is attacked and chooses its defence: its controller is told (combat.signals)."""
-    from rhythm import loop
-
     loop.reaction_needed(actor, encounter, target)

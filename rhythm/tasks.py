@@ -13,6 +13,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from campaigns.models import Notification
+from rhythm.models import SceneRhythm
+from rhythm.services import run_reminders, sentence
 
 
 def _language(user: Any) -> str:
@@ -22,19 +24,15 @@ def _language(user: Any) -> str:
 @shared_task(acks_late=True, autoretry_for=(ConnectionError, TimeoutError), retry_backoff=True, max_retries=5)
 def tick() -> dict[str, int]:
     """Beat: reminders before deadlines, e-mails after, the GM's deadline choice (idempotent)."""
-    from rhythm.services import run_reminders
-
     return run_reminders()
 
 
 @shared_task(acks_late=True, autoretry_for=(ConnectionError, TimeoutError), retry_backoff=True, max_retries=5)
 def send_notification_email(notification_id: int) -> bool:
     """An "e-mail at once" notification; claimed under a row lock so a retry never sends twice."""
-    from rhythm.services import sentence
-
     with transaction.atomic():
         item = (
-            Notification.objects.select_for_update()
+            Notification.objects.select_for_update(of=("self",))
             .select_related("user__profile", "actor__profile", "campaign")
             .filter(pk=notification_id, emailed_at__isnull=True)
             .first()
@@ -54,8 +52,6 @@ def send_notification_email(notification_id: int) -> bool:
 
 @shared_task(acks_late=True, autoretry_for=(ConnectionError, TimeoutError), retry_backoff=True, max_retries=5)
 def send_nudge_email(scene_id: int, user_id: int) -> bool:
-    from rhythm.models import SceneRhythm
-
     scene = SceneRhythm.objects.select_related("thread__campaign").filter(pk=scene_id).first()
     user = get_user_model().objects.select_related("profile").filter(pk=user_id).first()
     if scene is None or user is None or not user.email:

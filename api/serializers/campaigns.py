@@ -16,7 +16,7 @@ from api.serializers.common import (
     LocalizedTextSerializer,
     UserRefSerializer,
 )
-from campaigns import access
+from campaigns.reads import campaign_view
 
 
 class CampaignSerializer(serializers.Serializer):
@@ -39,39 +39,25 @@ class CampaignSerializer(serializers.Serializer):
     my_role = serializers.CharField(read_only=True, allow_null=True, help_text="gm, cogm, player, spectator or null.")
 
     def to_representation(self, campaign: Any) -> dict[str, Any]:
+        """The campaign's read model (:func:`campaigns.reads.campaign_view`), as JSON."""
         request = self.context.get("request")
-        user = getattr(request, "user", None)
-        if hasattr(campaign, "gm_memberships"):  # prefetched by the directory
-            gm = campaign.gm_memberships[0].user if campaign.gm_memberships else None
-        else:
-            membership = campaign.memberships.filter(role="gm").select_related("user__profile").first()
-            gm = membership.user if membership else None
-        if hasattr(campaign, "viewer_role"):  # annotated by the directory
-            my_role = campaign.viewer_role
-        else:
-            my_role = access.role_of(user, campaign) if user is not None else None
-        try:
-            system_name = rules.get_system(campaign.system).name.to_dict()
-        except rules.UnknownSystem:
-            system_name = {"fr": campaign.system, "en": campaign.system}
+        view = campaign_view(getattr(request, "user", None), campaign)
         return {
             "id": campaign.pk,
             "slug": campaign.slug,
             "title": campaign.title,
             "pitch": campaign.pitch,
             "system": campaign.system,
-            "system_name": system_name,
+            "system_name": view.system_name,
             "system_settings": campaign.system_settings or {},
             "is_public": campaign.is_public,
             "recruiting": campaign.recruiting,
             "language": campaign.language,
             "locked": campaign.locked,
             "created": serializers.DateTimeField().to_representation(campaign.created),
-            "gm": UserRefSerializer(gm).data if gm is not None else None,
-            "member_count": campaign.member_count
-            if getattr(campaign, "member_count", None) is not None
-            else campaign.memberships.count(),
-            "my_role": my_role,
+            "gm": UserRefSerializer(view.gm).data if view.gm is not None else None,
+            "member_count": view.member_count,
+            "my_role": view.role,
         }
 
 

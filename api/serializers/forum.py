@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from api.serializers.common import MAX_ID, UserRefSerializer
-from campaigns import access
+from campaigns.reads import post_view, reader_for
 
 
 class BoardSerializer(serializers.Serializer):
@@ -169,13 +169,21 @@ class PostSerializer(serializers.Serializer):
     created = serializers.DateTimeField(read_only=True)
     edited = serializers.DateTimeField(read_only=True, allow_null=True)
     hidden = serializers.BooleanField(read_only=True)
+    content_withheld = serializers.BooleanField(
+        read_only=True,
+        help_text="A moderated post keeps its place and rolls; only the GMs and moderators read its text "
+        "(then `body`, `body_html` are empty).",
+    )
     is_system = serializers.BooleanField(read_only=True)
     rolls = RollSerializer(many=True, read_only=True, help_text="The rolls of the post you may see.")
 
     def to_representation(self, post: Any) -> dict[str, Any]:
-        user = self.context["request"].user
-        # The post itself is visible to ``user``: so are its non-secret rolls.
-        visible = [r for r in post.rolls.all() if not r.secret or access.can_see_roll(user, r)]
+        """The post's read model (:func:`campaigns.reads.post_view`) as JSON: what the thread page shows.
+
+        The view passes the reader in the context (``reader``: one per request); without it, the
+        request's user reads the post."""
+        reader = self.context.get("reader") or reader_for(self.context["request"].user, post.thread.campaign)
+        view = post_view(reader, post)
         dt = serializers.DateTimeField()
         return {
             "id": post.pk,
@@ -185,16 +193,17 @@ class PostSerializer(serializers.Serializer):
             "author": UserRefSerializer(post.author).data if post.author else None,
             "character": {"id": post.character.pk, "name": post.character.name} if post.character else None,
             "visibility": post.visibility,
-            "recipients": sorted(u.pk for u in post.recipients.all()),
-            "body": post.body,
-            "body_html": post.body_html,
-            "reply_to": post.reply_to_id,
+            "recipients": view.recipient_ids,
+            "body": view.body,
+            "body_html": view.body_html,
+            "reply_to": post.reply_to_id if not view.content_withheld else None,
             "session": post.session_id,
             "created": dt.to_representation(post.created),
             "edited": dt.to_representation(post.edited) if post.edited else None,
             "hidden": post.hidden,
+            "content_withheld": view.content_withheld,
             "is_system": post.is_system,
-            "rolls": RollSerializer(visible, many=True).data,
+            "rolls": RollSerializer([rv.roll for rv in view.rolls], many=True).data,
         }
 
 

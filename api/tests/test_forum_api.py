@@ -142,7 +142,10 @@ def test_it_lets_the_author_edit_and_gms_hide(table: Any, scene: dict[str, Any])
     hide = f"/api/v1/posts/{post.pk}/hide/"
     assert_error(token_client(table.player2).post(hide, {"reason": "spam"}, format="json"), 403, "permission_denied")
     assert token_client(table.moderator).post(hide, {"reason": "spam"}, format="json").status_code == 200
-    assert [p["body"] for p in posts_of(table.player2, scene["thread"])] == ["Ouverture."]
+    # As on the thread page: the moderated post keeps its place and rolls, its text is withheld.
+    seen = posts_of(table.player2, scene["thread"])
+    assert [(p["body"], p["content_withheld"]) for p in seen] == [("Ouverture.", False), ("", True)]
+    assert "Corrigé" not in str(seen)
 
 
 def test_it_creates_threads_and_lets_gms_pin_them(table: Any, scene: dict[str, Any]) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -177,8 +179,6 @@ class MembershipDetailView(APIView):
     def _member(self, campaign: Campaign, user_id: int) -> Any:
         membership = Membership.objects.filter(campaign=campaign, user_id=user_id).select_related("user").first()
         if membership is None:
-            from django.http import Http404
-
             raise Http404
         return membership.user
 
@@ -230,8 +230,6 @@ class HandOverView(APIView):
         serializer.is_valid(raise_exception=True)
         new_gm = User.objects.filter(pk=serializer.validated_data["user_id"]).first()
         if new_gm is None:
-            from django.core.exceptions import ValidationError
-
             raise ValidationError({"user_id": ["Choose another member of the campaign."]}, code="invalid")
         services.hand_over(request.user, obj, new_gm)
         return Response(_campaign_data(request, obj))
@@ -345,8 +343,6 @@ class JoinDecisionView(APIView):
     def post(self, request: Request, join_request_id: int) -> Response:
         join = get_or_404(JoinRequest, join_request_id)
         if not (access.is_gm(request.user, join.campaign) or join.user_id == request.user.pk):
-            from django.http import Http404
-
             raise Http404
         serializer = JoinDecisionSerializer(data=request.data or {})
         serializer.is_valid(raise_exception=True)
@@ -388,8 +384,6 @@ SESSION = id_param("session_id")
 def get_session_for_user(user: Any, session_id: int) -> PlaySession:
     session = get_or_404(PlaySession, session_id)
     if not access.can_view_campaign(user, session.campaign):
-        from django.http import Http404
-
         raise Http404
     return session
 
@@ -454,8 +448,6 @@ class JoinByLinkView(APIView):
         lookup = {"pk": campaign} if is_digits(str(campaign)) else {"slug": campaign}
         obj = Campaign.objects.filter(**lookup).first()
         if obj is None:
-            from django.http import Http404
-
             raise Http404
         serializer = InviteLinkSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)

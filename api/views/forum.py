@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -41,6 +41,9 @@ from api.throttles import AnonThrottle, IPThrottle, PostingThrottle, UserThrottl
 from api.views.common import CAMPAIGN, get_or_404, id_param
 from campaigns import access, checkpoints, dice, services
 from campaigns.models import Board, Post, Roll, Thread
+from campaigns.reads import reader_for, thread_posts
+from characters.roll_spending import lower_roll_die
+from moderation import services as moderation
 
 BOARD = id_param("board_id")
 THREAD = id_param("thread_id")
@@ -55,10 +58,14 @@ def get_board_for_user(user: Any, board_id: int) -> Board:
     return board
 
 
-def _post_queryset(queryset: QuerySet[Post]) -> QuerySet[Post]:
-    return queryset.select_related("author__profile", "character", "thread").prefetch_related(
-        "recipients", Prefetch("rolls", queryset=Roll.objects.select_related("roller__profile").order_by("sequence"))
-    )
+def _post_queryset(user: Any, thread: Thread) -> QuerySet[Post]:
+    """The posts of ``thread`` whose place ``user`` sees, with what their read model reads
+    (:func:`campaigns.reads.thread_posts`, as the thread page)."""
+    return thread_posts(user, thread, rollers=True).select_related("thread__campaign")
+
+
+def _one_post(user: Any, post: Post) -> Post:
+    return _post_queryset(user, post.thread).get(pk=post.pk)
 
 
 class _PostingMixin:
@@ -205,8 +212,15 @@ class PostListView(_PostingMixin, generics.ListAPIView):
         return [IsAuthenticated()] if self.request.method == "POST" else [AllowAny()]
 
     def get_queryset(self) -> QuerySet[Post]:
-        thread = access.get_thread_for_user(self.request.user, self.kwargs["thread_id"])
-        return _post_queryset(access.visible_posts(self.request.user, thread))
+        self.thread = access.get_thread_for_user(self.request.user, self.kwargs["thread_id"])
+        return _post_queryset(self.request.user, self.thread)
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        thread = getattr(self, "thread", None)
+        if thread is not None:
+            context["reader"] = reader_for(self.request.user, thread.campaign)
+        return context
 
     @extend_schema(request=PostCreateSerializer, responses={201: PostSerializer}, operation_id="posts_create")
     def post(self, request: Request, thread_id: int) -> Response:
@@ -220,7 +234,7 @@ class PostListView(_PostingMixin, generics.ListAPIView):
             if reply_to is None:
                 raise ValidationError({"reply_to": [_("You can only reply to a post of this thread.")]}, code="invalid")
         post = services.create_post(request.user, thread, reply_to=reply_to, **_create_kwargs(data))
-        post = _post_queryset(Post.objects.filter(pk=post.pk)).get()
+        post = _one_post(request.user, post)
         return Response(PostSerializer(post, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
@@ -228,8 +242,7 @@ class PostDetailView(APIView):
     permission_classes = [AllowAny]
 
     def _get(self, request: Request, post_id: int) -> Post:
-        post = access.get_post_for_user(request.user, post_id)
-        return _post_queryset(Post.objects.filter(pk=post.pk)).get()
+        return _one_post(request.user, access.get_post_for_user(request.user, post_id))
 
     @extend_schema(parameters=[POST], responses=PostSerializer, operation_id="posts_retrieve", tags=["forum"])
     def get(self, request: Request, post_id: int) -> Response:
@@ -267,8 +280,6 @@ class PostHideView(APIView):
         ),
     )
     def post(self, request: Request, post_id: int) -> Response:
-        from moderation import services as moderation
-
         post = access.get_post_for_user(request.user, post_id)
         serializer = PostHideSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -277,7 +288,7 @@ class PostHideView(APIView):
             moderation.hide_post(request.user, post, reason=data["reason"])
         else:
             moderation.restore_post(request.user, post, reason=data["reason"])
-        fresh = _post_queryset(Post.objects.filter(pk=post.pk)).get()
+        fresh = _one_post(request.user, post)
         return Response(PostSerializer(fresh, context={"request": request}).data)
 
 
@@ -459,7 +470,7 @@ class RollLowerView(APIView):
         roll = _roll_in_post_for_user(request.user, roll_id)
         serializer = RollLowerSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        lowered = services.lower_roll_die(request.user, roll, points=serializer.validated_data["points"])
+        lowered = lower_roll_die(request.user, roll, points=serializer.validated_data["points"])
         return Response(RollSerializer(lowered).data, status=201)
 
 

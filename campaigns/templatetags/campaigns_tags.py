@@ -6,6 +6,10 @@ from typing import Any
 
 from django import template
 
+from accounts.models import display_name
+from campaigns.access import is_moderator
+from campaigns.models import Notification
+
 register = template.Library()
 
 
@@ -20,8 +24,6 @@ def unread_notifications(context: dict[str, Any]) -> int:
     if cached is None:
         cached = getattr(user, "tablee_unread", None)  # annotated by config.auth.load_user
     if cached is None:
-        from campaigns.models import Notification
-
         cached = Notification.objects.filter(user=user, read_at__isnull=True).count()
         request._tablee_unread_notifications = cached
     return cached
@@ -30,15 +32,11 @@ def unread_notifications(context: dict[str, Any]) -> int:
 @register.filter(name="is_moderator")
 def is_moderator_filter(user: Any) -> bool:
     """Site staff (moderators and admins); no query for the request's user."""
-    from campaigns.access import is_moderator
-
     return is_moderator(user)
 
 
 @register.filter
 def member_name(user: Any) -> str:
-    from accounts.models import display_name
-
     return display_name(user)
 
 

@@ -35,7 +35,9 @@ def client_for(user: Any) -> Client:
 @pytest.mark.django_db
 def test_it_hides_a_post_from_the_thread_page_with_a_logged_reason(table: Any, scene: Any) -> None:
     _, post = scene
-    response = client_for(table.gm).post(f"/campaigns/posts/{post.pk}/hide/", {"hidden": "1", "reason": "Hors charte"})
+    response = client_for(table.gm).post(
+        f"/moderation/posts/{post.pk}/visibility/", {"hidden": "1", "reason": "Hors charte"}
+    )
     assert response.status_code == 302
     post.refresh_from_db()
     assert post.hidden and post.hidden_reason == "Hors charte"
@@ -47,7 +49,7 @@ def test_it_hides_a_post_from_the_thread_page_with_a_logged_reason(table: Any, s
 @pytest.mark.django_db
 def test_it_refuses_to_hide_without_a_reason(table: Any, scene: Any) -> None:
     _, post = scene
-    client_for(table.gm).post(f"/campaigns/posts/{post.pk}/hide/", {"hidden": "1", "reason": ""})
+    client_for(table.gm).post(f"/moderation/posts/{post.pk}/visibility/", {"hidden": "1", "reason": ""})
     post.refresh_from_db()
     assert not post.hidden
     assert not AuditLog.objects.exists()
@@ -56,7 +58,7 @@ def test_it_refuses_to_hide_without_a_reason(table: Any, scene: Any) -> None:
 @pytest.mark.django_db
 def test_players_see_the_place_and_rolls_but_not_the_text(table: Any, scene: Any) -> None:
     thread, post = scene
-    client_for(table.gm).post(f"/campaigns/posts/{post.pk}/hide/", {"hidden": "1", "reason": "Spam"})
+    client_for(table.gm).post(f"/moderation/posts/{post.pk}/visibility/", {"hidden": "1", "reason": "Spam"})
     page = client_for(table.player2).get(f"/campaigns/threads/{thread.pk}/").content.decode()
     assert f'id="post-{post.number}"' in page
     assert "Texte inacceptable" not in page
@@ -69,7 +71,9 @@ def test_players_see_the_place_and_rolls_but_not_the_text(table: Any, scene: Any
 @pytest.mark.django_db
 def test_players_cannot_hide_posts(table: Any, scene: Any) -> None:
     _, post = scene
-    response = client_for(table.player2).post(f"/campaigns/posts/{post.pk}/hide/", {"hidden": "1", "reason": "x"})
+    response = client_for(table.player2).post(
+        f"/moderation/posts/{post.pk}/visibility/", {"hidden": "1", "reason": "x"}
+    )
     assert response.status_code in (403, 404)
     post.refresh_from_db()
     assert not post.hidden

@@ -68,12 +68,12 @@ def test_a_moderators_hide_is_lifted_by_moderators_only(table: Any, post: Any) -
             services.restore_post(gm, post)
     page = Client()
     page.force_login(table.gm)
-    page.post(f"/campaigns/posts/{post.pk}/hide/", {"hidden": "0", "reason": "non"})
+    page.post(f"/moderation/posts/{post.pk}/visibility/", {"hidden": "0", "reason": "non"})
     post.refresh_from_db()
     assert post.hidden and post.hidden_by == table.moderator
     # The GM still reads it, without the button to lift the hide.
     html = page.get(f"/campaigns/posts/{post.pk}/", follow=True).content.decode()
-    assert "Un message douteux" in html and f"/campaigns/posts/{post.pk}/hide/" not in html
+    assert "Un message douteux" in html and f"/moderation/posts/{post.pk}/visibility/" not in html
     assert token_client(table.moderator).post(url, {"hidden": False}, format="json").status_code == 200
     post.refresh_from_db()
     assert not post.hidden

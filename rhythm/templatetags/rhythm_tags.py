@@ -7,14 +7,14 @@ from typing import Any
 from django import template
 
 from campaigns import access
+from rhythm.services import get_draft, scene_view, sentence, waiting_in_campaign
+from rhythm.services import waiting_on_you as items_for
 
 register = template.Library()
 
 
 @register.inclusion_tag("rhythm/partials/scene_header.html", takes_context=True)
 def scene_header(context: dict[str, Any], thread: Any) -> dict[str, Any]:
-    from rhythm.services import scene_view
-
     request = context["request"]
     return {
         "thread": thread,
@@ -26,8 +26,6 @@ def scene_header(context: dict[str, Any], thread: Any) -> dict[str, Any]:
 
 @register.inclusion_tag("rhythm/partials/campaign_waiting.html", takes_context=True)
 def campaign_waiting(context: dict[str, Any], campaign: Any) -> dict[str, Any]:
-    from rhythm.services import waiting_in_campaign
-
     request = context["request"]
     rows = waiting_in_campaign(campaign) if access.is_gm(request.user, campaign) else []
     return {"rows": rows, "campaign": campaign, "request": request}
@@ -35,23 +33,17 @@ def campaign_waiting(context: dict[str, Any], campaign: Any) -> dict[str, Any]:
 
 @register.inclusion_tag("rhythm/partials/waiting_on_you.html", takes_context=True)
 def waiting_on_you(context: dict[str, Any]) -> dict[str, Any]:
-    from rhythm.services import waiting_on_you as items_for
-
     request = context["request"]
     return {"items": items_for(request.user), "request": request}
 
 
 @register.simple_tag(takes_context=True)
 def post_draft(context: dict[str, Any], thread: Any) -> str:
-    from rhythm.services import get_draft
-
     return get_draft(context["request"].user, thread)
 
 
 @register.filter
 def notification_sentence(item: Any) -> str:
-    from rhythm.services import sentence
-
     return sentence(item)
 
 

@@ -14,6 +14,8 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from rhythm.services import run_reminders
+
 
 class Command(BaseCommand):
     help = "Send scene reminders and apply passed deadlines (idempotent)."
@@ -22,8 +24,6 @@ class Command(BaseCommand):
         parser.add_argument("--loop", type=int, default=0, help="repeat every N seconds (0: once)")
 
     def handle(self, *args: Any, loop: int = 0, **options: Any) -> None:
-        from rhythm.services import run_reminders
-
         while True:
             counts = run_reminders()
             if options.get("verbosity", 1) > 1 or not loop:
