@@ -255,7 +255,7 @@ def _reader_query() -> PreparedQuery:
     related = tuple(THREAD_RELATED)
     if related not in _READER_QUERIES:
         _READER_QUERIES[related] = PreparedQuery(
-            _reader_thread, {"thread_id": (-810_001, -820_002), "user_id": (-830_003, -840_004)}
+            _reader_thread, {"thread_id": (810_000_001, 820_000_002), "user_id": (830_000_003, 840_000_004)}
         )
     return _READER_QUERIES[related]
 

@@ -67,7 +67,7 @@ def _member_query(user_id: Any, now: datetime.datetime) -> Any:
 
 
 _PROBES = {
-    "user_id": (-710_001, -720_002),
+    "user_id": (710_000_001, 720_000_002),
     "now": (
         datetime.datetime(2001, 2, 3, 4, 5, 6, 7, tzinfo=datetime.UTC),
         datetime.datetime(2002, 3, 4, 5, 6, 7, 8, tzinfo=datetime.UTC),

@@ -20,6 +20,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
 from django.db.models.query import get_related_populators
@@ -45,7 +46,9 @@ class _Shape:
 class PreparedQuery:
     """``build(**values)`` -> a queryset of model rows whose shape does not depend on the values.
 
-    ``probes`` gives two distinct values for each name (an ``int`` or an aware ``datetime``).
+    ``probes`` gives two distinct values for each name (an ``int`` or an aware ``datetime``), valid
+    for the fields they are compared with (a positive id: Django answers nothing, without SQL, for
+    a negative one on a positive field) and unlike any constant of the query.
     """
 
     def __init__(self, build: Callable[..., QuerySet[Any]], probes: dict[str, tuple[Any, Any]]) -> None:
@@ -72,8 +75,11 @@ class PreparedQuery:
         if first.db != connection.alias or second.db != connection.alias:
             return None
         compiler = first.query.get_compiler(using=first.db)
-        sql, params = compiler.as_sql()
-        sql_b, params_b = second.query.get_compiler(using=second.db).as_sql()
+        try:
+            sql, params = compiler.as_sql()
+            sql_b, params_b = second.query.get_compiler(using=second.db).as_sql()
+        except EmptyResultSet:  # a probe out of a field's range: nothing to prepare
+            return None
         if sql != sql_b or len(params) != len(params_b) or compiler.klass_info is None:
             return None
         adapted = {
