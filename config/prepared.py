@@ -29,7 +29,7 @@ from django.db.models.query import get_related_populators
 class _Shape:
     """The compiled SQL of one connection, where each value goes and how to build the rows."""
 
-    def __init__(self, compiler: Any, sql: str, constants: list[Any], slots: list[tuple[int, str]]) -> None:
+    def __init__(self, compiler: Any, sql: str, constants: list[Any], slots: list[tuple[int, str, Any]]) -> None:
         self.compiler = compiler
         self.sql = sql
         self.constants = constants
@@ -87,11 +87,18 @@ class PreparedQuery:
             for name, pair in self.probes.items()
         }
         constants: list[Any] = []
-        slots: list[tuple[int, str]] = []
+        slots: list[tuple[int, str, Any]] = []
         for index, (a, b) in enumerate(zip(params, params_b, strict=True)):
-            names = [n for n, (pa, pb) in adapted.items() if type(a) is type(pa) and a == pa and b == pb]
+            # The backend may wrap a value in a subclass of its type (psycopg's ``Int4`` for an
+            # integer column on PostgreSQL): the run wraps the new value the same way.
+            names = [
+                n
+                for n, (pa, pb) in adapted.items()
+                if isinstance(a, type(pa)) and type(a) is type(b) and a == pa and b == pb
+            ]
             if len(names) == 1:
-                slots.append((index, names[0]))
+                wrap = None if type(a) is type(adapted[names[0]][0]) else type(a)
+                slots.append((index, names[0], wrap))
                 constants.append(None)
             elif a == b and type(a) is type(b) and not names:
                 constants.append(a)
@@ -117,8 +124,9 @@ class PreparedQuery:
         if shape is None:
             return list(self.build(**values).using(using))
         params = list(shape.constants)
-        for index, name in shape.slots:
-            params[index] = self._adapt(connection, values[name])
+        for index, name, wrap in shape.slots:
+            value = self._adapt(connection, values[name])
+            params[index] = wrap(value) if wrap is not None else value
         with connection.cursor() as cursor:
             cursor.execute(shape.sql, params)
             rows = cursor.fetchall()
