@@ -1,30 +1,38 @@
-"""Benchmark: the thread page over real HTTP, beside the stack's floor and a lean view of the same page.
+"""Benchmark: the thread page and the sheet page over real HTTP, beside the floors and a lean view.
 
-One uvicorn process serves three URLs from the same database, in the same run:
+One uvicorn process serves these URLs from the same database, in the same run:
 
-* the floor: ``/healthz`` (the whole middleware stack, one query);
+* ``/healthz``: answered by the first middleware (one query, no session, no member): the floor
+  of the ASGI server, not of a page;
+* the stack's floor (``/bench/floor/``, see ``bench_urls.py``): every middleware with the
+  logged-in member loaded (session, member, language, time zone, suspension...) and an empty
+  view: what any page of a member pays before its view runs;
 * a lean Django view of the same thread page (``/bench/lean/<id>/``, see ``bench_urls.py``);
 * Tablée's thread page (``/campaigns/threads/<id>/``) as a logged-in player, for a thread of
-  10 and of 10,000 posts.
+  10 and of 10,000 posts;
+* the player's character sheet page (``/characters/<id>/``).
 
 A load generator with a fixed concurrency (threads with keep-alive connections, in this
 process) hits each URL for a fixed time, in interleaved rounds; the medians of the rounds are
-printed with req/s, p50/p99 latency and the ratios to the floor and to the lean view, plus the
+printed with req/s, p50/p99 latency and the ratios to the floors and to the lean view, plus each
 page's SQL queries and its size (raw and gzipped). Goals (#21): thread page ≤ 2× the floor,
-≤ 1.3× the lean view, the same queries at 10 and 10,000 posts, ≤ 8 queries, p99 ≤ 100 ms.
+≤ 1.3× the lean view, the same queries at 10 and 10,000 posts, ≤ 8 queries, p99 ≤ 100 ms for
+the thread page and the sheet page.
 
 Usage::
 
     .venv/bin/python bench/bench_thread_http.py            # temporary SQLite database
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tablee_bench .venv/bin/python bench/bench_thread_http.py
 
-Environment: ``BENCH_SECONDS`` per URL and round (default 4), ``BENCH_ROUNDS`` (3), ``BENCH_CONCURRENCY`` (10).
+Environment: ``BENCH_SECONDS`` per URL and round (default 4), ``BENCH_ROUNDS`` (3),
+``BENCH_CONCURRENCY`` (10), ``BENCH_JSON`` (a file to write the medians to, for comparing runs).
 """
 
 from __future__ import annotations
 
 import gzip
 import http.client
+import json
 import os
 import socket
 import statistics
@@ -34,6 +42,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -115,27 +124,38 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.ROOT_URLCONF = "bench_urls"  # as the server (bench_settings): the floor and the lean view too
     prefix = f"h{int(time.time()) % 100000}"
     table = make_table("altaride", prefix=prefix)
     cast = {"campaign": table.campaign, "gm": table.gm, "player": table.player, "player2": table.player2}
     small = build(10, cast, prefix)
     large = build(10_000, cast, prefix)
+    hero = sheet_character(table.campaign, table.player2)
     client = Client()
     client.force_login(table.player2)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
+    targets = {
+        "floor /healthz": "/healthz",
+        "stack floor /bench/floor/": "/bench/floor/",
+        "lean view (10,000 posts)": f"/bench/lean/{large.pk}/",
+        "thread page, 10 posts": f"/campaigns/threads/{small.pk}/",
+        "thread page, 10,000 posts": f"/campaigns/threads/{large.pk}/",
+        "sheet page": f"/characters/{hero.pk}/",
+    }
 
     # Queries and size, in process (same code, same database).
     sizes = {}
-    for label, thread in (("10", small), ("10000", large)):
-        url = f"/campaigns/threads/{thread.pk}/"
+    for name, url in targets.items():
         client.get(url)
         with CaptureQueriesContext(connection) as queries:
             response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
         reads = [q for q in queries.captured_queries if q["sql"].lstrip().upper().startswith("SELECT")]
-        sizes[label] = (len(reads), len(response.content), len(gzip.compress(response.content)))
+        sizes[name] = (len(reads), len(response.content), len(gzip.compress(response.content)))
 
     port = free_port()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench_settings", "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}"}
+    env.setdefault("TABLEE_INPROCESS_BEAT", "0")  # the periodic tasks' thread is not what is measured
     if connection.vendor == "sqlite":  # the same database file as this process (bench_thread_pages sets its own)
         env["TABLEE_SQLITE_PATH"] = str(settings.DATABASES["default"]["NAME"])
     server = subprocess.Popen(
@@ -160,12 +180,6 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        targets = {
-            "floor /healthz": "/healthz",
-            "lean view (10,000 posts)": f"/bench/lean/{large.pk}/",
-            "thread page, 10 posts": f"/campaigns/threads/{small.pk}/",
-            "thread page, 10,000 posts": f"/campaigns/threads/{large.pk}/",
-        }
         for path in targets.values():
             load(port, path, cookie, 0.5)  # warm up
         results: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in targets}
@@ -181,23 +195,68 @@ def main() -> None:
 
     print(
         f"database: {connection.vendor}; one uvicorn process; concurrency {CONCURRENCY}; "
-        f"{ROUNDS} interleaved rounds of {SECONDS:g} s per URL (medians)"
+        f"{ROUNDS} interleaved rounds of {SECONDS:g} s per URL (medians; req/s min-max over the rounds)"
     )
-    print(f"{'URL':<28} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    print(
+        f"{'URL':<28} {'req/s':>8} {'min-max':>13} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} "
+        f"{'SQL':>4} {'KB':>6} {'KB gz':>6}"
+    )
     for name in targets:
         errors = sum(r[3] for r in results[name])
-        print(f"{name:<28} {med(name, 0):>8.1f} {med(name, 1):>8.1f} {med(name, 2):>8.1f} {errors:>7}")
-    floor = med("floor /healthz", 0)
+        rates = [r[0] for r in results[name]]
+        reads, raw, packed = sizes[name]
+        print(
+            f"{name:<28} {med(name, 0):>8.1f} {min(rates):>6.1f}-{max(rates):<6.1f} {med(name, 1):>8.1f} "
+            f"{med(name, 2):>8.1f} {errors:>7} {reads:>4} {raw / 1024:>6.1f} {packed / 1024:>6.1f}"
+        )
+    healthz = med("floor /healthz", 0)
+    floor = med("stack floor /bench/floor/", 0)
     lean = med("lean view (10,000 posts)", 0)
     page = med("thread page, 10,000 posts", 0)
     print()
-    print(f"floor / thread page (10,000 posts): {floor / page:.2f}x   (goal <= 2.0)")
+    print(f"stack floor / thread page (10,000 posts): {floor / page:.2f}x   (goal <= 2.0)")
     print(f"lean view / thread page (10,000 posts): {lean / page:.2f}x   (goal <= 1.3)")
+    print(f"/healthz / thread page (10,000 posts): {healthz / page:.2f}x   (/healthz skips the session and the member)")
+    print(f"/healthz / stack floor: {healthz / floor:.2f}x;  stack floor / lean view: {floor / lean:.2f}x")
     print(f"thread page p99 (10,000 posts): {med('thread page, 10,000 posts', 2):.1f} ms   (goal <= 100)")
-    for label, (reads, raw, packed) in sizes.items():
-        print(
-            f"thread page of {label} posts: {reads} SQL reads, {raw / 1024:.1f} KB HTML, {packed / 1024:.1f} KB gzipped"
-        )
+    print(f"sheet page p99: {med('sheet page', 2):.1f} ms   (goal <= 100)")
+    small_reads, large_reads = sizes["thread page, 10 posts"][0], sizes["thread page, 10,000 posts"][0]
+    print(f"thread page SQL reads: {small_reads} at 10 posts, {large_reads} at 10,000 posts   (goal: equal, <= 8)")
+    if os.environ.get("BENCH_JSON"):
+        summary = {
+            name: {
+                "rps": med(name, 0),
+                "p50": med(name, 1),
+                "p99": med(name, 2),
+                "rounds": results[name],
+                "reads": sizes[name][0],
+                "bytes": sizes[name][1],
+                "gzipped": sizes[name][2],
+            }
+            for name in targets
+        }
+        summary["database"] = connection.vendor  # type: ignore[assignment]
+        Path(os.environ["BENCH_JSON"]).write_text(json.dumps(summary, indent=1))
+
+
+def sheet_character(campaign: Any, owner: Any) -> Any:
+    """An approved character of ``owner`` with a filled sheet (the sheet page's subject)."""
+    from characters.models import Character, SheetVersion
+
+    system = campaign.rule_system
+    sheet = system.default_sheet()
+    sheet.update(
+        {
+            "talents": {**sheet.get("talents", {}), "HAB": 12, "VIG": 8},
+            "skills": [{"key": "epee", "level": 3, "formula": "HAB+VIG"}],
+            "guild_spells": [{"name": "Flamme", "level": 2}, {"name": "Tempête", "level": 9}],
+        }
+    )
+    hero = Character.objects.create(
+        campaign=campaign, owner=owner, name="Iris", system=system.slug, status="approved", sheet=sheet
+    )
+    SheetVersion.objects.create(character=hero, version=1, name=hero.name, sheet=hero.sheet, status="approved")
+    return hero
 
 
 if __name__ == "__main__":

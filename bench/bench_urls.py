@@ -1,4 +1,12 @@
-"""The site's URLs plus ``/bench/lean/<thread>/``: the same thread page written as lean as Django allows."""
+"""The site's URLs plus two comparison views of the HTTP benchmark (``bench_thread_http.py``):
+
+* ``/bench/floor/``: the floor of a member's page, the whole middleware stack for the logged-in
+  member (session, member, language, time zone, suspension, CSRF, security headers,
+  compression) and a view that renders nothing. ``/healthz`` is answered by the first middleware
+  (before the session and the member are loaded), so it is the floor of the ASGI server and one
+  query, not of a page;
+* ``/bench/lean/<thread>/``: the same thread page written as lean as Django allows.
+"""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -32,4 +40,13 @@ def lean_thread(request: HttpRequest, thread_id: int) -> HttpResponse:
     return HttpResponse(LEAN.render({"thread": thread, "posts": posts}, request))
 
 
-urlpatterns = [path("bench/lean/<int:thread_id>/", lean_thread), *site_urlpatterns]
+def stack_floor(request: HttpRequest) -> HttpResponse:
+    """Nothing but what every page of a member pays: the middleware stack with the member loaded."""
+    return HttpResponse(b"ok" if request.user.is_authenticated else b"anonymous", content_type="text/html")
+
+
+urlpatterns = [
+    path("bench/floor/", stack_floor),
+    path("bench/lean/<int:thread_id>/", lean_thread),
+    *site_urlpatterns,
+]

@@ -13,6 +13,7 @@ from django.http import Http404
 
 from campaigns.dice import cache_head, head_annotations
 from campaigns.models import Campaign, Membership, Post, Role, Thread, ThreadRead
+from config.prepared import PreparedQuery
 from rules.base import is_digits
 
 GM_ROLES = frozenset({Role.GM, Role.COGM})
@@ -194,8 +195,18 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
     (cached for :func:`role_of`), their last read post (``thread.reader_last_read``)
     and the dice chain head the page shows (``campaigns.dice.chain_head``).
     """
-    qs = Thread.objects.select_related(*THREAD_RELATED).filter(pk=thread_id)
     authenticated = user is not None and user.is_authenticated
+    if reader and authenticated:
+        # The thread page's query, compiled once per connection (config.prepared).
+        thread = _reader_query().first(thread_id=int(thread_id), user_id=user.pk)
+        if thread is None:
+            raise Http404
+        cache_head(thread.campaign, thread)
+        thread.campaign.__dict__.setdefault("_role_cache", {})[user.pk] = thread.reader_role
+        if not can_read_forum(user, thread.campaign):
+            raise Http404
+        return thread
+    qs = Thread.objects.select_related(*THREAD_RELATED).filter(pk=thread_id)
     if reader and authenticated:
         qs = qs.annotate(
             reader_role=Subquery(
@@ -217,6 +228,36 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
     if not can_read_forum(user, thread.campaign):
         raise Http404
     return thread
+
+
+def _reader_thread(thread_id: int, user_id: int) -> Any:
+    """A thread with its reader's role and last read post, and the dice chain head (one query)."""
+    return (
+        Thread.objects.select_related(*THREAD_RELATED)
+        .filter(pk=thread_id)
+        .annotate(
+            reader_role=Subquery(
+                Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user_id=user_id).values("role")[:1]
+            ),
+            reader_last_read=Subquery(
+                ThreadRead.objects.filter(thread_id=OuterRef("pk"), user_id=user_id).values("last_read_number")[:1]
+            ),
+            **head_annotations("campaign_id"),
+        )
+    )
+
+
+_READER_QUERIES: dict[tuple[str, ...], PreparedQuery] = {}
+
+
+def _reader_query() -> PreparedQuery:
+    """The prepared :func:`_reader_thread` for the relations fetched with threads now (``THREAD_RELATED``)."""
+    related = tuple(THREAD_RELATED)
+    if related not in _READER_QUERIES:
+        _READER_QUERIES[related] = PreparedQuery(
+            _reader_thread, {"thread_id": (810_000_001, 820_000_002), "user_id": (830_000_003, 840_000_004)}
+        )
+    return _READER_QUERIES[related]
 
 
 def get_post_for_user(user: Any, post_id: int) -> Any:

@@ -136,9 +136,10 @@ def session_changed(actor: Any, session: Any, *, opened: bool) -> None:
     )
 
 
-def unread_count() -> Coalesce:
+def unread_count(now: Any = None) -> Coalesce:
     """The unread notifications of the member of the outer query (``OuterRef("pk")``): annotated by
-    :func:`config.auth.load_user` as ``tablee_unread`` (registered in ``CampaignsConfig.ready()``)."""
+    :func:`config.auth.load_user` as ``tablee_unread`` (registered in ``CampaignsConfig.ready()``;
+    the time of the request, ``now``, does not count here)."""
     unread = (
         Notification.objects.filter(user_id=OuterRef("pk"), read_at__isnull=True)
         .order_by()

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -191,6 +192,10 @@ class PostView:
     can_reply: bool
     is_new: bool
     rolls: list[RollView] = field(default_factory=list)
+    #: The "Report" link (a member who is not the author; not on system posts).
+    can_report: bool = False
+    #: The "History" link of an edited post (its editors and the GMs).
+    show_history: bool = False
 
     @property
     def recipient_ids(self) -> list[int]:
@@ -199,12 +204,16 @@ class PostView:
 
 def thread_posts(user: Any, thread: Any, *, rollers: bool = False) -> QuerySet[Post]:
     """The posts of ``thread`` whose place ``user`` sees (:func:`campaigns.access.post_places`), with
-    everything :func:`post_views` reads fetched in three queries (``rollers``: the rolls' rollers too)."""
+    everything :func:`post_views` reads fetched in three queries (``rollers``: the rolls' rollers too),
+    however many whispers the page holds."""
     rolls: Any = Prefetch("rolls", queryset=Roll.objects.select_related("roller__profile")) if rollers else "rolls"
+    # The recipients with their profiles in one query (not one more when a page has whispers): the
+    # same number of queries whatever the page holds.
+    recipients = Prefetch("recipients", queryset=get_user_model()._default_manager.select_related("profile"))
     return (
         access.post_places(user, thread)
         .select_related("author__profile", "character", "reply_to", "hidden_by")
-        .prefetch_related(rolls, "recipients__profile")
+        .prefetch_related(rolls, recipients)
     )
 
 
@@ -263,6 +272,7 @@ def _post_view(reader: Reader, post: Post, last_read: int | None, lang: str, sec
                 and can_set_difficulty(user, roll, is_gm=reader.is_gm),
             )
         )
+    edit_shown = can_edit and not withheld
     return PostView(
         post=post,
         content_withheld=withheld,
@@ -271,13 +281,15 @@ def _post_view(reader: Reader, post: Post, last_read: int | None, lang: str, sec
         hidden_reason="" if withheld else post.hidden_reason,
         reply_to_number=post.reply_to.number if post.reply_to_id and post.reply_to and not withheld else None,
         recipients=list(post.recipients.all()) if post.visibility == Post.Visibility.WHISPER else [],
-        can_edit=can_edit and not withheld,
+        can_edit=edit_shown,
         can_hide=can_hide,
         # A moderator's hide is the moderators' to lift (GMs still read the post).
         hide_locked=can_hide and not access.can_change_hidden_state(user, post),
         can_reply=role in (Role.GM, Role.COGM, Role.PLAYER) and not withheld,
         is_new=last_read is not None and post.number > last_read,
         rolls=shown,
+        can_report=reader.user_id is not None and not mine and not post.is_system,
+        show_history=post.edited is not None and (edit_shown or reader.is_gm),
     )
 
 

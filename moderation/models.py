@@ -6,6 +6,7 @@ Writes go through :mod:`moderation.services`; the audit log is append-only.
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.conf import settings
@@ -179,10 +180,10 @@ def active_suspension(user: Any) -> Suspension | None:
     )
 
 
-def is_suspended() -> models.Exists:
-    """Whether the member of the outer query (``OuterRef("pk")``) is suspended now: annotated by
+def is_suspended(now: datetime.datetime | None = None) -> models.Exists:
+    """Whether the member of the outer query (``OuterRef("pk")``) is suspended at ``now``: annotated by
     :func:`config.auth.load_user` as ``tablee_suspended`` (registered in ``ModerationConfig.ready()``)."""
-    now = timezone.now()
+    now = now or timezone.now()
     return models.Exists(
         Suspension.objects.filter(user_id=models.OuterRef("pk"), lifted_at__isnull=True).filter(
             models.Q(until__isnull=True) | models.Q(until__gt=now)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.safestring import SafeString
 
 from accounts.models import display_name
 from campaigns.access import is_moderator
 from campaigns.models import Notification
+from campaigns.post_html import render_posts, url_id
 
 register = template.Library()
 
@@ -46,3 +48,18 @@ def percent(value: Any) -> str:
         return f"{round(100 * float(value))} %"
     except (TypeError, ValueError):
         return ""
+
+
+@register.filter(name="url_id")
+def url_id_filter(value: Any, name: str) -> str:
+    """``{{ post.pk|url_id:"campaigns:post_edit" }}``: the URL of a route taking one id (reversed once)."""
+    return url_id(value, name)
+
+
+@register.simple_tag(takes_context=True)
+def post_items(context: Any, views: Any) -> SafeString:
+    """The ``<li>`` of each :class:`campaigns.reads.PostView` (see :mod:`campaigns.post_html`)."""
+    request = context.get("request")
+    return render_posts(
+        views, csrf_token=context.get("csrf_token"), full_path=request.get_full_path() if request is not None else ""
+    )
