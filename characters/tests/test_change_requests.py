@@ -92,7 +92,7 @@ def test_it_leaves_sheet_and_ledger_untouched_when_approval_fails(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services, "append_entry", broken)
+    monkeypatch.setattr(services.changes, "append_entry", broken)
     with pytest.raises(RuntimeError):
         services.approve_change(table.gm, change)
     character.refresh_from_db()

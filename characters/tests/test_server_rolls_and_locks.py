@@ -13,6 +13,7 @@ import itertools
 from typing import Any
 
 import pytest
+from django.core.exceptions import PermissionDenied
 
 import rules
 from api.tests.conftest import token_client
@@ -76,7 +77,7 @@ def test_it_stores_the_creation_roll_in_the_dice_chain(clefs: Any) -> None:
     assert len(roll.resolution["draws"]) == 10
     assert verify_chain(clefs.campaign) == (True, [])
     # A second roll by the player is refused; the GM may roll again (a new chained roll).
-    with pytest.raises(services.PermissionDenied):
+    with pytest.raises(PermissionDenied):
         services.clefs_creation_roll(
             clefs.player, hero, aspect_method="ROLL_STANDARD", means_method="ROLL", expected_version=hero.version
         )

@@ -1,0 +1,262 @@
+"""Change requests of approved sheets: proposed, discussed, approved (with the ledger) or rejected."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+import rules
+from campaigns.access import is_gm
+from characters import access
+from characters.ledger import append_entry
+from characters.models import ChangeComment, ChangeRequest, Character, LedgerEntry
+from characters.services.base import (
+    _check_size,
+    _keep_locked,
+    _lock,
+    _publish_sheet,
+    _record_version,
+    _require_visible,
+)
+from characters.services.errors import SheetInvalid, VersionConflict, _error
+from characters.services.evaluation import (
+    evaluate_character,
+    system_settings,
+)
+from characters.sheetform import msg, note_i18n
+from live.events import publish
+from rhythm import loop
+from rules.base import FieldError, LedgerDraft, Msg
+
+
+# ---------------------------------------------------------------------------
+# Change requests
+# ---------------------------------------------------------------------------
+def change_ledger_drafts(character: Character, before: dict[str, Any], after: dict[str, Any]) -> list[LedgerDraft]:
+    """What a change costs: the difference of the system's budget balance
+    (``Budget.remaining``) before and after, in its currency, when that
+    currency is a ledger currency (karma, experience)."""
+    system = character.rule_system
+    settings = system_settings(character.campaign)
+    try:
+        old = system.creation_budget(before, settings)
+        new = system.creation_budget(after, settings)
+    except Exception:
+        return []
+    delta = new.remaining - old.remaining
+    if not delta or new.currency not in LedgerEntry.Currency.values:
+        return []
+    note = Msg("Modification de la feuille", "Sheet change")
+    return [LedgerDraft(new.currency, delta, "purchase", note, {"spent_before": old.spent, "spent_after": new.spent})]
+
+
+def request_change(
+    actor: Any,
+    character: Character,
+    *,
+    sheet: dict[str, Any],
+    expected_version: int | None,
+    reason: str = "",
+    name: str | None = None,
+    parse_errors: list[FieldError] | None = None,
+) -> ChangeRequest:
+    """The owner of an approved sheet proposes an edit; the GM reviews it."""
+    _require_visible(actor, character)
+    if not access.can_request_change(actor, character):
+        raise PermissionDenied(_("Only the owner of an approved character requests changes."))
+    if not isinstance(sheet, dict):
+        raise SheetInvalid([_error("", "invalid_dict", "Objet attendu.", "Expected an object.")])
+    _check_size(sheet)
+    sheet = _keep_locked(actor, character, sheet)
+    if expected_version is not None and int(expected_version) != character.version:
+        raise VersionConflict(int(expected_version), character.version)
+    result = evaluate_character(character, sheet)
+    errors = list(parse_errors or []) + result.errors
+    if errors:
+        raise SheetInvalid(errors)
+    if sheet == character.current_sheet() and (name is None or name == character.name):
+        raise ValidationError({"__all__": [_("Nothing changed.")]})
+    with transaction.atomic():
+        change = ChangeRequest.objects.create(
+            character=character,
+            author=actor,
+            base_version=character.version,
+            name=(name or character.name)[:100],
+            sheet=sheet,
+            schema_version=character.rule_system.schema_version,
+            reason=(reason or "")[:300],
+        )
+        publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
+        loop.change_opened(actor, change)
+    return change
+
+
+def _purchase_module() -> Any:
+    """progression's purchase helpers (imported late: progression depends on characters)."""
+    from progression import services as progression_services
+
+    return progression_services
+
+
+def purchase_preview(character: Character, change: ChangeRequest) -> rules.base.PurchaseResult:
+    """The rules' ``purchase()`` of a purchase change request on the CURRENT
+    sheet and balances (per-session limits as progression counts them)."""
+    return _purchase_module().preview_purchase(character, change.purchase or {})
+
+
+def _sync_purchase_request(change: ChangeRequest, actor: Any, comment: str = "") -> None:
+    """Mirror the decision on the linked progression purchase request, if any."""
+    from progression.models import PurchaseRequest
+
+    values: dict[str, Any] = {"status": change.status, "decided_at": change.decided_at}
+    if change.status != ChangeRequest.Status.WITHDRAWN:
+        values["decided_by"] = actor
+    if comment.strip():
+        values["comment"] = comment.strip()[:500]
+    PurchaseRequest.objects.filter(change_request=change).update(**values)
+
+
+def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> Character:
+    """Apply a change request and its ledger entries in ONE transaction.
+
+    The sheet must not have moved since the request was made (otherwise the
+    diff the GM read is not what would be applied): a conflict is refused.
+
+    A purchase (``change.purchase`` set) is re-priced instead: the rules'
+    ``purchase()`` runs again on the current sheet with the current balances;
+    if it no longer validates (unaffordable, limit reached) the approval is
+    refused and nothing is written. Its ledger drafts are written with the
+    open session (none between sessions), as progression counts per-session
+    limits.
+    """
+    character = change.character
+    _require_visible(actor, character)
+    if not is_gm(actor, character.campaign):
+        raise PermissionDenied(_("Only GMs approve change requests."))
+    if change.status != ChangeRequest.Status.PENDING:
+        raise ValidationError({"__all__": [_("This change request was already decided.")]})
+    with transaction.atomic():
+        locked = _lock(character)
+        session = None
+        if change.purchase is not None:
+            result = purchase_preview(locked, change)
+            if result.errors:
+                lang = get_language() or "fr"
+                reasons = "; ".join(e.message.get(lang) for e in result.errors)
+                raise ValidationError(
+                    {"__all__": [_("This purchase can no longer be applied: %(reasons)s") % {"reasons": reasons}]}
+                )
+            new_sheet = copy.deepcopy(result.sheet)
+            drafts = list(result.entries)
+            session = _purchase_module().current_session(locked.campaign)
+            change.sheet = new_sheet
+        else:
+            if locked.version != change.base_version:
+                raise VersionConflict(change.base_version, locked.version)
+            evaluation = evaluate_character(locked, change.sheet)
+            if evaluation.errors:
+                raise SheetInvalid(evaluation.errors)
+            drafts = change_ledger_drafts(locked, locked.current_sheet(), change.sheet)
+            new_sheet = copy.deepcopy(change.sheet)
+        locked.sheet = new_sheet
+        locked.schema_version = change.schema_version
+        locked.name = change.name
+        locked.version += 1
+        locked.save()
+        _record_version(locked, actor, _("change request #%(id)s approved") % {"id": change.pk})
+        link = {"change_request": change.pk}
+        purchase_request = _purchase_request_id(change)
+        if purchase_request is not None:
+            link["purchase_request"] = purchase_request
+        for index, draft in enumerate(drafts):
+            append_entry(
+                locked,
+                draft.currency,
+                draft.amount,
+                draft.kind,
+                session=session,
+                created_by=actor,
+                note=msg(draft.note),
+                data={**draft.data, **link, "note_i18n": note_i18n(draft.note)},
+                key=f"change:{change.pk}:{index}",
+            )
+        change.status = ChangeRequest.Status.APPROVED
+        change.decided_by = actor
+        change.decided_at = timezone.now()
+        change.applied_version = locked.version
+        change.save()
+        if comment.strip():
+            ChangeComment.objects.create(change_request=change, author=actor, body=comment.strip()[:5000])
+        if change.purchase is not None:
+            _sync_purchase_request(change, actor, comment)
+        _publish_sheet(locked)
+        loop.change_decided(actor, change)
+    return locked
+
+
+def _purchase_request_id(change: ChangeRequest) -> int | None:
+    if change.purchase is None:
+        return None
+    from progression.models import PurchaseRequest
+
+    return PurchaseRequest.objects.filter(change_request=change).values_list("pk", flat=True).first()
+
+
+def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeRequest:
+    character = change.character
+    _require_visible(actor, character)
+    if not is_gm(actor, character.campaign):
+        raise PermissionDenied(_("Only GMs reject change requests."))
+    if change.status != ChangeRequest.Status.PENDING:
+        raise ValidationError({"__all__": [_("This change request was already decided.")]})
+    if not (comment or "").strip():
+        raise ValidationError({"comment": [_("Say why you reject it.")]})
+    with transaction.atomic():
+        change.status = ChangeRequest.Status.REJECTED
+        change.decided_by = actor
+        change.decided_at = timezone.now()
+        change.save()
+        ChangeComment.objects.create(change_request=change, author=actor, body=comment.strip()[:5000])
+        if change.purchase is not None:
+            _sync_purchase_request(change, actor, comment)
+        publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
+        loop.change_decided(actor, change)
+    return change
+
+
+def withdraw_change(actor: Any, change: ChangeRequest) -> ChangeRequest:
+    _require_visible(actor, change.character)
+    if change.author_id != getattr(actor, "pk", None):
+        raise PermissionDenied(_("Only its author withdraws a change request."))
+    if change.status != ChangeRequest.Status.PENDING:
+        raise ValidationError({"__all__": [_("This change request was already decided.")]})
+    with transaction.atomic():
+        change.status = ChangeRequest.Status.WITHDRAWN
+        change.decided_at = timezone.now()
+        change.save()
+        if change.purchase is not None:
+            _sync_purchase_request(change, actor)
+    return change
+
+
+def comment_change(actor: Any, change: ChangeRequest, *, body: str) -> ChangeComment:
+    _require_visible(actor, change.character)
+    body = (body or "").strip()
+    if not body:
+        raise ValidationError({"body": [_("Write something.")]})
+    if len(body) > 5000:
+        raise ValidationError({"body": [_("At most 5000 characters.")]})
+    with transaction.atomic():
+        comment = ChangeComment.objects.create(change_request=change, author=actor, body=body)
+        publish(
+            f"character:{change.character_id}",
+            "change-comment",
+            {"character": change.character_id, "change": change.pk},
+        )
+    return comment
