@@ -18,18 +18,13 @@ callers use are re-exported here.
 
 from __future__ import annotations
 
-from characters.services.auction import (
-    auction_act,
-    auction_gm,
-    check_auction_timeout,
-    open_auction,
-)
 from characters.services.base import (
     _keep_locked,
-    _lock,
-    _publish_sheet,
-    _record_version,
-    _require_visible,
+    check_version,
+    lock_character,
+    publish_sheet,
+    record_version,
+    require_full_sheet,
 )
 from characters.services.changes import (
     approve_change,
@@ -39,10 +34,6 @@ from characters.services.changes import (
     reject_change,
     request_change,
     withdraw_change,
-)
-from characters.services.creation_rolls import (
-    apply_template,
-    clefs_creation_roll,
 )
 from characters.services.errors import (
     SheetInvalid,
@@ -87,20 +78,12 @@ __all__ = [
     "VersionConflict",
     "_error",
     "_keep_locked",
-    "_lock",
-    "_publish_sheet",
-    "_record_version",
-    "_require_visible",
     "_write_creation_ledger",
-    "apply_template",
     "approval_sheet",
     "approve_change",
     "approve_character",
-    "auction_act",
-    "auction_gm",
     "change_ledger_drafts",
-    "check_auction_timeout",
-    "clefs_creation_roll",
+    "check_version",
     "comment_change",
     "create_character",
     "evaluate",
@@ -108,11 +91,14 @@ __all__ = [
     "export_character",
     "import_character",
     "karma_balance",
+    "lock_character",
     "on_step_saved",
-    "open_auction",
+    "publish_sheet",
     "purchase_preview",
+    "record_version",
     "reject_change",
     "request_change",
+    "require_full_sheet",
     "return_character",
     "save_sheet",
     "set_portrait",
@@ -123,3 +109,9 @@ __all__ = [
     "update_profile",
     "withdraw_change",
 ]
+
+#: The names these helpers had before the split (kept for code written against them).
+_lock = lock_character
+_record_version = record_version
+_publish_sheet = publish_sheet
+_require_visible = require_full_sheet

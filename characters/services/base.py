@@ -46,16 +46,16 @@ def _sync_name(system: rules.base.RuleSystem, sheet: dict[str, Any], name: str) 
 # ---------------------------------------------------------------------------
 # Helpers for writes
 # ---------------------------------------------------------------------------
-def _lock(character: Character) -> Character:
+def lock_character(character: Character) -> Character:
     return Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
 
 
-def _check_version(locked: Character, expected_version: int | None) -> None:
+def check_version(locked: Character, expected_version: int | None) -> None:
     if expected_version is not None and int(expected_version) != locked.version:
         raise VersionConflict(int(expected_version), locked.version)
 
 
-def _record_version(character: Character, author: Any, reason: str) -> SheetVersion:
+def record_version(character: Character, author: Any, reason: str) -> SheetVersion:
     return SheetVersion.objects.create(
         character=character,
         version=character.version,
@@ -68,11 +68,11 @@ def _record_version(character: Character, author: Any, reason: str) -> SheetVers
     )
 
 
-def _publish_sheet(character: Character, kind: str = "sheet-changed") -> None:
+def publish_sheet(character: Character, kind: str = "sheet-changed") -> None:
     publish(f"character:{character.pk}", kind, {"character": character.pk, "version": character.version})
 
 
-def _require_visible(actor: Any, character: Character) -> None:
+def require_full_sheet(actor: Any, character: Character) -> None:
     if not access.can_see_full_sheet(actor, character):
         raise Http404
 

@@ -19,10 +19,10 @@ from characters.models import ChangeComment, ChangeRequest, Character, LedgerEnt
 from characters.services.base import (
     _check_size,
     _keep_locked,
-    _lock,
-    _publish_sheet,
-    _record_version,
-    _require_visible,
+    lock_character,
+    publish_sheet,
+    record_version,
+    require_full_sheet,
 )
 from characters.services.errors import SheetInvalid, VersionConflict, _error
 from characters.services.evaluation import (
@@ -67,7 +67,7 @@ def request_change(
     parse_errors: list[FieldError] | None = None,
 ) -> ChangeRequest:
     """The owner of an approved sheet proposes an edit; the GM reviews it."""
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not access.can_request_change(actor, character):
         raise PermissionDenied(_("Only the owner of an approved character requests changes."))
     if not isinstance(sheet, dict):
@@ -136,13 +136,13 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
     limits.
     """
     character = change.character
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not is_gm(actor, character.campaign):
         raise PermissionDenied(_("Only GMs approve change requests."))
     if change.status != ChangeRequest.Status.PENDING:
         raise ValidationError({"__all__": [_("This change request was already decided.")]})
     with transaction.atomic():
-        locked = _lock(character)
+        locked = lock_character(character)
         session = None
         if change.purchase is not None:
             result = purchase_preview(locked, change)
@@ -169,7 +169,7 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
         locked.name = change.name
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, _("change request #%(id)s approved") % {"id": change.pk})
+        record_version(locked, actor, _("change request #%(id)s approved") % {"id": change.pk})
         link = {"change_request": change.pk}
         purchase_request = _purchase_request_id(change)
         if purchase_request is not None:
@@ -195,7 +195,7 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
             ChangeComment.objects.create(change_request=change, author=actor, body=comment.strip()[:5000])
         if change.purchase is not None:
             _sync_purchase_request(change, actor, comment)
-        _publish_sheet(locked)
+        publish_sheet(locked)
         loop.change_decided(actor, change)
     return locked
 
@@ -210,7 +210,7 @@ def _purchase_request_id(change: ChangeRequest) -> int | None:
 
 def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeRequest:
     character = change.character
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not is_gm(actor, character.campaign):
         raise PermissionDenied(_("Only GMs reject change requests."))
     if change.status != ChangeRequest.Status.PENDING:
@@ -231,7 +231,7 @@ def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeR
 
 
 def withdraw_change(actor: Any, change: ChangeRequest) -> ChangeRequest:
-    _require_visible(actor, change.character)
+    require_full_sheet(actor, change.character)
     if change.author_id != getattr(actor, "pk", None):
         raise PermissionDenied(_("Only its author withdraws a change request."))
     if change.status != ChangeRequest.Status.PENDING:
@@ -246,7 +246,7 @@ def withdraw_change(actor: Any, change: ChangeRequest) -> ChangeRequest:
 
 
 def comment_change(actor: Any, change: ChangeRequest, *, body: str) -> ChangeComment:
-    _require_visible(actor, change.character)
+    require_full_sheet(actor, change.character)
     body = (body or "").strip()
     if not body:
         raise ValidationError({"body": [_("Write something.")]})

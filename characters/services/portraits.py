@@ -15,8 +15,8 @@ from campaigns.access import is_gm
 from characters import access
 from characters.models import Character
 from characters.services.base import (
-    _lock,
-    _require_visible,
+    lock_character,
+    require_full_sheet,
 )
 
 
@@ -27,7 +27,7 @@ def set_portrait(actor: Any, character: Character, *, upload: Any) -> Character:
     """Store a portrait re-encoded by Pillow (max ``TABLEE_MAX_PORTRAIT_BYTES``, 512 px)."""
     from PIL import Image, UnidentifiedImageError
 
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not (access.is_owner(actor, character) or is_gm(actor, character.campaign)):
         raise PermissionDenied(_("Only the owner and the GMs change the portrait."))
     limit = django_settings.TABLEE_MAX_PORTRAIT_BYTES
@@ -61,7 +61,7 @@ def set_portrait(actor: Any, character: Character, *, upload: Any) -> Character:
             {"portrait": [_("This file is not an image we can read (use JPEG, PNG, GIF or WebP).")]}
         ) from exc
     with transaction.atomic():
-        locked = _lock(character)
+        locked = lock_character(character)
         old = locked.portrait.name if locked.portrait else ""
         locked.portrait.save("portrait.jpg", ContentFile(out.getvalue()), save=False)  # random name
         locked.save(update_fields=["portrait", "updated"])

@@ -11,18 +11,18 @@ from django.utils.translation import gettext as _
 
 from campaigns.access import is_gm, role_of
 from campaigns.models import Campaign, Role
-from characters import access
+from characters import access, plugins
 from characters.ledger import append_entry, balances
 from characters.models import Character, LedgerEntry
 from characters.services.base import (
     _check_size,
-    _check_version,
     _keep_locked,
-    _lock,
-    _publish_sheet,
-    _record_version,
-    _require_visible,
     _sync_name,
+    check_version,
+    lock_character,
+    publish_sheet,
+    record_version,
+    require_full_sheet,
 )
 from characters.services.errors import SheetInvalid, VersionConflict, _error
 from characters.services.evaluation import (
@@ -68,7 +68,7 @@ def create_character(
             schema_version=system.schema_version,
             public_description=public_description[:10000],
         )
-        _record_version(character, actor, "created")
+        record_version(character, actor, "created")
     return character
 
 
@@ -87,7 +87,7 @@ def save_sheet(
     the gate) but never holds a value of the wrong type. A GM's edit of a
     submitted or approved sheet must be fully valid.
     """
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not access.can_edit_directly(actor, character):
         raise PermissionDenied(_("Once submitted or approved, changes go through the GM."))
     if not isinstance(sheet, dict):
@@ -106,8 +106,8 @@ def save_sheet(
         is_gm(actor, character.campaign) and not access.is_owner(actor, character)
     )
     with transaction.atomic():
-        locked = _lock(character)
-        _check_version(locked, expected_version)
+        locked = lock_character(character)
+        check_version(locked, expected_version)
         if locked.status != character.status:
             raise VersionConflict(int(expected_version or locked.version), locked.version)
         locked.sheet = sheet
@@ -115,8 +115,8 @@ def save_sheet(
         locked.name = _sync_name(system, locked.sheet, locked.name)
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, reason or (_("GM edit") if gm_edit else _("draft saved")))
-        _publish_sheet(locked)
+        record_version(locked, actor, reason or (_("GM edit") if gm_edit else _("draft saved")))
+        publish_sheet(locked)
     return locked
 
 
@@ -130,7 +130,7 @@ def update_profile(
     expected_version: int | None,
 ) -> Character:
     """Name and texts: owner and GMs. Renaming an approved sheet is the GM's call."""
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if character.is_npc and not is_gm(actor, character.campaign):
         raise Http404
     name = (name or "").strip()
@@ -149,8 +149,8 @@ def update_profile(
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
-        locked = _lock(character)
-        _check_version(locked, expected_version)
+        locked = lock_character(character)
+        check_version(locked, expected_version)
         locked.name = name
         locked.public_description = public_description
         locked.private_background = private_background
@@ -158,14 +158,14 @@ def update_profile(
             locked.sheet["name"] = name
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, _("profile edited"))
-        _publish_sheet(locked)
+        record_version(locked, actor, _("profile edited"))
+        publish_sheet(locked)
     return locked
 
 
 def submit_character(actor: Any, character: Character, *, expected_version: int | None = None) -> Character:
     """The owner hands a complete, valid draft to the GM (*soumettre*)."""
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not (access.is_owner(actor, character) or is_gm(actor, character.campaign)):
         raise PermissionDenied(_("Only the owner submits a character."))
     if character.status != Character.Status.DRAFT:
@@ -174,20 +174,20 @@ def submit_character(actor: Any, character: Character, *, expected_version: int 
     if not result.valid:
         raise SheetInvalid(result.all_errors())
     with transaction.atomic():
-        locked = _lock(character)
-        _check_version(locked, expected_version)
+        locked = lock_character(character)
+        check_version(locked, expected_version)
         locked.status = Character.Status.SUBMITTED
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, _("submitted for approval"))
-        _publish_sheet(locked, "sheet-status")
+        record_version(locked, actor, _("submitted for approval"))
+        publish_sheet(locked, "sheet-status")
         loop.sheet_submitted(actor, locked)
     return locked
 
 
 def approve_character(actor: Any, character: Character, *, comment: str = "") -> Character:
     """A GM approves a submitted sheet; the system's creation ledger entries are written."""
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not is_gm(actor, character.campaign):
         raise PermissionDenied(_("Only GMs approve characters."))
     if character.status not in (Character.Status.SUBMITTED, Character.Status.DRAFT):
@@ -197,41 +197,33 @@ def approve_character(actor: Any, character: Character, *, comment: str = "") ->
         raise SheetInvalid(result.all_errors())
     system = character.rule_system
     with transaction.atomic():
-        locked = _lock(character)
+        locked = lock_character(character)
         drafts = list(system.creation_ledger(locked.current_sheet(), system_settings(locked.campaign)))
         _write_creation_ledger(locked, drafts, actor)
         locked.status = Character.Status.APPROVED
         locked.gm_comment = comment[:5000]
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, _("approved"))
-        _publish_sheet(locked, "sheet-status")
+        record_version(locked, actor, _("approved"))
+        publish_sheet(locked, "sheet-status")
         loop.sheet_approved(actor, locked)
     return locked
 
 
 def _write_creation_ledger(character: Character, drafts: list[LedgerDraft], actor: Any) -> None:
-    """Creation entries (idempotent by key). Attribute lines already paid in an
-    Ambre auction (``auction_bid``/``rank_refund`` entries of that attribute)
-    only add the difference (buy-ups made in the sheet)."""
+    """Creation entries (idempotent by key). A line its system's plug-in already charged
+    (:func:`characters.plugins.already_paid`: Ambre's auction bids of an attribute) only adds
+    the difference (buy-ups made in the sheet), as a purchase."""
+    currencies = character.rule_system.currencies
     for index, draft in enumerate(drafts):
-        if draft.currency not in LedgerEntry.Currency.values:
+        if draft.currency not in currencies:
             continue
         amount = int(draft.amount)
         kind = draft.kind
-        path = str(draft.data.get("path", ""))
-        if path.startswith("attributes."):
-            attribute = path.split(".", 1)[1]
-            paid = sum(
-                e.amount
-                for e in LedgerEntry.objects.filter(
-                    character=character, kind__in=["auction_bid", "rank_refund"], currency=draft.currency
-                )
-                if e.data.get("attribute") == attribute
-            )
-            if paid:
-                amount -= paid
-                kind = "purchase"
+        paid = plugins.already_paid(character, draft)
+        if paid:
+            amount -= paid
+            kind = LedgerEntry.Kind.PURCHASE
         if not amount:
             continue
         append_entry(
@@ -248,7 +240,7 @@ def _write_creation_ledger(character: Character, drafts: list[LedgerDraft], acto
 
 def return_character(actor: Any, character: Character, *, comment: str) -> Character:
     """A GM sends a submitted sheet back to draft with comments (*renvoyer*)."""
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not is_gm(actor, character.campaign):
         raise PermissionDenied(_("Only GMs review characters."))
     if character.status != Character.Status.SUBMITTED:
@@ -256,32 +248,32 @@ def return_character(actor: Any, character: Character, *, comment: str) -> Chara
     if not (comment or "").strip():
         raise ValidationError({"comment": [_("Tell the player what to change.")]})
     with transaction.atomic():
-        locked = _lock(character)
+        locked = lock_character(character)
         locked.status = Character.Status.DRAFT
         locked.gm_comment = comment.strip()[:5000]
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, _("returned: %(comment)s") % {"comment": comment.strip()[:200]})
-        _publish_sheet(locked, "sheet-status")
+        record_version(locked, actor, _("returned: %(comment)s") % {"comment": comment.strip()[:200]})
+        publish_sheet(locked, "sheet-status")
         loop.sheet_returned(actor, locked)
     return locked
 
 
 def set_status(actor: Any, character: Character, *, status: str) -> Character:
     """GMs retire a character, declare it dead, or bring it back (approved)."""
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not is_gm(actor, character.campaign):
         raise PermissionDenied(_("Only GMs change a character's status."))
     allowed = {Character.Status.RETIRED, Character.Status.DEAD, Character.Status.APPROVED}
     if status not in allowed or character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED):
         raise ValidationError({"status": [_("This status change is not possible.")]})
     with transaction.atomic():
-        locked = _lock(character)
+        locked = lock_character(character)
         locked.status = status
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, _("status: %(status)s") % {"status": locked.get_status_display()})
-        _publish_sheet(locked, "sheet-status")
+        record_version(locked, actor, _("status: %(status)s") % {"status": locked.get_status_display()})
+        publish_sheet(locked, "sheet-status")
     return locked
 
 

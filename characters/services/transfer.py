@@ -15,8 +15,8 @@ from characters.models import Character
 from characters.services.base import (
     _check_size,
     _keep_locked,
-    _record_version,
-    _require_visible,
+    record_version,
+    require_full_sheet,
 )
 from characters.services.errors import SheetInvalid
 from characters.services.evaluation import (
@@ -33,7 +33,7 @@ EXPORT_VERSION = 1
 # Export / import
 # ---------------------------------------------------------------------------
 def export_character(actor: Any, character: Character) -> dict[str, Any]:
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     return {
         "format": EXPORT_FORMAT,
         "format_version": EXPORT_VERSION,
@@ -91,5 +91,5 @@ def import_character(actor: Any, campaign: Campaign, *, data: Any) -> Character:
         character.private_background = str(data.get("private_background") or "")[:20000]
         character.version += 1
         character.save()
-        _record_version(character, actor, _("imported"))
+        record_version(character, actor, _("imported"))
     return character

@@ -20,7 +20,7 @@ WORDS = {"power": "mots_de_pouvoir", "level": 4, "via_marelle_brisee": False, "s
 @pytest.fixture
 def character(table: Any) -> Character:
     c = make_character(table, sheet=valid_ambre_sheet(), status="approved")
-    services._record_version(c, table.gm, "approved")
+    services.record_version(c, table.gm, "approved")
     return c
 
 

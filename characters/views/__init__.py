@@ -6,23 +6,9 @@ history); the view names the URLconf uses are re-exported here.
 
 from __future__ import annotations
 
-from characters.views.auction import (
-    LOT_STATUS,
-    RANK_LABELS,
-    auction_act,
-    auction_control,
-    auction_detail,
-    auction_open,
-    auction_panel,
-)
 from characters.views.changes import (
     change_action,
     change_detail,
-)
-from characters.views.creation_rolls import (
-    CLEFS_METHODS,
-    clefs_roll,
-    sms_template,
 )
 from characters.views.editing import (
     profile_edit,
@@ -55,15 +41,7 @@ from characters.views.sheet import (
 )
 
 __all__ = [
-    "CLEFS_METHODS",
-    "LOT_STATUS",
-    "RANK_LABELS",
     "approve",
-    "auction_act",
-    "auction_control",
-    "auction_detail",
-    "auction_open",
-    "auction_panel",
     "campaign_characters",
     "change_action",
     "change_detail",
@@ -72,7 +50,6 @@ __all__ = [
     "character_import",
     "character_new",
     "character_print",
-    "clefs_roll",
     "history",
     "my_characters",
     "portrait",
@@ -82,7 +59,6 @@ __all__ = [
     "set_status",
     "sheet_edit",
     "sheet_notice",
-    "sms_template",
     "submit",
     "validate",
     "wizard",

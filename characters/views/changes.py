@@ -20,7 +20,7 @@ from characters.forms import (
 )
 from characters.ledger import balances
 from characters.models import ChangeRequest, LedgerEntry, SheetVersion
-from characters.views.common import _error_messages
+from characters.views.common import error_messages
 from rules.base import LedgerDraft, Msg
 
 
@@ -119,7 +119,7 @@ def change_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         else:
             raise Http404
     except ValidationError as exc:
-        messages.error(request, " ".join(_error_messages(exc)))
+        messages.error(request, " ".join(error_messages(exc)))
     except PermissionDenied as exc:
         messages.error(request, str(exc) or _("You may not do this."))
     return redirect("characters:change", pk=pk)

@@ -12,13 +12,13 @@ from characters.models import Character
 from rules.base import is_digits
 
 
-def _error_messages(exc: ValidationError) -> list[str]:
+def error_messages(exc: ValidationError) -> list[str]:
     if hasattr(exc, "message_dict"):
         return [m for messages_ in exc.message_dict.values() for m in messages_]
     return list(exc.messages)
 
 
-def _version(request: HttpRequest) -> int | None:
+def posted_version(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
     return int(raw) if is_digits(raw) else None
 

@@ -14,14 +14,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaigns.access import is_gm
-from characters import access, services
+from characters import access, plugins, services
 from characters import sheetform as sf
 from characters.forms import (
     ProfileForm,
 )
-from characters.models import Auction, Character
-from characters.views.common import _error_messages, _locked_paths, _version
-from characters.views.creation_rolls import CLEFS_METHODS
+from characters.models import Character
+from characters.views.common import _locked_paths, error_messages, posted_version
 from rules.base import FieldError, is_digits
 
 
@@ -106,12 +105,12 @@ def wizard(request: HttpRequest, pk: int, step: str | None = None) -> HttpRespon
                     request.user,
                     character,
                     sheet=parsed,
-                    expected_version=_version(request),
+                    expected_version=posted_version(request),
                     reason=_("wizard: %(step)s") % {"step": sf.msg(current.label)},
                     parse_errors=parse_errors,
                 )
             except services.VersionConflict as exc:
-                messages.error(request, _error_messages(exc)[0])
+                messages.error(request, error_messages(exc)[0])
                 return redirect("characters:wizard_step", pk=pk, step=step)
             except services.SheetInvalid as exc:
                 sheet, extra, status = parsed, exc.field_errors, 400
@@ -149,57 +148,9 @@ def wizard(request: HttpRequest, pk: int, step: str | None = None) -> HttpRespon
         "is_gm": is_gm(request.user, character.campaign),
     }
     context.update(_form_context(request, character, sheet, paths=list(current.paths), extra_errors=extra))
-    context.update(_system_extras(request, character, step, sheet))
+    context["system_panels"] = plugins.wizard_panels(request, character, step, sheet)
     template = "characters/_step_form.html" if request.htmx and request.method == "POST" else "characters/wizard.html"
     return render(request, template, context, status=status)
-
-
-def _system_extras(request: HttpRequest, character: Character, step: str, sheet: dict[str, Any]) -> dict[str, Any]:
-    """System-specific panels of a wizard step (roll buttons, templates)."""
-    extras: dict[str, Any] = {}
-    if character.system == "clefs-de-l-aube" and step == "aspects":
-        creation = sheet.get("creation") or {}
-        # The methods' names come from the sheet's choice fields (never show the bare codes).
-        choices = {f.path: dict(f.choices) for f in character.rule_system.sheet_fields() if f.kind == "choice"}
-        aspect_names = choices.get("creation.aspect_method", {})
-        means_names = choices.get("creation.means_method", {})
-        record = creation.get("roll") or None
-        extras["clefs_roll"] = {
-            "record": record,
-            "record_methods": (
-                f"{sf.msg(aspect_names.get(record.get('aspect_method'))) or record.get('aspect_method')}, "
-                f"{sf.msg(means_names.get(record.get('means_method'))) or record.get('means_method')}"
-                if isinstance(record, dict)
-                else ""
-            ),
-            "aspect_methods": [(m, sf.msg(aspect_names.get(m)) or m) for m in CLEFS_METHODS["aspect"]],
-            "means_methods": [(m, sf.msg(means_names.get(m)) or m) for m in CLEFS_METHODS["means"]],
-            "aspect_method": creation.get("aspect_method", "FIXED_10"),
-            "means_method": creation.get("means_method", "ZERO"),
-            "can_roll": character.creation_roll_id is None or is_gm(request.user, character.campaign),
-        }
-    if character.system == "sms" and step in ("race", "archetype"):
-        from rules.sms import tables as sms_tables
-
-        if step == "archetype":
-            archetypes = getattr(sms_tables, "ARCHETYPES", {})
-            extras["sms_archetypes"] = [(key, _label_of(value, key)) for key, value in archetypes.items()]
-            from rules.sms.creation import ARCHETYPE_DEFAULT_NOTE
-
-            extras["sms_archetype_note"] = sf.msg(ARCHETYPE_DEFAULT_NOTE)
-    if character.system == "ambre" and step == "attributes":
-        extras["ambre_auction"] = next(
-            (a for a in Auction.objects.filter(campaign=character.campaign) if character.pk in a.character_ids()), None
-        )
-    return extras
-
-
-def _label_of(value: Any, default: str) -> str:
-    if isinstance(value, dict):
-        for key in ("label", "name"):
-            if key in value:
-                return sf.msg(value[key])
-    return sf.msg(value) if not isinstance(value, str | int) else default
 
 
 @login_required
@@ -262,7 +213,7 @@ def sheet_edit(request: HttpRequest, pk: int) -> HttpResponse:
                         request.user,
                         character,
                         sheet=parsed,
-                        expected_version=_version(request),
+                        expected_version=posted_version(request),
                         reason=request.POST.get("reason", "")[:300],
                         parse_errors=parse_errors,
                     )
@@ -272,7 +223,7 @@ def sheet_edit(request: HttpRequest, pk: int) -> HttpResponse:
                     request.user,
                     character,
                     sheet=parsed,
-                    expected_version=_version(request),
+                    expected_version=posted_version(request),
                     reason=request.POST.get("reason", ""),
                     parse_errors=parse_errors,
                 )
@@ -282,7 +233,7 @@ def sheet_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 sheet, extra, status = parsed, exc.field_errors, 400
             except ValidationError as exc:
                 sheet, status = parsed, 409 if isinstance(exc, services.VersionConflict) else 400
-                form_errors = _error_messages(exc)
+                form_errors = error_messages(exc)
     context = {
         "character": character,
         "direct": direct,

@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from characters import access, services
+from characters import access, plugins, services
 from characters import sheetform as sf
 from characters.forms import (
     CompareForm,
@@ -19,7 +19,7 @@ from characters.models import Character
 # History
 # ---------------------------------------------------------------------------
 #: Reasons the services write in their writer's language ("brouillon enregistré"),
-#: shown again in the reader's (the ones with a placeholder keep the writer's).
+#: shown again in the reader's (the ones with a placeholder keep the writer's). The plug-ins declare theirs.
 _VERSION_REASONS = (
     gettext_noop("created"),
     gettext_noop("GM edit"),
@@ -28,14 +28,13 @@ _VERSION_REASONS = (
     gettext_noop("submitted for approval"),
     gettext_noop("approved"),
     gettext_noop("imported"),
-    gettext_noop("auction results"),
 )
 
 
 def _reason_in_reader_language(reason: str) -> str:
     from django.utils import translation
 
-    for msgid in _VERSION_REASONS:
+    for msgid in _VERSION_REASONS + plugins.version_reasons():  # and those the plug-ins write
         forms = {msgid}
         for code, _name in settings.LANGUAGES:
             with translation.override(code):

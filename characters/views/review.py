@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from characters import access, services
-from characters.views.common import _error_messages, _version
+from characters.views.common import error_messages, posted_version
 
 
 # ---------------------------------------------------------------------------
@@ -24,9 +24,9 @@ def _action(request: HttpRequest, pk: int, fn: Any, success: str, **kwargs: Any)
     try:
         fn(request.user, character, **kwargs)
     except services.SheetInvalid as exc:
-        messages.error(request, _("The sheet is not valid yet:") + " " + " ".join(_error_messages(exc)[:8]))
+        messages.error(request, _("The sheet is not valid yet:") + " " + " ".join(error_messages(exc)[:8]))
     except ValidationError as exc:
-        messages.error(request, " ".join(_error_messages(exc)))
+        messages.error(request, " ".join(error_messages(exc)))
     except PermissionDenied as exc:
         messages.error(request, str(exc) or _("You may not do this."))
     else:
@@ -38,7 +38,7 @@ def _action(request: HttpRequest, pk: int, fn: Any, success: str, **kwargs: Any)
 @require_POST
 def submit(request: HttpRequest, pk: int) -> HttpResponse:
     return _action(
-        request, pk, services.submit_character, _("Submitted to the GM."), expected_version=_version(request)
+        request, pk, services.submit_character, _("Submitted to the GM."), expected_version=posted_version(request)
     )
 
 

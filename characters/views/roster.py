@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -14,14 +12,13 @@ from django.views.decorators.http import require_POST
 
 from campaigns.access import get_campaign_for_user, is_gm, role_of
 from campaigns.models import Role
-from characters import services
-from characters import sheetform as sf
+from characters import plugins, services
 from characters.forms import (
     ImportForm,
     NewCharacterForm,
 )
-from characters.models import Auction, ChangeRequest, Character
-from characters.views.common import _error_messages
+from characters.models import ChangeRequest, Character
+from characters.views.common import error_messages
 from config import jsonlimits
 
 
@@ -35,7 +32,7 @@ def campaign_characters(request: HttpRequest, campaign_id: str) -> HttpResponse:
     if not gm:
         qs = qs.filter(is_npc=False)
     role = role_of(request.user, campaign)
-    auction = Auction.objects.filter(campaign=campaign).first() if campaign.system == "ambre" else None
+    panels = plugins.roster_panels(request, campaign)
     return render(
         request,
         "characters/roster.html",
@@ -44,28 +41,10 @@ def campaign_characters(request: HttpRequest, campaign_id: str) -> HttpResponse:
             "characters": list(qs),
             "is_gm": gm,
             "can_create": role in (Role.GM, Role.COGM, Role.PLAYER),
-            "auction": auction,
-            "can_see_auction": role is not None,  # the auction page is for members only
-            "public_ladder": _public_ladder(auction),
+            "toolbar_panels": [p for p in panels if p.slot == "toolbar"],
+            "main_panels": [p for p in panels if p.slot != "toolbar"],
         },
     )
-
-
-def _public_ladder(auction: Auction | None) -> list[dict[str, Any]]:
-    """The public ladder of each closed attribute (names only, best first)."""
-    if auction is None:
-        return []
-    from rules.ambre import auction as rules_auction
-    from rules.ambre import tables as T
-
-    names = {str(c.pk): c.name for c in Character.objects.filter(pk__in=auction.character_ids())}
-    out = []
-    for attr, data in rules_auction.ladders(auction.state).items():
-        if data.get("closed"):
-            out.append(
-                {"label": sf.msg(T.ATTRIBUTE_LABELS[attr]), "names": [names.get(p, "?") for p in data["public"]]}
-            )
-    return out
 
 
 @login_required
@@ -112,7 +91,7 @@ def character_import(request: HttpRequest, campaign_id: str) -> HttpResponse:
             try:
                 character = services.import_character(request.user, campaign, data=data)
             except services.SheetInvalid as exc:
-                form.add_error(None, _error_messages(exc))
+                form.add_error(None, error_messages(exc))
             except ValidationError as exc:
                 form.add_error(None, exc)
             except PermissionDenied as exc:

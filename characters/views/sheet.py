@@ -9,7 +9,6 @@ from django.shortcuts import render
 from django.utils.text import slugify
 
 from campaigns import play
-from campaigns.access import is_gm
 from characters import access, services
 from characters import sheetform as sf
 from characters.forms import (
@@ -17,27 +16,27 @@ from characters.forms import (
     ReviewForm,
     StatusForm,
 )
-from characters.ledger import balances
-from characters.models import Auction, ChangeRequest, Character, LedgerEntry
+from characters.models import ChangeRequest, Character
+from characters.read import CharacterRead, character_read, readable_character
 from rules.base import is_digits
 
 
 # ---------------------------------------------------------------------------
-# The sheet page
+# The sheet page: rendered from the character read model (characters.read)
 # ---------------------------------------------------------------------------
-def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]:
+def _sheet_context(character: Character, read: CharacterRead) -> dict[str, Any]:
+    """The full sheet's display: groups, derived values, budget, errors (``read.full`` only)."""
+    assert read.full and read.sheet is not None and read.evaluation is not None
     system = character.rule_system
-    sheet = character.current_sheet()
-    result = services.evaluate_character(character, sheet)
+    sheet, result = read.sheet, read.evaluation
     budget, frozen = services.shown_budget(character, result)
     view = sf.budget_view(budget) if budget else None
-    if view and frozen:
+    if view and frozen and read.ledger is not None:
         # Creation is over: the headline figure is what the ledger holds now, in the budget's currency.
         view["frozen"] = True
-        view["balance"] = balances(character).get(view["currency"], 0)
+        view["balance"] = read.ledger.balances.get(view["currency"], 0)
     return {
         "system": system,
-        "system_name": sf.msg(system.name),
         "groups": sf.sheet_groups(system.sheet_fields(), sheet),
         "derived_groups": sf.derived_groups(system, result.derived or {}),
         "budget": view,
@@ -49,30 +48,26 @@ def _sheet_context(request: HttpRequest, character: Character) -> dict[str, Any]
 
 
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    character = access.get_character_for_user(request.user, pk)
-    full = access.can_see_full_sheet(request.user, character)
+    character = readable_character(request.user, pk)
+    read = character_read(request.user, character)
     context: dict[str, Any] = {
         "character": character,
-        "full": full,
-        "is_gm": is_gm(request.user, character.campaign),
-        "is_owner": access.is_owner(request.user, character),
-        "public_ranks": _public_ranks(character),
-        "system_name": sf.msg(character.rule_system.name),  # also for visitors (not the bare slug)
+        "read": read,
+        "full": read.full,
+        "is_gm": read.is_gm,
+        "is_owner": read.is_owner,
+        "system_name": read.system_name,  # also for visitors (not the bare slug)
     }
-    if full:
-        context.update(_sheet_context(request, character))
-        show_creation = context["is_gm"] or character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
-        money = balances(character)
-        labels = dict(LedgerEntry.Currency.choices)
+    if read.full:
+        context.update(_sheet_context(character, read))
+        show_creation = read.is_gm or character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
         context.update(
             {
                 "page": sf.sheet_page(
                     character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation
                 ),
                 "show_budget": show_creation and context.get("budget"),
-                "balance_rows": [{"label": labels.get(c, c), "amount": a} for c, a in money.items() if a or c == "xp"],
-                "balances": money,
-                "ledger": list(LedgerEntry.objects.filter(character=character).order_by("-id")[:50]),
+                "ledger": read.ledger,
                 "changes": list(character.change_requests.select_related("author")[:20]),
                 "can_edit": access.can_edit_directly(request.user, character),
                 "can_request": access.can_request_change(request.user, character),
@@ -86,26 +81,17 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "characters/detail.html", context)
 
 
-def _public_ranks(character: Character) -> list[dict[str, Any]]:
-    """Ambre: the character's places in the public ladders (public part)."""
-    if character.system != "ambre":
-        return []
-    auction = next(
-        (a for a in Auction.objects.filter(campaign=character.campaign) if character.pk in a.character_ids()), None
-    )
-    if auction is None:
-        return []
-    from rules.ambre import auction as rules_auction
-    from rules.ambre import tables as T
-
-    positions = rules_auction.public_positions(auction.state, str(character.pk))
-    return [{"label": sf.msg(T.ATTRIBUTE_LABELS[attr]), "position": n} for attr, n in positions.items()]
-
-
 def character_print(request: HttpRequest, pk: int) -> HttpResponse:
-    character = access.get_character_for_user(request.user, pk, write=True)
-    context = {"character": character, "full": True, "balances": balances(character)}
-    context.update(_sheet_context(request, character))
+    character = readable_character(request.user, pk, full=True)
+    read = character_read(request.user, character)
+    context: dict[str, Any] = {
+        "character": character,
+        "read": read,
+        "full": True,
+        "ledger": read.ledger,
+        "system_name": read.system_name,
+    }
+    context.update(_sheet_context(character, read))
     show_creation = character.status in (Character.Status.DRAFT, Character.Status.SUBMITTED)
     context["page"] = sf.sheet_page(
         character.rule_system, context["sheet"], context["derived_raw"], show_creation=show_creation

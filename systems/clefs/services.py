@@ -1,36 +1,31 @@
-"""System-specific creation helpers (all game logic stays in rules/)."""
+"""The creation roll's write (one function, as in :mod:`characters.services`)."""
 
 from __future__ import annotations
 
 import copy
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.utils.translation import gettext as _
 
 from campaigns.access import is_gm
+from campaigns.dice import fair_source, record_roll
 from characters import access
 from characters.models import Character
-from characters.services.base import (
-    _check_version,
-    _lock,
-    _publish_sheet,
-    _record_version,
-    _require_visible,
+from characters.services import (
+    SheetInvalid,
+    check_version,
+    lock_character,
+    publish_sheet,
+    record_version,
+    require_full_sheet,
 )
-from characters.services.errors import SheetInvalid
-from characters.services.evaluation import (
-    system_settings,
-)
-from characters.services.sheets import save_sheet
 from rules.base import FieldError, RandomSource, RulesError
+from rules.clefs import SYSTEM, creation_roll
 
 
-# ---------------------------------------------------------------------------
-# System-specific creation helpers (all game logic stays in rules/)
-# ---------------------------------------------------------------------------
 def clefs_creation_roll(
     actor: Any,
     character: Character,
@@ -48,11 +43,8 @@ def clefs_creation_roll(
     ``creation.roll``, which nobody may write; the rules check the sheet
     against the stored roll. Only a GM may roll again.
     """
-    from campaigns.dice import fair_source, record_roll
-    from rules import clefs
-
-    _require_visible(actor, character)
-    if character.system != "clefs-de-l-aube":
+    require_full_sheet(actor, character)
+    if character.system != SYSTEM.slug:
         raise Http404
     if not access.can_edit_directly(actor, character):
         raise PermissionDenied(_("Only a draft sheet can be rolled."))
@@ -62,13 +54,13 @@ def clefs_creation_roll(
         raise PermissionDenied(_("The creation dice were already rolled; only the GM may roll again."))
     request = {"aspect_method": aspect_method, "means_method": means_method}
     with transaction.atomic():
-        locked = _lock(character)
-        _check_version(locked, expected_version)
+        locked = lock_character(character)
+        check_version(locked, expected_version)
         if locked.creation_roll_id is not None and not is_gm(actor, locked.campaign):
             raise PermissionDenied(_("The creation dice were already rolled; only the GM may roll again."))
         try:
             # The campaign's fair source (campaigns.dice): the draws get the chain's fairness proof.
-            record = clefs.creation_roll(rng or fair_source(locked.campaign, request), aspect_method, means_method)
+            record = creation_roll(rng or fair_source(locked.campaign, request), aspect_method, means_method)
         except RulesError as exc:
             remap = {"aspect_method": "creation.aspect_method", "means_method": "creation.means_method"}
             errors = [FieldError(remap.get(e.path, e.path), e.code, e.message) for e in exc.errors]
@@ -97,35 +89,6 @@ def clefs_creation_roll(
         locked.sheet = sheet
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, _("creation dice rolled: %(draws)s") % {"draws": record["draws"]})
-        _publish_sheet(locked)
+        record_version(locked, actor, _("creation dice rolled: %(draws)s") % {"draws": record["draws"]})
+        publish_sheet(locked)
     return locked
-
-
-def apply_template(actor: Any, character: Character, *, kind: str, key: str, expected_version: int | None) -> Character:
-    """SMS: apply a race or an archetype template (``rules.sms.creation``)."""
-    from rules.sms import creation as sms_creation
-
-    _require_visible(actor, character)
-    if character.system != "sms":
-        raise Http404
-    if not access.can_edit_directly(actor, character):
-        raise PermissionDenied(_("Only a draft sheet takes templates."))
-    settings = system_settings(character.campaign)
-    try:
-        if kind == "race":
-            sheet = sms_creation.apply_race(character.current_sheet(), key, settings)
-        elif kind == "archetype":
-            sheet = sms_creation.apply_archetype(character.current_sheet(), key, settings)
-        else:
-            raise ValidationError({"kind": [_("Unknown template.")]})
-    except RulesError as exc:
-        path = "race" if kind == "race" else "archetypes"
-        raise SheetInvalid([FieldError(path, e.code, e.message) for e in exc.errors]) from exc
-    return save_sheet(
-        actor,
-        character,
-        sheet=sheet,
-        expected_version=expected_version,
-        reason=_("template applied: %(key)s") % {"key": key},
-    )

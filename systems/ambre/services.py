@@ -1,4 +1,9 @@
-"""The Ambre attribute auction."""
+"""The attribute auction's writes (L5, L17-L22): one function each, as in :mod:`characters.services`.
+
+GMs open and run it; players act for their own characters. Closed attributes
+go to the sheets (a recorded version) and to the karma ledger, in the same
+transaction; live events go out on ``auction:<id>`` and ``campaign:<id>``.
+"""
 
 from __future__ import annotations
 
@@ -6,37 +11,31 @@ import copy
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from campaigns.access import is_gm, role_of
 from campaigns.models import Campaign
 from characters import access
 from characters.ledger import append_entry
-from characters.models import Auction, Character, LedgerEntry
-from characters.services.base import (
-    _publish_sheet,
-    _record_version,
-)
-from characters.services.errors import SheetInvalid
-from characters.services.evaluation import (
-    system_settings,
-)
+from characters.models import Character, LedgerEntry
+from characters.services import SheetInvalid, publish_sheet, record_version, system_settings
 from characters.sheetform import msg
 from live.events import publish
+from rules.ambre import SYSTEM
+from rules.ambre import auction as rules_auction
 from rules.base import LedgerDraft, RulesError
+from systems.ambre.models import Auction
 
-
-# ---------------------------------------------------------------------------
-# The Ambre attribute auction
-# ---------------------------------------------------------------------------
-def _auction_module() -> Any:
-    from rules.ambre import auction
-
-    return auction
+#: The expiry task (:mod:`systems.ambre.tasks`), by the name it always had: queued messages keep working.
+EXPIRY_TASK = "characters.expire_auction"
+#: The reason of the sheet versions the auction writes (shown in the reader's language).
+RESULTS_REASON = gettext_noop("auction results")
 
 
 def _publish_auction(auction: Auction) -> None:
@@ -49,10 +48,8 @@ def _schedule_expiry(auction_id: int, deadline: Any) -> None:
     """After commit, ask a worker to apply the timeout at the deadline (a no-op if it moved)."""
 
     def send() -> None:
-        from characters.tasks import expire_auction
-
         try:
-            expire_auction.apply_async((auction_id,), eta=deadline)
+            current_app.tasks[EXPIRY_TASK].apply_async((auction_id,), eta=deadline)
         except Exception:  # the broker being down must not fail the bid; pages expire lazily
             pass
 
@@ -76,7 +73,7 @@ def open_auction(
         raise Http404
     if not is_gm(actor, campaign):
         raise PermissionDenied(_("Only GMs open an auction."))
-    if campaign.system != "ambre":
+    if campaign.system != SYSTEM.slug:
         raise ValidationError({"__all__": [_("The attribute auction belongs to Ambre campaigns.")]})
     if Auction.objects.filter(campaign=campaign).exclude(status=Auction.Status.CLOSED).exists():
         raise ValidationError({"__all__": [_("An auction is already running in this campaign.")]})
@@ -94,7 +91,7 @@ def open_auction(
     if budgets:
         options["budgets"] = budgets
     try:
-        state = _auction_module().new_auction([str(c.pk) for c in chosen], options)
+        state = rules_auction.new_auction([str(c.pk) for c in chosen], options)
     except RulesError as exc:
         raise _rules_invalid(exc) from exc
     with transaction.atomic():
@@ -115,10 +112,9 @@ def _lock_auction(auction: Auction) -> Auction:
 
 
 def _apply_event(locked: Auction, event: dict[str, Any]) -> None:
-    auction_rules = _auction_module()
     before_current = locked.state.get("current")
     try:
-        state = auction_rules.apply(locked.state, event)
+        state = rules_auction.apply(locked.state, event)
     except RulesError as exc:
         raise _rules_invalid(exc) from exc
     locked.state = state.to_dict()
@@ -228,9 +224,8 @@ def _sync_auction_results(auction: Auction) -> None:
     """Closed attributes go to the sheets (points, ladder positions) and to the
     karma ledger. Re-run after every event: entries are appended only for the
     difference with what the ledger already holds for this auction."""
-    auction_rules = _auction_module()
     state = auction.state
-    res = auction_rules.results(state)
+    res = rules_auction.results(state)
     closed = [a for a in state["attributes"] if state["lots"][a]["status"] == "closed"]
     if not closed:
         return
@@ -252,10 +247,10 @@ def _sync_auction_results(auction: Auction) -> None:
             character.sheet = sheet
             character.version += 1
             character.save()
-            _record_version(character, None, _("auction results"))
-            _publish_sheet(character)
+            record_version(character, None, _(RESULTS_REASON))
+            publish_sheet(character)
         desired: dict[tuple[str, str], tuple[int, LedgerDraft]] = {}
-        for draft in auction_rules.ledger(state, pid):
+        for draft in rules_auction.ledger(state, pid):
             attr = draft.data.get("attribute")
             if attr in closed:
                 desired[(attr, draft.kind)] = (draft.amount, draft)

@@ -1,4 +1,4 @@
-"""The Ambre attribute auction pages."""
+"""The attribute auction's pages: open (GMs), the live page and its panel, player and GM actions."""
 
 from __future__ import annotations
 
@@ -10,36 +10,23 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaigns.access import get_campaign_for_user, is_gm
-from characters import access, services
 from characters import sheetform as sf
-from characters.forms import (
-    AuctionOpenForm,
-)
-from characters.models import Auction, Character
-from characters.views.common import _error_messages
+from characters.access import is_owner
+from characters.models import Character
+from characters.views.common import error_messages
+from rules.ambre import auction as rules_auction
+from rules.ambre import tables as T
 from rules.base import is_digits
-
-RANK_LABELS = {
-    "dominant": gettext_lazy("dominant"),
-    "ranked": gettext_lazy("ranked"),
-    "amberite": gettext_lazy("Amberite"),
-    "chaosian": gettext_lazy("chaosian"),
-    "human": gettext_lazy("human"),
-}
-LOT_STATUS = {
-    "open": pgettext_lazy("auction lot", "open"),
-    "pending": pgettext_lazy("auction lot", "to come"),
-    "closed": pgettext_lazy("auction lot", "closed"),
-}
+from systems.ambre import services
+from systems.ambre.access import get_auction_for_user
+from systems.ambre.forms import AuctionOpenForm
+from systems.ambre.labels import LOT_STATUS, RANK_LABELS
+from systems.ambre.models import Auction
 
 
-# ---------------------------------------------------------------------------
-# The Ambre auction
-# ---------------------------------------------------------------------------
 @login_required
 def auction_open(request: HttpRequest, campaign_id: str) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, campaign_id)
@@ -56,20 +43,17 @@ def auction_open(request: HttpRequest, campaign_id: str) -> HttpResponse:
                 timeout_seconds=form.cleaned_data.get("timeout_seconds") or None,
             )
         except ValidationError as exc:
-            form.add_error(None, _error_messages(exc))
+            form.add_error(None, error_messages(exc))
         else:
-            return redirect("characters:auction", pk=auction.pk)
-    return render(request, "characters/auction_open.html", {"campaign": campaign, "form": form})
+            return redirect("ambre:auction", pk=auction.pk)
+    return render(request, "ambre/auction_open.html", {"campaign": campaign, "form": form})
 
 
 def _auction_context(request: HttpRequest, auction: Auction) -> dict[str, Any]:
-    from rules.ambre import auction as rules_auction
-    from rules.ambre import tables as T
-
     auction = services.check_auction_timeout(auction)
     gm = is_gm(request.user, auction.campaign)
     characters = {str(c.pk): c for c in Character.objects.filter(pk__in=auction.character_ids())}
-    mine = [c for pid, c in characters.items() if access.is_owner(request.user, c)]
+    mine = [c for pid, c in characters.items() if is_owner(request.user, c)]
     chosen = request.GET.get("as") or request.POST.get("character")
     me = next((c for c in mine if str(c.pk) == chosen), mine[0] if mine else None)
     state = auction.state
@@ -144,13 +128,13 @@ def _auction_context(request: HttpRequest, auction: Auction) -> dict[str, Any]:
 
 
 def auction_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    auction = access.get_auction_for_user(request.user, pk)
-    return render(request, "characters/auction.html", _auction_context(request, auction))
+    auction = get_auction_for_user(request.user, pk)
+    return render(request, "ambre/auction.html", _auction_context(request, auction))
 
 
 def auction_panel(request: HttpRequest, pk: int) -> HttpResponse:
-    auction = access.get_auction_for_user(request.user, pk)
-    return render(request, "characters/_auction_panel.html", _auction_context(request, auction))
+    auction = get_auction_for_user(request.user, pk)
+    return render(request, "ambre/_auction_panel.html", _auction_context(request, auction))
 
 
 def _int_or_none(raw: str | None) -> int | str | None:
@@ -166,7 +150,7 @@ def _int_or_none(raw: str | None) -> int | str | None:
 @login_required
 @require_POST
 def auction_act(request: HttpRequest, pk: int) -> HttpResponse:
-    auction = access.get_auction_for_user(request.user, pk)
+    auction = get_auction_for_user(request.user, pk)
     raw_id = request.POST.get("character", "")
     character = Character.objects.filter(pk=int(raw_id)).first() if is_digits(raw_id) else None
     error = None
@@ -182,7 +166,7 @@ def auction_act(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.auction_act(request.user, auction, character=character, event=event)
         except ValidationError as exc:
-            error = " ".join(_error_messages(exc))
+            error = " ".join(error_messages(exc))
         except PermissionDenied as exc:
             error = str(exc)
     return _auction_reply(request, auction, error)
@@ -192,16 +176,16 @@ def _auction_reply(request: HttpRequest, auction: Auction, error: str | None) ->
     if request.htmx:
         context = _auction_context(request, Auction.objects.get(pk=auction.pk))
         context["error"] = error
-        return render(request, "characters/_auction_panel.html", context, status=200)
+        return render(request, "ambre/_auction_panel.html", context, status=200)
     if error:
         messages.error(request, error)
-    return redirect("characters:auction", pk=auction.pk)
+    return redirect("ambre:auction", pk=auction.pk)
 
 
 @login_required
 @require_POST
 def auction_control(request: HttpRequest, pk: int) -> HttpResponse:
-    auction = access.get_auction_for_user(request.user, pk)
+    auction = get_auction_for_user(request.user, pk)
     action = request.POST.get("action", "")
     data: dict[str, Any] = {}
     if action == "timeout":
@@ -214,7 +198,7 @@ def auction_control(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.auction_gm(request.user, auction, action=action, **data)
     except ValidationError as exc:
-        error = " ".join(_error_messages(exc))
+        error = " ".join(error_messages(exc))
     except PermissionDenied as exc:
         error = str(exc)
     return _auction_reply(request, auction, error)
