@@ -37,7 +37,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from django.urls import include, path
 
 if TYPE_CHECKING:  # annotations only: the registry imports no model at load time
     from django.http import HttpRequest
@@ -158,15 +161,11 @@ def version_reasons() -> tuple[str, ...]:
 
 def url_includes() -> list[Any]:
     """``path("characters/", include(...))`` for every plug-in's pages (``config.urls``)."""
-    from django.urls import include, path
-
     return [path("characters/", include(p.urls)) for p in all_plugins() if p.urls]
 
 
 def api_urlpatterns() -> list[Any]:
     """Every plug-in's API routes, joined to ``/api/v1/`` by ``api.urls``."""
-    from importlib import import_module
-
     patterns: list[Any] = []
     for plugin in all_plugins():
         if plugin.api_urls:

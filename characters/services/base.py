@@ -16,6 +16,7 @@ from campaigns.access import is_gm
 from characters import access
 from characters.models import Character, SheetVersion
 from characters.services.errors import VersionConflict
+from characters.sheetform import keep_locked
 from live.events import publish
 from rules.base import get_path, set_path
 
@@ -82,8 +83,6 @@ def _keep_locked(actor: Any, character: Character, sheet: dict[str, Any]) -> dic
     (:meth:`rules.base.RuleSystem.locked_paths`): a non-GM never writes GM-set
     values, auction results or keys the rules keep for themselves; a GM never
     writes what only the server writes (a creation roll). Same for HTML, API and import."""
-    from characters.sheetform import keep_locked
-
     locked = tuple(access.locked_paths(actor, character))
     stored = character.current_sheet()
     if is_gm(actor, character.campaign):

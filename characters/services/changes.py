@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 
 import rules
 from campaigns.access import is_gm
-from characters import access
+from characters import access, change_kinds, signals
 from characters.ledger import append_entry
-from characters.models import ChangeComment, ChangeRequest, Character, LedgerEntry
+from characters.models import ChangeComment, ChangeRequest, Character
 from characters.services.base import (
     _check_size,
     _keep_locked,
@@ -31,7 +31,6 @@ from characters.services.evaluation import (
 )
 from characters.sheetform import msg, note_i18n
 from live.events import publish
-from rhythm import loop
 from rules.base import FieldError, LedgerDraft, Msg
 
 
@@ -41,7 +40,7 @@ from rules.base import FieldError, LedgerDraft, Msg
 def change_ledger_drafts(character: Character, before: dict[str, Any], after: dict[str, Any]) -> list[LedgerDraft]:
     """What a change costs: the difference of the system's budget balance
     (``Budget.remaining``) before and after, in its currency, when that
-    currency is a ledger currency (karma, experience)."""
+    currency is one of its system's ledger currencies (``RuleSystem.currencies``)."""
     system = character.rule_system
     settings = system_settings(character.campaign)
     try:
@@ -50,7 +49,7 @@ def change_ledger_drafts(character: Character, before: dict[str, Any], after: di
     except Exception:
         return []
     delta = new.remaining - old.remaining
-    if not delta or new.currency not in LedgerEntry.Currency.values:
+    if not delta or new.currency not in character.rule_system.currencies:
         return []
     note = Msg("Modification de la feuille", "Sheet change")
     return [LedgerDraft(new.currency, delta, "purchase", note, {"spent_before": old.spent, "spent_after": new.spent})]
@@ -93,33 +92,18 @@ def request_change(
             reason=(reason or "")[:300],
         )
         publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
-        loop.change_opened(actor, change)
+        signals.change_opened.send(ChangeRequest, actor=actor, change=change)
     return change
-
-
-def _purchase_module() -> Any:
-    """progression's purchase helpers (imported late: progression depends on characters)."""
-    from progression import services as progression_services
-
-    return progression_services
 
 
 def purchase_preview(character: Character, change: ChangeRequest) -> rules.base.PurchaseResult:
     """The rules' ``purchase()`` of a purchase change request on the CURRENT
-    sheet and balances (per-session limits as progression counts them)."""
-    return _purchase_module().preview_purchase(character, change.purchase or {})
-
-
-def _sync_purchase_request(change: ChangeRequest, actor: Any, comment: str = "") -> None:
-    """Mirror the decision on the linked progression purchase request, if any."""
-    from progression.models import PurchaseRequest
-
-    values: dict[str, Any] = {"status": change.status, "decided_at": change.decided_at}
-    if change.status != ChangeRequest.Status.WITHDRAWN:
-        values["decided_by"] = actor
-    if comment.strip():
-        values["comment"] = comment.strip()[:500]
-    PurchaseRequest.objects.filter(change_request=change).update(**values)
+    sheet and balances (per-session limits as its handler counts them:
+    :mod:`characters.change_kinds`, registered by progression)."""
+    kind = change_kinds.kind_of(change)
+    if kind is None:
+        raise ValueError("not a purchase change request")
+    return kind.preview(character, change.purchase or {})
 
 
 def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> Character:
@@ -141,10 +125,11 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
         raise PermissionDenied(_("Only GMs approve change requests."))
     if change.status != ChangeRequest.Status.PENDING:
         raise ValidationError({"__all__": [_("This change request was already decided.")]})
+    kind = change_kinds.kind_of(change)
     with transaction.atomic():
         locked = lock_character(character)
         session = None
-        if change.purchase is not None:
+        if kind is not None:
             result = purchase_preview(locked, change)
             if result.errors:
                 lang = get_language() or "fr"
@@ -154,7 +139,7 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
                 )
             new_sheet = copy.deepcopy(result.sheet)
             drafts = list(result.entries)
-            session = _purchase_module().current_session(locked.campaign)
+            session = kind.session(locked.campaign)
             change.sheet = new_sheet
         else:
             if locked.version != change.base_version:
@@ -170,10 +155,7 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
         locked.version += 1
         locked.save()
         record_version(locked, actor, _("change request #%(id)s approved") % {"id": change.pk})
-        link = {"change_request": change.pk}
-        purchase_request = _purchase_request_id(change)
-        if purchase_request is not None:
-            link["purchase_request"] = purchase_request
+        link = {"change_request": change.pk, **(kind.links(change) if kind is not None else {})}
         for index, draft in enumerate(drafts):
             append_entry(
                 locked,
@@ -193,19 +175,11 @@ def approve_change(actor: Any, change: ChangeRequest, *, comment: str = "") -> C
         change.save()
         if comment.strip():
             ChangeComment.objects.create(change_request=change, author=actor, body=comment.strip()[:5000])
-        if change.purchase is not None:
-            _sync_purchase_request(change, actor, comment)
+        if kind is not None:
+            kind.decided(change, actor, comment)
         publish_sheet(locked)
-        loop.change_decided(actor, change)
+        signals.change_decided.send(ChangeRequest, actor=actor, change=change)
     return locked
-
-
-def _purchase_request_id(change: ChangeRequest) -> int | None:
-    if change.purchase is None:
-        return None
-    from progression.models import PurchaseRequest
-
-    return PurchaseRequest.objects.filter(change_request=change).values_list("pk", flat=True).first()
 
 
 def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeRequest:
@@ -223,10 +197,11 @@ def reject_change(actor: Any, change: ChangeRequest, *, comment: str) -> ChangeR
         change.decided_at = timezone.now()
         change.save()
         ChangeComment.objects.create(change_request=change, author=actor, body=comment.strip()[:5000])
-        if change.purchase is not None:
-            _sync_purchase_request(change, actor, comment)
+        kind = change_kinds.kind_of(change)
+        if kind is not None:
+            kind.decided(change, actor, comment)
         publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
-        loop.change_decided(actor, change)
+        signals.change_decided.send(ChangeRequest, actor=actor, change=change)
     return change
 
 
@@ -240,8 +215,9 @@ def withdraw_change(actor: Any, change: ChangeRequest) -> ChangeRequest:
         change.status = ChangeRequest.Status.WITHDRAWN
         change.decided_at = timezone.now()
         change.save()
-        if change.purchase is not None:
-            _sync_purchase_request(change, actor)
+        kind = change_kinds.kind_of(change)
+        if kind is not None:
+            kind.decided(change, actor, "")
     return change
 
 

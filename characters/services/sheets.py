@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.access import is_gm, role_of
 from campaigns.models import Campaign, Role
-from characters import access, plugins
+from characters import access, plugins, signals
 from characters.ledger import append_entry, balances
 from characters.models import Character, LedgerEntry
 from characters.services.base import (
@@ -31,7 +31,6 @@ from characters.services.evaluation import (
     system_settings,
 )
 from characters.sheetform import msg, note_i18n, type_errors
-from rhythm import loop
 from rules.base import FieldError, LedgerDraft
 
 
@@ -181,7 +180,7 @@ def submit_character(actor: Any, character: Character, *, expected_version: int 
         locked.save()
         record_version(locked, actor, _("submitted for approval"))
         publish_sheet(locked, "sheet-status")
-        loop.sheet_submitted(actor, locked)
+        signals.sheet_submitted.send(Character, actor=actor, character=locked)
     return locked
 
 
@@ -206,7 +205,7 @@ def approve_character(actor: Any, character: Character, *, comment: str = "") ->
         locked.save()
         record_version(locked, actor, _("approved"))
         publish_sheet(locked, "sheet-status")
-        loop.sheet_approved(actor, locked)
+        signals.sheet_approved.send(Character, actor=actor, character=locked)
     return locked
 
 
@@ -255,7 +254,7 @@ def return_character(actor: Any, character: Character, *, comment: str) -> Chara
         locked.save()
         record_version(locked, actor, _("returned: %(comment)s") % {"comment": comment.strip()[:200]})
         publish_sheet(locked, "sheet-status")
-        loop.sheet_returned(actor, locked)
+        signals.sheet_returned.send(Character, actor=actor, character=locked)
     return locked
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaigns.access import is_gm
-from characters import access, services
+from characters import access, change_kinds, services
 from characters import sheetform as sf
 from characters.forms import (
     CommentForm,
@@ -37,14 +37,13 @@ def _change_context(change: ChangeRequest) -> dict[str, Any]:
     after_sheet = change.sheet
     purchase = None
     purchase_errors: list[str] = []
-    if change.purchase is not None:
-        # A purchase is priced by the rules' purchase(), on the current sheet and balances while pending.
-        from progression.labels import purchase_kind_label
-
-        kind = str(change.purchase.get("kind", ""))
+    handler = change_kinds.kind_of(change)
+    if handler is not None and change.purchase is not None:
+        # A purchase is priced by the rules' purchase(), on the current sheet and balances while pending
+        # (by the handler its app registered: characters.change_kinds).
         purchase = {
-            "kind": kind,
-            "label": purchase_kind_label(kind),
+            "kind": str(change.purchase.get("kind", "")),
+            "label": handler.label(change.purchase),
             "fields": [(k, v) for k, v in change.purchase.items() if k != "kind"],
         }
         if change.status == ChangeRequest.Status.PENDING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -32,8 +33,6 @@ _VERSION_REASONS = (
 
 
 def _reason_in_reader_language(reason: str) -> str:
-    from django.utils import translation
-
     for msgid in _VERSION_REASONS + plugins.version_reasons():  # and those the plug-ins write
         forms = {msgid}
         for code, _name in settings.LANGUAGES:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -37,9 +38,6 @@ def portrait_file(request: HttpRequest, name: str) -> HttpResponse:
     (nginx ``X-Accel-Redirect`` to an internal location) or ``TABLEE_MEDIA_SENDFILE``
     (``X-Sendfile``) hands the sending to it, otherwise Django streams the file.
     """
-    from django.conf import settings
-    from django.http import FileResponse
-
     if request.method not in ("GET", "HEAD") or ".." in name.split("/"):
         raise Http404
     character = Character.objects.select_related("campaign").filter(portrait=name).first()

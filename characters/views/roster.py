@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaigns.access import get_campaign_for_user, is_gm, role_of
-from campaigns.models import Role
+from campaigns.models import Membership, Role
 from characters import plugins, services
 from characters.forms import (
     ImportForm,
@@ -108,8 +108,6 @@ def character_import(request: HttpRequest, campaign_id: str) -> HttpResponse:
 @login_required
 def my_characters(request: HttpRequest) -> HttpResponse:
     """The user's characters, their campaigns' rosters and, for GMs, what awaits review."""
-    from campaigns.models import Membership
-
     memberships = list(Membership.objects.filter(user=request.user).select_related("campaign"))
     gm_campaigns = [m.campaign_id for m in memberships if m.role in (Role.GM, Role.COGM)]
     return render(
