@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from campaigns.access import is_gm, role_of
 from campaigns.models import Campaign, Role
 from characters import access, plugins, signals
-from characters.ledger import append_entry, balances
+from characters.ledger import append_entry
 from characters.models import Character, LedgerEntry
 from characters.services.base import (
     _check_size,
@@ -280,7 +280,3 @@ def on_step_saved(character: Character, before: dict[str, Any], after: dict[str,
     """What the rules carry through when a wizard step changes (``RuleSystem.follow_edit``: SMS race, L689;
     Clefs: a new placement of the rolled results)."""
     return character.rule_system.follow_edit(before, after, system_settings(character.campaign))
-
-
-def karma_balance(character: Character) -> dict[str, int]:
-    return balances(character)
