@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 
 from campaigns.access import is_gm
+from campaigns.models import Campaign
 from characters import access, plugins
 from characters.models import Character, LedgerEntry
 from characters.plugins import SheetPart
@@ -33,6 +34,15 @@ from characters.sheetform import msg
 def can_see_full(user: Any, character: Character) -> bool:
     """The one rule for the full sheet and the ledger: the owner, the GM and co-GMs (NPCs: GMs)."""
     return access.can_see_full_sheet(user, character)
+
+
+def visible_characters(user: Any, campaign: Campaign) -> QuerySet[Character]:
+    """A campaign's characters ``user`` may list (the caller checked the campaign): player
+    characters for whoever sees the campaign, NPCs for its GMs only (roster page and API)."""
+    queryset = campaign.characters.select_related("owner__profile", "campaign").order_by("name", "id")
+    if not is_gm(user, campaign):
+        queryset = queryset.filter(is_npc=False)
+    return queryset
 
 
 def readable_character(user: Any, character_id: int | str, *, full: bool = False) -> Character:

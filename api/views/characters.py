@@ -50,7 +50,7 @@ from campaigns import access as campaign_access
 from campaigns import play as campaign_play
 from characters import access, services
 from characters.models import ChangeRequest, Character
-from characters.read import can_see_full, character_read
+from characters.read import can_see_full, character_read, visible_characters
 
 CHARACTER = id_param("character_id")
 CHANGE = id_param("change_id")
@@ -111,14 +111,6 @@ def character_response(request: Request, character: Character, code: int = statu
     if can_see_full(request.user, character):
         response["ETag"] = etag(character)
     return response
-
-
-def visible_characters(user: Any, campaign: Any) -> QuerySet[Character]:
-    """Player characters for whoever sees the campaign; NPCs for its GMs only."""
-    queryset = campaign.characters.select_related("owner__profile", "campaign").order_by("name", "id")
-    if not campaign_access.is_gm(user, campaign):
-        queryset = queryset.filter(is_npc=False)
-    return queryset
 
 
 # ---------------------------------------------------------------------------

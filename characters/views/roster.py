@@ -18,6 +18,7 @@ from characters.forms import (
     NewCharacterForm,
 )
 from characters.models import ChangeRequest, Character
+from characters.read import visible_characters
 from characters.views.common import error_messages
 from config import jsonlimits
 
@@ -28,9 +29,7 @@ from config import jsonlimits
 def campaign_characters(request: HttpRequest, campaign_id: str) -> HttpResponse:
     campaign = get_campaign_for_user(request.user, campaign_id)
     gm = is_gm(request.user, campaign)
-    qs = Character.objects.filter(campaign=campaign).select_related("owner")
-    if not gm:
-        qs = qs.filter(is_npc=False)
+    qs = visible_characters(request.user, campaign).order_by("campaign", "name")  # the roster's order
     role = role_of(request.user, campaign)
     panels = plugins.roster_panels(request, campaign)
     return render(
