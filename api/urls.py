@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from api import pages
 from api.views import account, campaigns, characters, combat, forum, progression, rhythm, systems
+from characters import plugins
 
 app_name = "api"
 
@@ -107,8 +108,6 @@ v1 = [
     path("characters/<id:character_id>/history/", characters.CharacterHistoryView.as_view(), name="character-history"),
     path("characters/<id:character_id>/export/", characters.CharacterExportView.as_view(), name="character-export"),
     path("characters/<id:character_id>/portrait/", characters.PortraitView.as_view(), name="character-portrait"),
-    path("characters/<id:character_id>/clefs-roll/", characters.ClefsRollView.as_view(), name="character-clefs-roll"),
-    path("characters/<id:character_id>/template/", characters.TemplateView.as_view(), name="character-template"),
     path(
         "characters/<id:character_id>/change-requests/",
         characters.ChangeRequestListView.as_view(),
@@ -119,11 +118,6 @@ v1 = [
     path("change-requests/<id:change_id>/reject/", characters.change_reject_view.as_view(), name="change-reject"),
     path("change-requests/<id:change_id>/withdraw/", characters.change_withdraw_view.as_view(), name="change-withdraw"),
     path("change-requests/<id:change_id>/comments/", characters.change_comment_view.as_view(), name="change-comment"),
-    # The Ambre attribute auction
-    path(C + "auctions/", characters.AuctionListView.as_view(), name="auctions"),
-    path("auctions/<id:auction_id>/", characters.AuctionDetailView.as_view(), name="auction"),
-    path("auctions/<id:auction_id>/act/", characters.AuctionActView.as_view(), name="auction-act"),
-    path("auctions/<id:auction_id>/control/", characters.AuctionControlView.as_view(), name="auction-control"),
     # Combat
     path("threads/<id:thread_id>/encounters/", combat.EncounterListView.as_view(), name="encounters"),
     path("encounters/<id:encounter_id>/", combat.EncounterDetailView.as_view(), name="encounter"),
@@ -157,6 +151,8 @@ v1 = [
     path(
         "sessions/<id:session_id>/awards/reopen/", progression.SessionAwardsReopenView.as_view(), name="awards-reopen"
     ),
+    # The system plug-ins' routes (systems/<name>/api_urls.py: the auction, the creation roll, templates...)
+    *plugins.api_urlpatterns(),
 ]
 
 urlpatterns = [

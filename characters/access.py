@@ -1,8 +1,9 @@
 """Who may see and change a character (see shared DESIGN.md).
 
 * Full sheet (stored fields, derived values, private background, ledger,
-  history, Ambre secret ranks and true points): the owner, the GM and co-GMs.
-* Public part (name, portrait, public description, public ladder rank):
+  history, a plug-in's private parts such as Ambre's secret ranks): the owner,
+  the GM and co-GMs (one read model: :mod:`characters.read`).
+* Public part (name, portrait, public description, a plug-in's public parts):
   campaign members (and everyone for a public campaign, like its forum).
   NPCs are the GMs' business: only GMs see them here.
 * Changes: the owner edits a draft or returned sheet freely and an approved
@@ -18,7 +19,8 @@ from typing import Any
 from django.http import Http404
 
 from campaigns.access import can_view_campaign, is_gm, is_member
-from characters.models import Auction, ChangeRequest, Character
+from characters import plugins
+from characters.models import ChangeRequest, Character
 from rules.base import SheetContext, is_digits
 
 
@@ -83,23 +85,10 @@ def get_change_request_for_user(user: Any, request_id: int | str) -> ChangeReque
     return change
 
 
-def get_auction_for_user(user: Any, auction_id: int | str) -> Auction:
-    """Auctions are seen by campaign members (spectator and up)."""
-    if not is_digits(str(auction_id)):
-        raise Http404
-    auction = Auction.objects.select_related("campaign").filter(pk=auction_id).first()
-    if auction is None or not is_member(user, auction.campaign):
-        raise Http404
-    return auction
-
-
 def sheet_context(user: Any, character: Character) -> SheetContext:
     """What the rules need to know to decide what ``user`` may write on this sheet."""
     gm = is_gm(user, character.campaign)
-    in_auction = character.pk is not None and any(
-        character.pk in a.character_ids() for a in Auction.objects.filter(campaign=character.campaign)
-    )
-    return SheetContext(gm=gm, rolls=character.server_rolls(), in_auction=in_auction)
+    return SheetContext(gm=gm, rolls=character.server_rolls(), **plugins.sheet_context(character))
 
 
 def locked_paths(user: Any, character: Character) -> list[str]:

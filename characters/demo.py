@@ -13,7 +13,10 @@ from typing import Any
 from django.db import transaction
 
 from characters import services
-from characters.models import Auction, Character
+from characters.models import Character
+from systems.ambre import services as auction_services
+from systems.ambre.models import Auction
+from systems.clefs import services as clefs_services
 
 
 def _ambre(system: Any, name: str) -> dict[str, Any]:
@@ -105,14 +108,14 @@ def populate(context: dict[str, Any]) -> None:
 def _auction(campaign: Any, gm: Any, a: Character, b: Character) -> None:
     if Auction.objects.filter(campaign=campaign).exists():
         return
-    auction = services.open_auction(gm, campaign, characters=[a, b])
+    auction = auction_services.open_auction(gm, campaign, characters=[a, b])
     for character, event in (
         (a, {"type": "bid", "attribute": "psy", "amount": 12}),
         (b, {"type": "bid", "attribute": "psy", "amount": 18}),
         (a, {"type": "pass", "attribute": "psy"}),
         (b, {"type": "bid", "attribute": "phy", "amount": 6}),
     ):
-        auction = services.auction_act(character.owner, auction, character=character, event=event)
+        auction = auction_services.auction_act(character.owner, auction, character=character, event=event)
 
 
 def _clefs_roll_demo(campaign: Any, owner: Any) -> None:
@@ -120,7 +123,7 @@ def _clefs_roll_demo(campaign: Any, owner: Any) -> None:
     character = Character.objects.filter(campaign=campaign, name="Orso").first()
     if character is None or (character.sheet.get("creation") or {}).get("roll"):
         return
-    character = services.clefs_creation_roll(
+    character = clefs_services.clefs_creation_roll(
         owner, character, aspect_method="ROLL_STANDARD", means_method="ROLL", expected_version=character.version
     )
     sheet = copy.deepcopy(character.sheet)

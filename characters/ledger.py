@@ -1,4 +1,4 @@
-"""The experience/karma ledger: append entries, read balances.
+"""The ledger of a system's currencies (experience, karma...): append entries, read balances.
 
 Entries are never edited or deleted (:class:`characters.models.LedgerEntry`
 refuses it). Balances are always the sum of the approved entries. Call
@@ -29,9 +29,11 @@ def append_entry(
     approval: str = LedgerEntry.Approval.APPROVED,
 ) -> LedgerEntry:
     """Append one entry. With ``key``, a second call with the same key
-    returns the existing entry instead of writing twice (idempotent jobs)."""
-    if currency not in LedgerEntry.Currency.values:
-        raise ValueError(f"unknown currency {currency!r}")
+    returns the existing entry instead of writing twice (idempotent jobs).
+
+    ``currency`` must be one of the character's system's (``RuleSystem.currencies``)."""
+    if currency not in character.rule_system.currencies:
+        raise ValueError(f"unknown currency {currency!r} for {character.system!r}")
     if kind not in LedgerEntry.Kind.values:
         raise ValueError(f"unknown ledger kind {kind!r}")
     if key is not None:
@@ -59,12 +61,12 @@ def append_entry(
 
 
 def balances(character: Character) -> dict[str, int]:
-    """Current balances per currency: the sum of approved entries."""
+    """Current balances per currency: the sum of approved entries (every currency of the system, even at 0)."""
     rows = (
         LedgerEntry.objects.filter(character=character, approval=LedgerEntry.Approval.APPROVED)
         .values("currency")
         .annotate(total=Sum("amount"))
     )
-    result = {currency: 0 for currency in LedgerEntry.Currency.values}
+    result = {currency: 0 for currency in character.rule_system.currencies}
     result.update({row["currency"]: int(row["total"] or 0) for row in rows})
     return result

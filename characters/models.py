@@ -115,19 +115,38 @@ class SheetVersion(AppendOnlyModel):
         return f"{self.character} v{self.version}"
 
 
+class _SystemCurrencies:
+    """``LedgerEntry.Currency``: the currencies of every registered system (``RuleSystem.currencies``).
+
+    Kept for code written when the currencies were a closed list (``LedgerEntry.Currency.values``);
+    an entry is validated against ITS system's currencies (:func:`characters.ledger.append_entry`).
+    """
+
+    @property
+    def values(self) -> list[str]:
+        codes: list[str] = []
+        for slug in rules.SYSTEM_MODULES:
+            codes += [c for c in rules.get_system(slug).currencies if c not in codes]
+        return codes
+
+    @property
+    def choices(self) -> list[tuple[str, str]]:
+        return [(code, code) for code in self.values]
+
+
 class LedgerEntry(AppendOnlyModel):
-    """One change of experience or karma (*expérience*, *karma*).
+    """One change of a system's currency: experience, karma... (*expérience*, *karma*).
 
     Append-only: never edited or deleted; a correction is a new entry.
-    Balances are the sum of the approved entries.
+    Balances are the sum of the approved entries. ``currency`` is open: its values
+    are the character's system's ``RuleSystem.currencies`` (names from
+    ``RuleSystem.currency_labels()``), checked by :func:`characters.ledger.append_entry`.
     """
 
     edit_refused = "A ledger entry is never edited; append a correction."
     delete_refused = "A ledger entry is never deleted; append a correction."
 
-    class Currency(models.TextChoices):
-        XP = "xp", _("experience")
-        KARMA = "karma", _("karma")
+    Currency = _SystemCurrencies()
 
     class Kind(models.TextChoices):
         CREATION_BUDGET = "creation_budget", _("creation budget")
@@ -145,7 +164,7 @@ class LedgerEntry(AppendOnlyModel):
         REJECTED = "rejected", _("rejected")
 
     character = models.ForeignKey(Character, on_delete=models.PROTECT, related_name="ledger")
-    currency = models.CharField(max_length=8, choices=Currency.choices)
+    currency = models.CharField(max_length=20)
     amount = models.IntegerField()
     kind = models.CharField(max_length=20, choices=Kind.choices)
     session = models.ForeignKey(
@@ -226,39 +245,3 @@ class ChangeComment(models.Model):
 
     def __str__(self) -> str:
         return f"comment on {self.change_request_id}"
-
-
-class Auction(models.Model):
-    """An Ambre attribute auction (*enchères d'attributs*) in a campaign.
-
-    ``state`` is the rules engine's JSON state (:mod:`rules.ambre.auction`);
-    ``players`` maps the engine's player ids (character ids as strings) to
-    nothing more: characters are looked up by id. The web layer adds the GM's
-    controls: pause and a per-attribute timeout.
-    """
-
-    class Status(models.TextChoices):
-        RUNNING = "running", _("running")
-        PAUSED = "paused", _("paused")
-        CLOSED = "closed", _("closed")
-
-    campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="auctions")
-    state = models.JSONField(default=dict)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
-    timeout_seconds = models.PositiveIntegerField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
-    results_applied = models.BooleanField(default=False)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
-    created = models.DateTimeField(auto_now_add=True)
-    updated = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        ordering = ["-created"]
-        verbose_name = _("auction")
-        verbose_name_plural = _("auctions")
-
-    def __str__(self) -> str:
-        return f"auction {self.pk} ({self.campaign})"
-
-    def character_ids(self) -> list[int]:
-        return [int(p) for p in self.state.get("players", [])]

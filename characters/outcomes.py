@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from campaigns.access import is_gm
 from characters.models import Character
-from characters.services import _lock, _publish_sheet, _record_version, _require_visible
+from characters.services import lock_character, publish_sheet, record_version, require_full_sheet
 
 #: Statuses a fight may change into dead (a draft is not in play).
 IN_PLAY = (Character.Status.APPROVED, Character.Status.SUBMITTED)
@@ -34,7 +34,7 @@ def carry_result(
     permission check (the GM resolves the step).
     """
     with transaction.atomic():
-        locked = _lock(character)
+        locked = lock_character(character)
         status = locked.status
         if dead is True and status in IN_PLAY:
             status = Character.Status.DEAD
@@ -46,14 +46,14 @@ def carry_result(
         locked.status = status
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, reason)
-        _publish_sheet(locked, "sheet-status" if status != character.status else "sheet-changed")
+        record_version(locked, actor, reason)
+        publish_sheet(locked, "sheet-status" if status != character.status else "sheet-changed")
     return locked
 
 
 def revive_character(actor: Any, character: Character, *, reason: str) -> Character:
     """A GM reverses a death (a mistake, a miracle): the reason is recorded in the sheet history."""
-    _require_visible(actor, character)
+    require_full_sheet(actor, character)
     if not is_gm(actor, character.campaign):
         raise PermissionDenied(_("Only GMs change a character's status."))
     reason = (reason or "").strip()
@@ -64,10 +64,10 @@ def revive_character(actor: Any, character: Character, *, reason: str) -> Charac
     if character.status != Character.Status.DEAD:
         raise ValidationError({"status": [_("This status change is not possible.")]})
     with transaction.atomic():
-        locked = _lock(character)
+        locked = lock_character(character)
         locked.status = Character.Status.APPROVED
         locked.version += 1
         locked.save()
-        _record_version(locked, actor, _("brought back: %(reason)s") % {"reason": reason})
-        _publish_sheet(locked, "sheet-status")
+        record_version(locked, actor, _("brought back: %(reason)s") % {"reason": reason})
+        publish_sheet(locked, "sheet-status")
     return locked

@@ -72,6 +72,13 @@ INSTALLED_APPS = [
     "moderation",
     "rhythm",
     "api",
+    # Per-system plug-ins (systems/<name>/, the top layer): every package there with an apps.py,
+    # so adding a system's plug-in needs no line here.
+    *sorted(
+        f"systems.{path.parent.name}"
+        for path in (BASE_DIR / "systems").glob("*/apps.py")
+        if not path.parent.name.startswith(("_", "."))
+    ),
 ]
 
 MIDDLEWARE = [

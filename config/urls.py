@@ -9,6 +9,7 @@ from config.converters import IdConverter
 register_converter(IdConverter, "id")
 
 from campaigns import views as campaign_views  # noqa: E402
+from characters import plugins  # noqa: E402
 
 urlpatterns = [
     path("", campaign_views.home, name="home"),
@@ -20,6 +21,8 @@ urlpatterns = [
     path("live/", include("live.urls")),
     path("campaigns/", include("campaigns.urls")),
     path("characters/", include("characters.urls")),
+    # The system plug-ins' pages (systems/<name>/urls.py), each in its own namespace, under /characters/.
+    *plugins.url_includes(),
     path("combat/", include("combat.urls")),
     path("progression/", include("progression.urls")),
     path("moderation/", include("moderation.urls")),

@@ -7,6 +7,7 @@ class ProgressionConfig(AppConfig):
     verbose_name = _("Progression")
 
     def ready(self) -> None:
-        from progression import receivers
+        from progression import change_kind, receivers
 
         receivers.connect()
+        change_kind.register()  # characters asks it to price and follow purchase change requests

@@ -58,11 +58,14 @@ import rules
 from campaigns.access import can_view_campaign, is_gm
 from campaigns.models import Campaign, PlaySession, Post, Roll
 from characters import ledger
+from characters import services as character_services
+from characters import signals as character_signals
 from characters.models import ChangeRequest, Character, LedgerEntry, SheetVersion
 from live.events import publish, publish_many
 from progression import bulk
 from progression import facts as session_facts_mod
 from progression.hooks import campaign_step
+from progression.labels import purchase_kind_label
 from progression.models import (
     CharacterBalance,
     PurchaseRequest,
@@ -1219,8 +1222,6 @@ def request_purchase(actor: Any, character: Character, *, request: dict[str, Any
     result = preview_purchase(character, request)
     if result.errors:
         raise ValidationError(_errors_dict(result.errors))
-    from progression.labels import purchase_kind_label
-
     kind = str(request.get("kind", ""))[:40]
     with transaction.atomic():
         change = ChangeRequest.objects.create(
@@ -1243,7 +1244,7 @@ def request_purchase(actor: Any, character: Character, *, request: dict[str, Any
             change_request=change,
         )
         publish(f"character:{character.pk}", "change-request", {"character": character.pk, "change": change.pk})
-        loop.change_opened(actor, change)
+        character_signals.change_opened.send(ChangeRequest, actor=actor, change=change)
         publish(
             f"campaign:{character.campaign_id}",
             LIVE_KIND_PURCHASE,
@@ -1257,8 +1258,6 @@ def decide_purchase(actor: Any, purchase: PurchaseRequest, *, approve: bool, com
     """A GM approves or rejects a purchase: through its change request
     (``characters.services.approve_change``/``reject_change``: sheet + ledger
     entries in one transaction)."""
-    from characters import services as character_services
-
     character = purchase.character
     _require_gm(actor, character.campaign)
     purchase = PurchaseRequest.objects.select_related("change_request").get(pk=purchase.pk)

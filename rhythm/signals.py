@@ -1,4 +1,5 @@
-"""Connects the rhythm to the forum: each new post moves its scene's turn on."""
+"""Connects the rhythm to the forum (each new post moves its scene's turn on) and to the
+characters' play loop (:mod:`characters.signals`: who is told of a sheet or change step)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from campaigns.models import Post
+from characters import signals as character_signals
 from combat.signals import defence_asked
 from rhythm import loop, services
 from rhythm.middleware import SESSION_KEY
@@ -36,3 +38,28 @@ def post_created(sender: Any, instance: Post, created: bool, raw: bool = False, 
 def defence_asked_in_combat(sender: Any, actor: Any, encounter: Any, target: Any, **kwargs: Any) -> None:
     """A player's character is attacked and chooses its defence: its controller is told (combat.signals)."""
     loop.reaction_needed(actor, encounter, target)
+
+
+@receiver(character_signals.sheet_submitted, dispatch_uid="rhythm-sheet-submitted")
+def sheet_submitted(sender: Any, actor: Any, character: Any, **kwargs: Any) -> None:
+    loop.sheet_submitted(actor, character)
+
+
+@receiver(character_signals.sheet_returned, dispatch_uid="rhythm-sheet-returned")
+def sheet_returned(sender: Any, actor: Any, character: Any, **kwargs: Any) -> None:
+    loop.sheet_returned(actor, character)
+
+
+@receiver(character_signals.sheet_approved, dispatch_uid="rhythm-sheet-approved")
+def sheet_approved(sender: Any, actor: Any, character: Any, **kwargs: Any) -> None:
+    loop.sheet_approved(actor, character)
+
+
+@receiver(character_signals.change_opened, dispatch_uid="rhythm-change-opened")
+def change_opened(sender: Any, actor: Any, change: Any, **kwargs: Any) -> None:
+    loop.change_opened(actor, change)
+
+
+@receiver(character_signals.change_decided, dispatch_uid="rhythm-change-decided")
+def change_decided(sender: Any, actor: Any, change: Any, **kwargs: Any) -> None:
+    loop.change_decided(actor, change)

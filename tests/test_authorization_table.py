@@ -31,7 +31,17 @@ pytestmark = pytest.mark.django_db
 #: responses; their access check is in live/tests), the join-by-token page (the token is the grant),
 #: the API's catch-all and rule system descriptions (public, no campaign id).
 SKIP = re.compile(r"^(admin/|accounts/|live/|api/\^|api/v1/systems/|campaigns/<slug:slug>/join/<str:token>/)")
-APPS = ("campaigns", "characters", "combat", "progression", "moderation", "api", "accounts", "rhythm")
+APPS = (
+    "campaigns",
+    "characters",
+    "combat",
+    "progression",
+    "moderation",
+    "api",
+    "accounts",
+    "rhythm",
+    *(config.label for config in apps.get_app_configs() if config.name.startswith("systems.")),  # plug-ins
+)
 #: Models a refused request may legitimately touch (none expected; kept empty on purpose).
 VOLATILE: set[str] = set()
 
@@ -64,6 +74,7 @@ def _victim() -> dict[str, Any]:
     from moderation import services as moderation
     from moderation.models import TableBan
     from rhythm.models import Absence
+    from systems.ambre import services as auction_services
 
     b = make_table("ambre", prefix="b-")
     board = b.campaign.boards.first()
@@ -71,7 +82,7 @@ def _victim() -> dict[str, Any]:
     post = services.create_post(b.player, thread, body="Chut.")
     session = services.open_session(b.gm, b.campaign, title="S1")
     hero = character_services.create_character(b.player, b.campaign, name="Caine")
-    auction = character_services.open_auction(b.gm, b.campaign, characters=[hero])
+    auction = auction_services.open_auction(b.gm, b.campaign, characters=[hero])
     approved = character_services.create_character(b.player2, b.campaign, name="Bleys")
     Character.objects.filter(pk=approved.pk).update(status="approved", sheet=valid_ambre_sheet("Bleys"))
     approved.refresh_from_db()

@@ -95,7 +95,7 @@ def test_thread_purchase_bid_and_award_forms_carry_a_token() -> None:
         "campaigns/partials/post_form.html",
         "progression/_purchase_form.html",
         "progression/session_awards.html",
-        "characters/_auction_panel.html",
+        "ambre/_auction_panel.html",
     ):
         source = get_template(name).template.source
         assert "{% once_field %}" in source, name

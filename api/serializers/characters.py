@@ -1,11 +1,10 @@
-"""API serializers: characters, sheets, change requests, auctions."""
+"""API serializers: characters, sheets, change requests (a system's own ones live in its plug-in)."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
 
 from api.serializers.common import MAX_ID, UserRefSerializer
-from api.serializers.forum import CharacterRefSerializer
 from api.serializers.systems import NullableObjectField
 
 
@@ -26,8 +25,18 @@ class CharacterSerializer(serializers.Serializer):
     public_description = serializers.CharField(read_only=True)
     system = serializers.CharField(read_only=True)
     status = serializers.CharField(read_only=True)
+    system_name = serializers.CharField(read_only=True, help_text="The rule system's name in your language.")
     public_ranks = serializers.ListField(
-        child=serializers.DictField(), read_only=True, help_text="Ambre: places in the public ladders."
+        child=serializers.DictField(),
+        read_only=True,
+        help_text="Places in the public ladders (systems with ladders); the same as `parts.public_ranks`.",
+    )
+    parts = serializers.DictField(
+        read_only=True,
+        help_text=(
+            "What the system's plug-in adds, by key: its public parts for everyone who sees the character, "
+            "its private parts (e.g. secret ranks) for the owner and the GMs only."
+        ),
     )
     full = serializers.BooleanField(read_only=True)
     version = serializers.IntegerField(read_only=True, allow_null=True, help_text="Send it back in If-Match.")
@@ -39,6 +48,7 @@ class CharacterSerializer(serializers.Serializer):
     valid = serializers.BooleanField(read_only=True, allow_null=True)
     private_background = serializers.CharField(read_only=True, allow_null=True)
     gm_comment = serializers.CharField(read_only=True, allow_null=True)
+    balances = NullableObjectField(read_only=True, help_text="Ledger balances by currency (full representation).")
     created = serializers.DateTimeField(read_only=True)
     updated = serializers.DateTimeField(read_only=True)
 
@@ -135,53 +145,6 @@ class ChangeRequestCreateSerializer(serializers.Serializer):
 
 class RejectSerializer(serializers.Serializer):
     comment = serializers.CharField(max_length=5000)
-
-
-class AuctionSerializer(serializers.Serializer):
-    id = serializers.IntegerField(read_only=True)
-    campaign = serializers.IntegerField(read_only=True)
-    status = serializers.CharField(read_only=True)
-    timeout_seconds = serializers.IntegerField(read_only=True, allow_null=True)
-    deadline = serializers.DateTimeField(read_only=True, allow_null=True)
-    characters = CharacterRefSerializer(many=True, read_only=True)
-    view = serializers.DictField(
-        read_only=True, help_text="The rules engine's view of the auction for you (rules.ambre.auction.view)."
-    )
-
-
-class AuctionActSerializer(serializers.Serializer):
-    character = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="Your character taking part.")
-    type = serializers.ChoiceField(choices=["bid", "pass", "downgrade", "cancel_downgrade", "buy_up"])
-    attribute = serializers.CharField(max_length=40, required=False)
-    amount = serializers.IntegerField(required=False, min_value=-1000, max_value=1000)
-    rank = serializers.IntegerField(required=False, min_value=0, max_value=1000)
-
-
-class AuctionControlSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["pause", "resume", "timeout", "close", "comparison"])
-    seconds = serializers.IntegerField(required=False, min_value=0, max_value=7 * 24 * 3600)
-    attribute = serializers.CharField(max_length=40, required=False)
-    players = serializers.ListField(child=serializers.CharField(max_length=20), required=False, max_length=2)
-
-
-class AuctionOpenSerializer(serializers.Serializer):
-    characters = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_ID), min_length=1, max_length=50
-    )
-    mode = serializers.ChoiceField(choices=["open", "blind"], default="open")
-    timeout_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=7 * 24 * 3600)
-
-
-class ClefsRollSerializer(serializers.Serializer):
-    aspect_method = serializers.CharField(max_length=40)
-    means_method = serializers.CharField(max_length=40)
-    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
-
-
-class TemplateSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["race", "archetype"])
-    key = serializers.CharField(max_length=80)
-    version = serializers.IntegerField(min_value=1, max_value=MAX_ID, required=False)
 
 
 class PortraitSerializer(serializers.Serializer):

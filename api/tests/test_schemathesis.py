@@ -49,9 +49,10 @@ def populated(table: Any) -> dict[str, Any]:
     from characters import services as character_services
     from characters.models import Character
     from combat import services as combat_services
+    from systems.ambre import services as auction_services
 
     character = character_services.create_character(table.player, table.campaign, name="Corwin")
-    auction = character_services.open_auction(table.gm, table.campaign, characters=[character])
+    auction = auction_services.open_auction(table.gm, table.campaign, characters=[character])
     approved = character_services.create_character(table.player2, table.campaign, name="Eric")
     Character.objects.filter(pk=approved.pk).update(status="approved", sheet=valid_ambre_sheet("Eric"))
     approved.refresh_from_db()

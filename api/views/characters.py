@@ -1,5 +1,5 @@
 """Characters: list, create, detail (ETag), sheet and profile edits (If-Match),
-review, history, export/import, change requests, and the Ambre auction.
+review, history, export/import and change requests (a system's own routes come from its plug-in).
 
 Writes call :mod:`characters.services`; visibility comes from
 :mod:`characters.access` (404 for what a user may not see).
@@ -18,7 +18,6 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import Http404
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, status
 from rest_framework.parsers import MultiPartParser
@@ -30,10 +29,6 @@ from rest_framework.views import APIView
 from api.exceptions import PreconditionFailed, PreconditionRequired
 from api.pagination import PagePagination
 from api.serializers import (
-    AuctionActSerializer,
-    AuctionControlSerializer,
-    AuctionOpenSerializer,
-    AuctionSerializer,
     ChangeCommentSerializer,
     ChangeRequestCreateSerializer,
     ChangeRequestSerializer,
@@ -43,21 +38,19 @@ from api.serializers import (
     CharacterProfileSerializer,
     CharacterSerializer,
     CharacterStatusSerializer,
-    ClefsRollSerializer,
     PortraitSerializer,
     RejectSerializer,
     ReviewSerializer,
     SheetVersionSerializer,
     SheetWriteSerializer,
-    TemplateSerializer,
     UserRefSerializer,
 )
 from api.views.common import CAMPAIGN, id_param
 from campaigns import access as campaign_access
 from campaigns import play as campaign_play
 from characters import access, services
-from characters.models import Auction, ChangeRequest, Character
-from rules.base import is_digits
+from characters.models import ChangeRequest, Character
+from characters.read import can_see_full, character_read, visible_characters
 
 CHARACTER = id_param("character_id")
 CHANGE = id_param("change_id")
@@ -104,81 +97,20 @@ def merge_client_sheet(user: Any, character: Character, client: dict[str, Any]) 
     return keep_locked(character.rule_system.sheet_fields(), character.current_sheet(), client, locked)
 
 
-def public_ranks(character: Character) -> list[dict[str, Any]]:
-    """Ambre: the character's places in the closed public ladders (public part)."""
-    if character.system != "ambre":
-        return []
-    auction = next(
-        (a for a in Auction.objects.filter(campaign=character.campaign) if character.pk in a.character_ids()), None
-    )
-    if auction is None:
-        return []
-    from rules.ambre import auction as rules_auction
-
-    positions = rules_auction.public_positions(auction.state, str(character.pk))  # none in blind mode (L5)
-    return [{"attribute": attr, "position": n} for attr, n in positions.items()]
-
-
 def character_data(request: Request, character: Character) -> dict[str, Any]:
-    """The representation ``request.user`` may see (see :class:`CharacterSerializer`)."""
-    full = access.can_see_full_sheet(request.user, character)
-    data: dict[str, Any] = {
-        "id": character.pk,
-        "campaign": character.campaign_id,
-        "owner": UserRefSerializer(character.owner).data if character.owner and not character.is_npc else None,
-        "is_npc": character.is_npc,
-        "name": character.name,
-        "portrait": request.build_absolute_uri(character.portrait.url) if character.portrait else None,
-        "public_description": character.public_description,
-        "system": character.system,
-        "status": character.status,
-        "public_ranks": public_ranks(character),
-        "full": full,
-        "version": None,
-        "schema_version": None,
-        "sheet": None,
-        "derived": None,
-        "budget": None,
-        "errors": None,
-        "valid": None,
-        "private_background": None,
-        "gm_comment": None,
-        "created": character.created.isoformat().replace("+00:00", "Z"),
-        "updated": character.updated.isoformat().replace("+00:00", "Z"),
-    }
-    if full:
-        lang = get_language() or "fr"
-        sheet = character.current_sheet()
-        result = services.evaluate_character(character, sheet)
-        data.update(
-            {
-                "version": character.version,
-                "schema_version": character.rule_system.schema_version,
-                "sheet": sheet,
-                "derived": result.derived,
-                "budget": result.budget.to_dict(lang) if result.budget else None,
-                "errors": [e.to_dict(lang) for e in result.all_errors()],
-                "valid": result.valid,
-                "private_background": character.private_background,
-                "gm_comment": character.gm_comment,
-            }
-        )
+    """The representation ``request.user`` may see (see :class:`CharacterSerializer`): the
+    character read model (:func:`characters.read.character_read`), as the sheet page renders it."""
+    data = character_read(request.user, character).as_json(get_language() or "fr")
+    data["owner"] = UserRefSerializer(character.owner).data if character.owner and not character.is_npc else None
+    data["portrait"] = request.build_absolute_uri(character.portrait.url) if character.portrait else None
     return data
 
 
 def character_response(request: Request, character: Character, code: int = status.HTTP_200_OK) -> Response:
     response = Response(character_data(request, character), status=code)
-    if access.can_see_full_sheet(request.user, character):
+    if can_see_full(request.user, character):
         response["ETag"] = etag(character)
     return response
-
-
-def visible_characters(user: Any, campaign: Any) -> QuerySet[Character]:
-    """Player characters for whoever sees the campaign; NPCs for its GMs only."""
-    queryset = campaign.characters.select_related("owner__profile", "campaign").order_by("name", "id")
-    if not campaign_access.is_gm(user, campaign):
-        queryset = queryset.filter(is_npc=False)
-    return queryset
 
 
 # ---------------------------------------------------------------------------
@@ -514,177 +446,8 @@ change_comment_view = _change_view("comment", ChangeCommentSerializer, "Add a me
 
 
 # ---------------------------------------------------------------------------
-# The Ambre attribute auction
+# The portrait
 # ---------------------------------------------------------------------------
-def auction_data(request: Request, auction: Auction, as_character: int | None = None) -> dict[str, Any]:
-    from rules.ambre import auction as rules_auction
-
-    auction = services.check_auction_timeout(auction)
-    characters = list(Character.objects.filter(pk__in=auction.character_ids()).order_by("pk"))
-    mine = [c for c in characters if access.is_owner(request.user, c)]
-    me = next((c for c in mine if c.pk == as_character), mine[0] if mine else None)
-    gm = campaign_access.is_gm(request.user, auction.campaign)
-    return {
-        "id": auction.pk,
-        "campaign": auction.campaign_id,
-        "status": auction.status,
-        "timeout_seconds": auction.timeout_seconds,
-        "deadline": auction.deadline.isoformat().replace("+00:00", "Z") if auction.deadline else None,
-        "characters": [{"id": c.pk, "name": c.name} for c in characters],
-        "view": rules_auction.view(auction.state, viewer=str(me.pk) if me else None, gm=gm),
-    }
-
-
-@extend_schema(parameters=[CAMPAIGN], tags=["auction"])
-class AuctionListView(generics.ListAPIView):
-    """Ambre attribute auctions of a campaign (members); POST opens one (GMs)."""
-
-    permission_classes = [IsAuthenticated]
-    serializer_class = AuctionSerializer
-    pagination_class = PagePagination
-
-    def get_queryset(self) -> Any:
-        campaign = campaign_access.get_campaign_for_user(self.request.user, self.kwargs["campaign"])
-        if not campaign_access.is_member(self.request.user, campaign):
-            raise Http404
-        return campaign.auctions.order_by("-created", "-id")
-
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response([auction_data(request, a) for a in page])
-
-    @extend_schema(request=AuctionOpenSerializer, responses={201: AuctionSerializer}, operation_id="auctions_open")
-    def post(self, request: Request, campaign: str) -> Response:
-        obj = campaign_access.get_campaign_for_user(request.user, campaign)
-        serializer = AuctionOpenSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        chosen = list(Character.objects.filter(pk__in=data["characters"], campaign=obj))
-        auction = services.open_auction(
-            request.user, obj, characters=chosen, mode=data["mode"], timeout_seconds=data.get("timeout_seconds")
-        )
-        return Response(auction_data(request, auction), status=status.HTTP_201_CREATED)
-
-
-class AuctionDetailView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        parameters=[
-            AUCTION,
-            OpenApiParameter("as", int, description="Which of your characters to see the auction as."),
-        ],
-        responses=AuctionSerializer,
-        operation_id="auctions_retrieve",
-        tags=["auction"],
-    )
-    def get(self, request: Request, auction_id: int) -> Response:
-        auction = access.get_auction_for_user(request.user, auction_id)
-        raw = request.query_params.get("as", "")
-        return Response(auction_data(request, auction, int(raw) if is_digits(raw) else None))
-
-
-class AuctionActView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        parameters=[AUCTION],
-        request=AuctionActSerializer,
-        responses=AuctionSerializer,
-        operation_id="auctions_act",
-        tags=["auction"],
-        description="A player bids, passes, downgrades (or cancels it) or buys up, for one of their characters.",
-    )
-    def post(self, request: Request, auction_id: int) -> Response:
-        auction = access.get_auction_for_user(request.user, auction_id)
-        serializer = AuctionActSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        event = dict(serializer.validated_data)
-        character = Character.objects.filter(pk=event.pop("character"), campaign=auction.campaign).first()
-        if character is None:
-            from django.core.exceptions import ValidationError
-
-            raise ValidationError({"character": [_("Choose one of your characters in this auction.")]})
-        updated = services.auction_act(request.user, auction, character=character, event=event)
-        return Response(auction_data(request, updated, character.pk))
-
-
-class AuctionControlView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        parameters=[AUCTION],
-        request=AuctionControlSerializer,
-        responses=AuctionSerializer,
-        operation_id="auctions_control",
-        tags=["auction"],
-        description="GM controls: pause, resume, timeout (seconds), close (current attribute), comparison.",
-    )
-    def post(self, request: Request, auction_id: int) -> Response:
-        auction = access.get_auction_for_user(request.user, auction_id)
-        serializer = AuctionControlSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = dict(serializer.validated_data)
-        action = data.pop("action")
-        updated = services.auction_gm(request.user, auction, action=action, **data)
-        return Response(auction_data(request, updated))
-
-
-# ---------------------------------------------------------------------------
-# System-specific creation helpers and the portrait
-# ---------------------------------------------------------------------------
-class ClefsRollView(APIView):
-    permission_classes = [IsAuthenticated]
-    extra_error_codes = (412, 428)
-
-    @extend_schema(
-        parameters=[CHARACTER, IF_MATCH],
-        request=ClefsRollSerializer,
-        responses=CharacterSerializer,
-        operation_id="characters_clefs_roll",
-        tags=["characters"],
-        description="Clefs de l'Aube: roll the creation dice on the server (once; a GM may roll again).",
-    )
-    def post(self, request: Request, character_id: int) -> Response:
-        character = access.get_character_for_user(request.user, character_id, write=True)
-        serializer = ClefsRollSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        version = expected_version(request, character, data.get("version"))
-        updated = services.clefs_creation_roll(
-            request.user,
-            character,
-            aspect_method=data["aspect_method"],
-            means_method=data["means_method"],
-            expected_version=version,
-        )
-        return character_response(request, updated)
-
-
-class TemplateView(APIView):
-    permission_classes = [IsAuthenticated]
-    extra_error_codes = (412, 428)
-
-    @extend_schema(
-        parameters=[CHARACTER, IF_MATCH],
-        request=TemplateSerializer,
-        responses=CharacterSerializer,
-        operation_id="characters_apply_template",
-        tags=["characters"],
-        description="SMS: apply a race or an archetype template to a draft.",
-    )
-    def post(self, request: Request, character_id: int) -> Response:
-        character = access.get_character_for_user(request.user, character_id, write=True)
-        serializer = TemplateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        version = expected_version(request, character, data.get("version"))
-        updated = services.apply_template(
-            request.user, character, kind=data["kind"], key=data["key"], expected_version=version
-        )
-        return character_response(request, updated)
-
-
 class PortraitView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [MultiPartParser]

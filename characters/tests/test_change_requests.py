@@ -20,7 +20,7 @@ WORDS = {"power": "mots_de_pouvoir", "level": 4, "via_marelle_brisee": False, "s
 @pytest.fixture
 def character(table: Any) -> Character:
     c = make_character(table, sheet=valid_ambre_sheet(), status="approved")
-    services._record_version(c, table.gm, "approved")
+    services.record_version(c, table.gm, "approved")
     return c
 
 
@@ -92,7 +92,7 @@ def test_it_leaves_sheet_and_ledger_untouched_when_approval_fails(
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(services, "append_entry", broken)
+    monkeypatch.setattr(services.changes, "append_entry", broken)
     with pytest.raises(RuntimeError):
         services.approve_change(table.gm, change)
     character.refresh_from_db()

@@ -13,6 +13,7 @@ import itertools
 from typing import Any
 
 import pytest
+from django.core.exceptions import PermissionDenied
 
 import rules
 from api.tests.conftest import token_client
@@ -24,6 +25,7 @@ from characters.tests.conftest import make_character, valid_ambre_sheet
 from conftest import make_table
 from rules.base import ScriptedRandom, SheetContext, gm_only_paths
 from rules.clefs import creation_roll
+from systems.clefs import services as clefs_services
 
 MEANS = ("PU", "RE", "MA", "PR", "EX", "PE")
 SKILLS = [
@@ -62,7 +64,7 @@ def clefs(db: Any) -> Any:
 
 def _rolled(clefs: Any) -> Character:
     hero = services.create_character(clefs.player, clefs.campaign, name="Aube")
-    return services.clefs_creation_roll(
+    return clefs_services.clefs_creation_roll(
         clefs.player, hero, aspect_method="ROLL_STANDARD", means_method="ROLL", expected_version=hero.version
     )
 
@@ -76,11 +78,11 @@ def test_it_stores_the_creation_roll_in_the_dice_chain(clefs: Any) -> None:
     assert len(roll.resolution["draws"]) == 10
     assert verify_chain(clefs.campaign) == (True, [])
     # A second roll by the player is refused; the GM may roll again (a new chained roll).
-    with pytest.raises(services.PermissionDenied):
-        services.clefs_creation_roll(
+    with pytest.raises(PermissionDenied):
+        clefs_services.clefs_creation_roll(
             clefs.player, hero, aspect_method="ROLL_STANDARD", means_method="ROLL", expected_version=hero.version
         )
-    again = services.clefs_creation_roll(
+    again = clefs_services.clefs_creation_roll(
         clefs.gm, hero, aspect_method="ROLL_LOW", means_method="ROLL", expected_version=hero.version
     )
     assert again.creation_roll_id != roll.pk
@@ -153,7 +155,7 @@ def test_an_import_never_carries_its_own_creation_roll(clefs: Any) -> None:
     assert imported.sheet["creation"]["roll"] == {}
     assert imported.sheet["creation"]["aspect_method"] == "ROLL_STANDARD"
     # The dice are rolled again in the new campaign's chain.
-    rolled = services.clefs_creation_roll(
+    rolled = clefs_services.clefs_creation_roll(
         other.player, imported, aspect_method="ROLL_STANDARD", means_method="ROLL", expected_version=imported.version
     )
     assert rolled.creation_roll.campaign_id == other.campaign.pk

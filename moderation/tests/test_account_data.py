@@ -33,7 +33,7 @@ def test_it_exports_my_data_and_only_mine(table: Any, thread: Any) -> None:
     hero = Character.objects.create(
         campaign=table.campaign, owner=table.player, name="Corwin", system="ambre", private_background="Secret"
     )
-    append_entry(hero, "xp", 5, "gm_award", created_by=table.gm)
+    append_entry(hero, "karma", 5, "gm_award", created_by=table.gm)
     response = client_for(table.player).get(reverse("moderation:export"))
     assert response.status_code == 200
     assert response["Content-Type"].startswith("application/json")

@@ -40,7 +40,7 @@ def records(table: Any, thread: Any) -> dict[str, Any]:
     services.lock_thread(table.gm, thread, reason="Pause")
     return {
         "roll": Roll.objects.get(post=post),
-        "ledger": append_entry(hero, "xp", 3, "gm_award", created_by=table.gm),
+        "ledger": append_entry(hero, "karma", 3, "gm_award", created_by=table.gm),
         "combat": LogEntry.objects.create(encounter=encounter, sequence=1, kind="created"),
         "live": LiveEvent.objects.create(channel="thread:1", kind="post-created", data={"n": 1}),
         "audit": AuditLog.objects.get(),

@@ -32,7 +32,7 @@ def _scenario(table: Any, thread: Any) -> None:
     hero = Character.objects.create(
         campaign=table.campaign, owner=table.player, name="Corwin", system="ambre", private_background="Secret"
     )
-    append_entry(hero, "xp", 5, "gm_award", created_by=table.gm)
+    append_entry(hero, "karma", 5, "gm_award", created_by=table.gm)
     other = campaign_services.create_post(table.player2, thread, body="Insulte")
     services.report_target(table.player, post=other, reason="harassment", details="Pas gentil")
     services.suspend_user(table.moderator, table.player, reason="Calmez-vous", days=1)
@@ -133,7 +133,7 @@ EXPECTED: dict[str, Any] = {
             "updated": "<time>",
             "ledger": [
                 {
-                    "currency": "xp",
+                    "currency": "karma",  # an Ambre hero: its system's currency (issue 16)
                     "amount": 5,
                     "kind": "gm_award",
                     "note": "",

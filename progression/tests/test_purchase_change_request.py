@@ -77,7 +77,7 @@ def test_it_writes_nothing_when_the_approval_fails_midway(altaride_table: Any, m
     def boom(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("injected failure")
 
-    monkeypatch.setattr(character_services, "_publish_sheet", boom)
+    monkeypatch.setattr(character_services.changes, "publish_sheet", boom)
     with pytest.raises(RuntimeError):
         character_services.approve_change(altaride_table.gm, purchase.change_request)
     hero.refresh_from_db()

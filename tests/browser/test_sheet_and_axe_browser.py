@@ -21,8 +21,9 @@ AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 
 def _demo() -> dict[str, Any]:
     from campaigns.models import Thread
-    from characters.models import Auction, Character
+    from characters.models import Character
     from combat.models import Encounter
+    from systems.ambre.models import Auction
 
     call_command("demo", stdout=open("/dev/null", "w"))
     approved = {

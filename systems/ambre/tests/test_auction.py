@@ -11,9 +11,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from characters import services
-from characters.models import Auction, Character, LedgerEntry
+from characters.models import Character, LedgerEntry
 from characters.tests.conftest import client_for, make_character, valid_ambre_sheet
 from live.models import LiveEvent
+from systems.ambre import services as auction_services
+from systems.ambre.models import Auction
 
 pytestmark = pytest.mark.django_db
 
@@ -79,9 +81,9 @@ def test_it_lets_players_act_only_for_their_own_characters(table: Any, cast: dic
     assert "vos propres personnages" in html or "your own characters" in html
     assert _act(client_for(table.outsider), auction, corwin, type="bid", amount="5").status_code == 404
     with pytest.raises(PermissionDenied):
-        services.auction_act(table.gm, auction, character=corwin, event={"type": "bid", "amount": 5})
+        auction_services.auction_act(table.gm, auction, character=corwin, event={"type": "bid", "amount": 5})
     with pytest.raises(PermissionDenied):
-        services.auction_gm(table.player, auction, action="close")
+        auction_services.auction_gm(table.player, auction, action="close")
     auction.refresh_from_db()
     assert auction.state["lots"]["psy"]["bids"] == {}
     # Spectators watch; outsiders do not see the auction.
@@ -115,7 +117,7 @@ def test_it_pauses_resumes_times_out_and_closes(table: Any, cast: dict[str, Any]
     eric.refresh_from_db()
     assert eric.sheet["attributes"] == {"psy": 7, "phy": 0, "end": 0, "cbt": 0}
     with pytest.raises(ValidationError):
-        services.auction_gm(table.gm, auction, action="timeout", seconds=-3)
+        auction_services.auction_gm(table.gm, auction, action="timeout", seconds=-3)
 
 
 def test_it_keeps_secret_ranks_for_their_owner_and_the_gms(table: Any, cast: dict[str, Any]) -> None:
@@ -148,7 +150,7 @@ def test_approval_after_the_auction_does_not_charge_attributes_twice(table: Any,
     auction, corwin = cast["auction"], cast["corwin"]
     _act(client_for(table.player), auction, corwin, type="bid", attribute="psy", amount="10")
     for attr in ("psy", "phy", "end", "cbt"):
-        services.auction_gm(table.gm, Auction.objects.get(pk=auction.pk), action="close", attribute=attr)
+        auction_services.auction_gm(table.gm, Auction.objects.get(pk=auction.pk), action="close", attribute=attr)
     corwin.refresh_from_db()
     sheet = dict(corwin.sheet)
     sheet["characteristics"] = dict(sheet["characteristics"], mental=19)  # 35 points for Psyche
@@ -172,10 +174,10 @@ def test_only_gms_open_an_auction_and_only_in_ambre(table: Any) -> None:
 
     sms = make_table("sms", prefix="s")
     with pytest.raises(ValidationError):
-        services.open_auction(sms.gm, sms.campaign, characters=[])
-    services.open_auction(table.gm, table.campaign, characters=[character])
+        auction_services.open_auction(sms.gm, sms.campaign, characters=[])
+    auction_services.open_auction(table.gm, table.campaign, characters=[character])
     with pytest.raises(ValidationError):
-        services.open_auction(table.gm, table.campaign, characters=[character])
+        auction_services.open_auction(table.gm, table.campaign, characters=[character])
 
 
 def test_live_channels_follow_the_visibility_rules(table: Any, cast: dict[str, Any]) -> None:
@@ -211,7 +213,7 @@ def test_a_gm_comparison_makes_a_secret_rank_public(table: Any, cast: dict[str, 
 def test_blind_mode_hides_the_other_bids(table: Any) -> None:
     corwin = make_character(table, table.player, name="Corwin", sheet=valid_ambre_sheet("Corwin"))
     eric = make_character(table, table.player2, name="Eric", sheet=valid_ambre_sheet("Eric"))
-    auction = services.open_auction(table.gm, table.campaign, characters=[corwin, eric], mode="blind")
+    auction = auction_services.open_auction(table.gm, table.campaign, characters=[corwin, eric], mode="blind")
     p1, p2 = client_for(table.player), client_for(table.player2)
     _act(p1, auction, corwin, type="bid", attribute="end", amount="13")
     html = p2.get(f"/characters/auctions/{auction.pk}/").content.decode()
@@ -222,10 +224,10 @@ def test_blind_mode_hides_the_other_bids(table: Any) -> None:
 
 
 def test_the_expiry_task_closes_only_a_passed_deadline(table: Any, cast: dict[str, Any]) -> None:
-    from characters.tasks import expire_auction
+    from systems.ambre.tasks import expire_auction
 
     auction = cast["auction"]
-    services.auction_gm(table.gm, auction, action="timeout", seconds=60)
+    auction_services.auction_gm(table.gm, auction, action="timeout", seconds=60)
     assert expire_auction(auction.pk) is False  # too early: nothing happens
     Auction.objects.filter(pk=auction.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert expire_auction(auction.pk) is True

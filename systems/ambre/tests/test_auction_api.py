@@ -8,7 +8,7 @@ import pytest
 
 from api.tests.conftest import assert_error, token_client
 from characters import services
-from characters.models import Auction
+from systems.ambre.models import Auction
 
 pytestmark = pytest.mark.django_db
 

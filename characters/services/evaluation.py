@@ -1,0 +1,112 @@
+"""Sheets checked and computed by their system (read-only, through the rules engine)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from campaigns.models import Campaign
+from characters.models import Character
+from characters.services.errors import _error
+from characters.sheetform import type_errors
+from rules.base import Budget, FieldError
+
+
+# ---------------------------------------------------------------------------
+# Evaluation through the rules engine (read-only)
+# ---------------------------------------------------------------------------
+@dataclass
+class Evaluation:
+    """A sheet checked and computed by its system."""
+
+    errors: list[FieldError] = field(default_factory=list)
+    budget: Budget | None = None
+    derived: dict[str, Any] | None = None
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors and (self.budget is None or self.budget.valid)
+
+    def all_errors(self) -> list[FieldError]:
+        """Validation errors plus budget errors not already reported."""
+        seen = {(e.path, e.code) for e in self.errors}
+        extra = [e for e in (self.budget.errors if self.budget else []) if (e.path, e.code) not in seen]
+        return self.errors + extra
+
+
+def system_settings(campaign: Campaign) -> dict[str, Any]:
+    return dict(campaign.system_settings or {})
+
+
+def evaluate(
+    system: rules.base.RuleSystem,
+    sheet: dict[str, Any],
+    settings: dict[str, Any] | None,
+    rolls: dict[str, Any] | None = None,
+    *,
+    npc: bool = False,
+) -> Evaluation:
+    """Validate (against the server's stored ``rolls`` too), budget and derive;
+    a sheet with type errors is only validated.
+
+    An NPC follows the system's NPC rules (``validate_npc``) and has no creation budget.
+    """
+    result = Evaluation()
+    try:
+        result.errors = list(system.validate_npc(sheet, settings) if npc else system.validate_sheet(sheet, settings))
+        if not type_errors(result.errors):
+            result.errors += system.verify_server_rolls(sheet, rolls or {})
+    except Exception:
+        result.errors = [_error("", "engine_error", "Feuille illisible par les règles.", "The rules cannot read it.")]
+        return result
+    if type_errors(result.errors):
+        return result
+    try:
+        result.budget = None if npc else system.creation_budget(sheet, settings)
+    except Exception:
+        result.budget = None
+    try:
+        result.derived = system.derive(sheet, settings)
+    except Exception:
+        result.derived = None
+    return result
+
+
+def approval_sheet(character: Character) -> dict[str, Any] | None:
+    """The sheet as the GM approved it (the first approved version), migrated to the current schema."""
+    version = character.versions.filter(status=Character.Status.APPROVED).order_by("version").first()
+    if version is None:
+        return None
+    try:
+        return character.rule_system.migrate_sheet(copy.deepcopy(version.sheet), version.schema_version)
+    except Exception:
+        return None
+
+
+def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | None, bool]:
+    """The budget a sheet page shows, and whether it is frozen.
+
+    Before approval: the creation budget of the current sheet. Once approved,
+    creation is over: the creation budget is the one of the approved sheet
+    (frozen), and what was spent later comes from the ledger (purchases), not
+    from the creation budget of today's sheet, which would count raises paid
+    with experience as creation spending (Altaride "Talents : 4160 / 4000").
+    """
+    if character.status != Character.Status.APPROVED:
+        return result.budget, False
+    approved = approval_sheet(character)
+    if approved is None:
+        return result.budget, False
+    return evaluate_character(character, approved).budget, True
+
+
+def evaluate_character(character: Character, sheet: dict[str, Any] | None = None) -> Evaluation:
+    return evaluate(
+        character.rule_system,
+        character.current_sheet() if sheet is None else sheet,
+        system_settings(character.campaign),
+        character.server_rolls(),
+        npc=character.is_npc,
+    )
