@@ -75,8 +75,8 @@ AMBRE_DECLS = [
     {"mode": "psychic"},
     {"mode": "melee", "surprise": True, "weapon_quality": "double"},
 ]
-A_ARIANE = Combatant("ariane", "Ariane", "a", ARIANE, AMBRE.combat_state(ARIANE, karma=15))
-A_BOREL = Combatant("borel", "Borel", "b", BOREL, AMBRE.combat_state(BOREL, karma=-3))
+A_ARIANE = Combatant("ariane", "Ariane", "a", ARIANE, AMBRE.combat_state(ARIANE, balances={"karma": 15}))
+A_BOREL = Combatant("borel", "Borel", "b", BOREL, AMBRE.combat_state(BOREL, balances={"karma": -3}))
 AMBRE_PAIRS = [((A_BOREL, A_ARIANE) if d["mode"] == "psychic" else (A_ARIANE, A_BOREL), d) for d in AMBRE_DECLS]
 COMPARISON = {"kind": "comparison", "a_value": 45, "b_value": 30, "a_label": "Ariane", "b_label": "Borel"}
 
