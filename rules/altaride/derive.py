@@ -6,6 +6,7 @@ from typing import Any
 
 from rules.altaride import tables as T
 from rules.altaride.schema import skill_formula, skill_name
+from rules.base import DerivedSpec, Msg
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -99,3 +100,11 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         "talent_at_zero": any(talent(sheet, t) <= 0 for t in T.TALENTS),  # L55 "0 correspondrait à la mort" (A38)
     }
     return result
+
+
+def derived_specs() -> tuple[DerivedSpec, ...]:
+    """Labels of the derived values: domains, Endurance maxima, success chances."""
+    specs = [DerivedSpec(f"domains.{d}", T.DOMAIN_LABELS[d], "domains") for d in T.DOMAINS]
+    specs += [DerivedSpec(f"endurance.{p}.max", T.POOL_LABELS[p], "endurance") for p in T.POOLS]
+    specs.append(DerivedSpec("skills", Msg("Chances de réussite", "Success chances"), "skills"))
+    return tuple(specs)

@@ -61,6 +61,44 @@ _COMMON = (
 )
 
 
+#: The GM's inputs on the session award screen, read by ``suggest_session_awards``
+#: (L101, L128, L213): award 15–50 per session, override, Scruples consistency, scenario end.
+SESSION_FACT_FIELDS: tuple[Field, ...] = (
+    Field(
+        "gm_award",
+        "int",
+        Msg("Expérience de fin de séance (15 à 50)", "End-of-session experience (15 to 50)"),
+        default=15,
+        minimum=0,
+        maximum=1000,
+    ),
+    Field("gm_award_override", "bool", Msg("Hors barème (MJ)", "Outside the range (GM)"), default=False),
+    Field(
+        "consistency_award",
+        "int",
+        Msg("Cohérence des Scrupules", "Scruples consistency"),
+        default=0,
+        minimum=0,
+        maximum=1000,
+    ),
+    Field(
+        "scruples_changed_in_scenario",
+        "bool",
+        Msg("Scrupules modifiés pendant le scénario", "Scruples changed during the scenario"),
+        default=False,
+    ),
+    Field("scenario_ended", "bool", Msg("Fin de scénario", "End of scenario"), default=False),
+    Field(
+        "scenario_award",
+        "int",
+        Msg("Expérience de fin de scénario", "End-of-scenario experience"),
+        default=0,
+        minimum=0,
+        maximum=1000,
+    ),
+)
+
+
 def purchase_fields() -> dict[str, tuple[Field, ...]]:
     talent_choices = tuple((t, T.TALENT_LABELS[t]) for t in T.TALENTS)
     return {

@@ -22,8 +22,8 @@ from rules.ambre.costs import (
     shadow_cost,
 )
 from rules.ambre.derive import attribute_points, characteristic, pool
-from rules.ambre.schema import coerce
-from rules.base import Budget, FieldError, Msg, error
+from rules.ambre.schema import coerce, safe_validate
+from rules.base import Budget, Field, FieldError, LedgerDraft, Msg, error
 
 
 def _int(value: Any) -> bool:
@@ -202,6 +202,16 @@ def karma_errors(balance: int, sheet: dict[str, Any], settings: dict[str, Any] |
     return errors
 
 
+def validate_sheet(sheet: Any, settings: dict[str, Any], fields: tuple[Field, ...]) -> list[FieldError]:
+    """The declared types and ranges (``fields``), then the rule checks of :func:`validate_rules`."""
+    if not isinstance(sheet, dict):
+        return [FieldError("", "invalid_dict", Msg("Objet attendu.", "Expected an object."))]
+    errors = safe_validate(sheet, fields)
+    if errors:
+        return errors
+    return validate_rules(sheet, settings)
+
+
 def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
     """Rule checks beyond types and ranges (spec §3.10)."""
     sheet = coerce(sheet)
@@ -304,3 +314,28 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
     known = {(e.path, e.code) for e in errors}
     errors.extend(e for e in budget.errors if (e.path, e.code) not in known)
     return errors
+
+
+def creation_ledger(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
+    """The karma ledger entries that record a validated creation (L18, L22): the starting points,
+    the refunds of ranks given back, the auction bids and every purchase, one entry per budget line."""
+    budget = creation_budget(sheet, settings)
+    entries = []
+    for line in budget.lines:
+        path = line["path"]
+        kind = (
+            "creation_budget"
+            if path == "creation_points"
+            else "rank_refund"
+            if path.startswith("attributes.") and line["amount"] > 0
+            else "auction_bid"
+            if path.startswith("attributes.")
+            else "purchase"
+        )
+        if line["amount"]:
+            entries.append(
+                LedgerDraft(
+                    "karma", line["amount"], kind, Msg(line["label"]["fr"], line["label"]["en"]), {"path": path}
+                )
+            )
+    return entries

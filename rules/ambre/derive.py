@@ -18,6 +18,7 @@ from rules.ambre import tables as T
 from rules.ambre.costs import power_rank
 from rules.ambre.ranks import known_rank
 from rules.ambre.schema import coerce
+from rules.base import DerivedSpec, Msg
 
 
 def _int(value: Any, default: int = 0) -> int:
@@ -171,3 +172,30 @@ def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) 
         "powers": powers,
         "warnings": warnings,
     }
+
+
+_DERIVED: tuple[tuple[str, Msg, str], ...] = (
+    ("life", Msg("Vie", "Life"), "levels"),
+    ("life_max", Msg("Jauge de vie (L402)", "Life gauge (L402)"), "levels"),
+    ("energy", Msg("Énergie", "Energy"), "levels"),
+    ("energy_max", Msg("Jauge d'énergie (L404)", "Energy gauge (L404)"), "levels"),
+    ("ranged_level", Msg("Niveau en combat à distance (L406)", "Ranged combat level (L406)"), "levels"),
+    ("thrown_level", Msg("Niveau armes de lancer (L406)", "Thrown weapons level (L406)"), "levels"),
+    ("melee_level", Msg("Niveau au corps à corps (L408)", "Melee level (L408)"), "levels"),
+    ("wrestling_level", Msg("Niveau de lutte (L408)", "Wrestling level (L408)"), "levels"),
+    ("minor_keys", Msg("Clés mineures (L440)", "Minor keys (L440)"), "sorcery"),
+    ("keys_available", Msg("Clés disponibles", "Keys available"), "sorcery"),
+    ("initiative_physical", Msg("Initiative physique (Rapidité)", "Physical initiative (Speed)"), "combat"),
+    ("initiative_mental", Msg("Initiative mentale (Concentration)", "Mental initiative (Concentration)"), "combat"),
+    (
+        "one_vs_many",
+        Msg("Un contre plusieurs (Stratégie + Adaptation, L51)", "One against many (Strategy + Adaptation, L51)"),
+        "combat",
+    ),
+    ("wound_points", Msg("Poids des blessures", "Wound weight"), "condition"),
+)
+
+
+def derived_specs() -> tuple[DerivedSpec, ...]:
+    """Labels of the derived values: gauges and levels (L402-L408), keys (L440), initiatives, wounds."""
+    return tuple(DerivedSpec(key, label, group) for key, label, group in _DERIVED)

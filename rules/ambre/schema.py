@@ -938,3 +938,27 @@ def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         for key in ("powers", "artefacts", "shadows", "constructs", "allies", "demons", "invented_powers"):
             data.setdefault(key, [])
     return data
+
+
+def validate_settings(settings: dict[str, Any], fields: tuple[Field, ...]) -> list[FieldError]:
+    """A campaign's settings: the declared types, then the shape of the power tables (``{level, cost}`` rows)."""
+    errors = safe_validate(settings, fields)
+    tables = settings.get("power_tables") or {}
+    if isinstance(tables, dict):
+        for power, rows in tables.items():
+            if power not in T.POWERS:
+                errors.append(
+                    FieldError(f"power_tables.{power}", "invalid_choice", Msg("Pouvoir inconnu.", "Unknown power."))
+                )
+                continue
+            if not isinstance(rows, list) or not all(
+                isinstance(r, dict) and isinstance(r.get("level"), int) and isinstance(r.get("cost"), int) for r in rows
+            ):
+                errors.append(
+                    FieldError(
+                        f"power_tables.{power}",
+                        "invalid_table",
+                        Msg("Liste attendue de {level, cost} entiers.", "Expected a list of integer {level, cost}."),
+                    )
+                )
+    return errors

@@ -1,4 +1,8 @@
-"""The Ambre "Système V2.1" rule system object (diceless, karma currency)."""
+"""The Ambre "Système V2.1" rule system object (diceless, karma currency).
+
+Thin methods: each delegates to the module that holds the rule (see the
+package docstring and ``rules/README.md``).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,6 @@ from typing import Any
 
 from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
 from rules.ambre import sheet_tests as _sheet_tests
-from rules.ambre.schema import safe_validate
 from rules.base import (
     Budget,
     Combatant,
@@ -28,27 +31,6 @@ from rules.base import (
     SheetRead,
     SheetTest,
     Step,
-)
-
-_DERIVED = (
-    ("life", Msg("Vie", "Life"), "levels"),
-    ("life_max", Msg("Jauge de vie (L402)", "Life gauge (L402)"), "levels"),
-    ("energy", Msg("Énergie", "Energy"), "levels"),
-    ("energy_max", Msg("Jauge d'énergie (L404)", "Energy gauge (L404)"), "levels"),
-    ("ranged_level", Msg("Niveau en combat à distance (L406)", "Ranged combat level (L406)"), "levels"),
-    ("thrown_level", Msg("Niveau armes de lancer (L406)", "Thrown weapons level (L406)"), "levels"),
-    ("melee_level", Msg("Niveau au corps à corps (L408)", "Melee level (L408)"), "levels"),
-    ("wrestling_level", Msg("Niveau de lutte (L408)", "Wrestling level (L408)"), "levels"),
-    ("minor_keys", Msg("Clés mineures (L440)", "Minor keys (L440)"), "sorcery"),
-    ("keys_available", Msg("Clés disponibles", "Keys available"), "sorcery"),
-    ("initiative_physical", Msg("Initiative physique (Rapidité)", "Physical initiative (Speed)"), "combat"),
-    ("initiative_mental", Msg("Initiative mentale (Concentration)", "Mental initiative (Concentration)"), "combat"),
-    (
-        "one_vs_many",
-        Msg("Un contre plusieurs (Stratégie + Adaptation, L51)", "One against many (Strategy + Adaptation, L51)"),
-        "combat",
-    ),
-    ("wound_points", Msg("Poids des blessures", "Wound weight"), "condition"),
 )
 
 
@@ -93,7 +75,7 @@ class AmbreSystem(RuleSystem):
         )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
-        return tuple(DerivedSpec(key, label, group) for key, label, group in _DERIVED)
+        return derive.derived_specs()
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return self._settings_fields
@@ -102,30 +84,8 @@ class AmbreSystem(RuleSystem):
         return schema.migrate(sheet, from_version)
 
     def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
-        """Extra: check a campaign's settings (types, power table shape)."""
-        errors = safe_validate(settings or {}, self._settings_fields)
-        tables = (settings or {}).get("power_tables") or {}
-        if isinstance(tables, dict):
-            for power, rows in tables.items():
-                if power not in __import__("rules.ambre.tables", fromlist=["POWERS"]).POWERS:
-                    errors.append(
-                        FieldError(f"power_tables.{power}", "invalid_choice", Msg("Pouvoir inconnu.", "Unknown power."))
-                    )
-                    continue
-                if not isinstance(rows, list) or not all(
-                    isinstance(r, dict) and isinstance(r.get("level"), int) and isinstance(r.get("cost"), int)
-                    for r in rows
-                ):
-                    errors.append(
-                        FieldError(
-                            f"power_tables.{power}",
-                            "invalid_table",
-                            Msg(
-                                "Liste attendue de {level, cost} entiers.", "Expected a list of integer {level, cost}."
-                            ),
-                        )
-                    )
-        return errors
+        """Types, then the shape of the power tables."""
+        return schema.validate_settings(settings or {}, self._settings_fields)
 
     def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
         """GM-only fields, plus the ladder (ranks come from the auction and the GM, never the
@@ -141,12 +101,7 @@ class AmbreSystem(RuleSystem):
 
     # ---- validation and derived values ------------------------------------
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
-        if not isinstance(sheet, dict):
-            return [FieldError("", "invalid_dict", Msg("Objet attendu.", "Expected an object."))]
-        errors = safe_validate(sheet, self._fields)
-        if errors:
-            return errors
-        return creation.validate_rules(sheet, self.settings(settings))
+        return creation.validate_sheet(sheet, self.settings(settings), self._fields)
 
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
         return derive.derive_sheet(sheet, self.settings(settings))
@@ -270,24 +225,5 @@ class AmbreSystem(RuleSystem):
         return progression.apply_progression(sheet, entries, self.settings(settings))
 
     def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
-        """Extra: the ledger entries that record a validated creation (L18, L22)."""
-        budget = self.creation_budget(sheet, settings)
-        entries = []
-        for line in budget.lines:
-            path = line["path"]
-            kind = (
-                "creation_budget"
-                if path == "creation_points"
-                else "rank_refund"
-                if path.startswith("attributes.") and line["amount"] > 0
-                else "auction_bid"
-                if path.startswith("attributes.")
-                else "purchase"
-            )
-            if line["amount"]:
-                entries.append(
-                    LedgerDraft(
-                        "karma", line["amount"], kind, Msg(line["label"]["fr"], line["label"]["en"]), {"path": path}
-                    )
-                )
-        return entries
+        """The ledger entries that record a validated creation (L18, L22)."""
+        return creation.creation_ledger(sheet, self.settings(settings))

@@ -48,7 +48,7 @@ from rules.base import (
     error,
 )
 from rules.clefs import tables as t
-from rules.clefs.derive import _as_int, current_aspect, find_skill
+from rules.clefs.derive import _as_int, find_skill
 from rules.clefs.resolution import (
     confrontation_winner,
     draw,
@@ -58,59 +58,7 @@ from rules.clefs.resolution import (
     summary_for,
     unplanned_action_handicap,
 )
-
-
-def request_from_sheet(
-    sheet: dict[str, Any],
-    aspect_code: str,
-    means_code: str | None = None,
-    skill_name: str | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """Build an ``action`` request from a sheet: current aspect, means value, skill NC.
-
-    The aspect is the one named (the GM may pick another aspect than the
-    skill's, L482-L485: flagged ``other_aspect``; reading G26, BC applies).
-    An unknown skill name means an untrained character: NC 0, BC −10
-    (reading G13 (a)). Active sheet conditions are added as handicaps and
-    advantages.
-    """
-    errors: list[FieldError] = []
-    aspect = t.ASPECT_ALIASES.get(str(aspect_code or "").upper())
-    if aspect is None:
-        errors.append(error("aspect_code", "invalid_choice", "Aspect inconnu.", "Unknown aspect."))
-    means = t.MEANS_ALIASES.get(str(means_code).upper()) if means_code else None
-    if means_code and means is None:
-        errors.append(error("means_code", "invalid_choice", "Moyen inconnu.", "Unknown means."))
-    if skill_name is not None and not isinstance(skill_name, str):
-        errors.append(error("skill_name", "invalid_str", "Texte invalide.", "Invalid text."))
-    if errors:
-        raise RulesError(errors)
-    request: dict[str, Any] = {
-        "aspect": current_aspect(sheet, aspect),  # type: ignore[arg-type]
-        "aspect_code": aspect,
-        "means": _as_int((sheet.get("means") or {}).get(means)) if means else 0,
-    }
-    if means:
-        request["means_code"] = means
-    if skill_name:
-        found = find_skill(sheet, skill_name, aspect) or find_skill(sheet, skill_name)
-        request["skill_name"] = skill_name
-        request["skill_nc"] = _as_int(found[1].get("nc")) if found else 0
-        if found and found[1].get("aspect") != aspect:
-            request["other_aspect"] = True
-    handicaps: list[int] = []
-    advantages: list[int] = []
-    for condition in sheet.get("conditions") or []:
-        if isinstance(condition, dict) and condition.get("active", True):
-            target = advantages if condition.get("kind") == "advantage" else handicaps
-            target.append(_as_int(condition.get("value")))
-    extra_handicaps = extra.pop("handicaps", None) or []
-    extra_advantages = extra.pop("advantages", None) or []
-    request["handicaps"] = handicaps + list(extra_handicaps)
-    request["advantages"] = advantages + list(extra_advantages)
-    request.update(extra)
-    return request
+from rules.clefs.sheet_tests import request_from_sheet
 
 
 def declaration_errors(

@@ -18,9 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Msg
+from rules.base import DerivedSpec, Msg
 from rules.clefs import tables as t
-from rules.clefs.resolution import skill_bonus
+
+
+def skill_bonus(nc: int) -> int:
+    """BC (bonus de compétence) = NC − 10 (L493-L495)."""
+    return nc - t.BC_OFFSET
 
 
 def aspect_ladder(aspect: int, px: int) -> tuple[int, int, int]:
@@ -232,3 +236,18 @@ def combinations_table() -> list[dict[str, Any]]:
         }
         for means in t.MEANS
     ]
+
+
+def derived_specs() -> tuple[DerivedSpec, ...]:
+    """Labels of the derived values: current aspects and aspect-PX, pending exchanges, skills, conditions."""
+    specs = [DerivedSpec(f"aspects.{c}", t.ASPECT_LABELS[c], "aspects") for c in t.ASPECTS]
+    specs += [DerivedSpec(f"aspect_px.{c}", Msg(f"PX d'aspect {c}", f"Aspect PX {c}"), "aspects") for c in t.ASPECTS]
+    specs += [
+        DerivedSpec(
+            "pending_means_exchanges", Msg("Échanges de moyens en attente", "Pending means exchanges"), "means"
+        ),
+        DerivedSpec("skills", Msg("Compétences : BC, CA par défaut, titre", "Skills: BC, default CA, title"), "skills"),
+        DerivedSpec("handicap_total", Msg("Handicaps actifs", "Active handicaps"), "conditions"),
+        DerivedSpec("advantage_total", Msg("Avantages actifs", "Active advantages"), "conditions"),
+    ]
+    return tuple(specs)

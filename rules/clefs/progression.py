@@ -346,3 +346,26 @@ def suggest_session_awards(sheet: dict[str, Any], facts: dict[str, Any], setting
                 )
             )
     return drafts
+
+
+def skill_offers(sheet: dict[str, Any], balances: dict[str, int], settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """One level more in each skill the PX pay for: "chaque niveau coûte le nouveau NC"
+    (L626-L667, :func:`~rules.clefs.derive.skill_cost`), priced by :func:`purchase`."""
+    out: list[dict[str, Any]] = []
+    for skill in skills_of(sheet):
+        name, nc = skill.get("name"), skill.get("nc")
+        if not isinstance(name, str) or not name.strip() or not isinstance(nc, int) or nc >= t.NC_MAX:
+            continue
+        offer = {"skill": name, "aspect": skill.get("aspect"), "to": nc + 1}
+        result = purchase(sheet, {"kind": "raise_skill", **offer}, balances, settings)
+        if result.errors or not result.entries:
+            continue
+        out.append(
+            {
+                "kind": "raise_skill",
+                "request": offer,
+                "label": Msg(f"{name} : NC {nc} → {nc + 1}", f"{name}: NC {nc} → {nc + 1}"),
+                "cost": -sum(d.amount for d in result.entries if d.currency == "xp"),
+            }
+        )
+    return out

@@ -16,8 +16,10 @@ derived values: the text forbids printing them on the sheet (L360-L363).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
 from rules.base import Field, Msg, Step
 from rules.clefs import tables as t
@@ -748,3 +750,23 @@ def purchase_fields() -> dict[str, tuple[Field, ...]]:
         ),
         "decline_means_exchange": (),
     }
+
+
+def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
+    """Version 0 → 1: accept the seed's alternative codes (Mt, Rs, full names) as keys (reading G24)."""
+    if from_version >= 1:
+        return sheet
+    sheet = copy.deepcopy(sheet)
+    for key, aliases in (("aspects", t.ASPECT_ALIASES), ("means", t.MEANS_ALIASES)):
+        block = sheet.get(key)
+        if isinstance(block, dict):
+            sheet[key] = {aliases.get(str(k).upper(), k): v for k, v in block.items()}
+    skills = sheet.get("skills")
+    for skill in skills if isinstance(skills, list) else []:
+        if not isinstance(skill, dict):
+            continue
+        if "aspect" in skill:
+            skill["aspect"] = t.ASPECT_ALIASES.get(str(skill["aspect"]).upper(), skill["aspect"])
+        if "default_means" in skill:
+            skill["default_means"] = t.MEANS_ALIASES.get(str(skill["default_means"]).upper(), skill["default_means"])
+    return sheet

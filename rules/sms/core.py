@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.base import RandomSource
-from rules.sms.tables import DIE_MAX, QUALITY_LABELS, STAKE_BY_DIE
+from rules.base import Msg, RandomSource
+from rules.sms.tables import DIE_MAX, QUALITY_LABELS, STAKE_BY_DIE, STAKES
 
 
 def round_die(value: int) -> int:
@@ -210,3 +210,47 @@ def score_from_modules(modules: Iterable[Mapping[str, Any]], modifier: int = 0) 
         "raw": raw,
         "score": action_score(raw),
     }
+
+
+def _i(value: Any, default: int = 0) -> int:
+    if isinstance(value, bool):
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def request_score(request: Mapping[str, Any], extra: int = 0) -> dict[str, Any]:
+    """Score of a request: from its ``modules`` list when given, else the typed ``score`` (+ ``modifier``)."""
+    modifier = _i(request.get("modifier")) + extra
+    modules = request.get("modules") or []
+    if modules:
+        return score_from_modules(modules, modifier)
+    raw = _i(request.get("score"), 1) + modifier
+    return {"raw": raw, "score": action_score(raw), "modifier": modifier}
+
+
+def outcome_msg(out: Mapping[str, Any]) -> Msg:
+    """The sentence of a resolved die: success (automatic or rolled) or failure with its stake (L95-L126)."""
+    die = out.get("die", 0)
+    if out.get("success"):
+        if out.get("automatic"):
+            return Msg(
+                f"Réussite automatique (score {out['score']} contre D{die}).",
+                f"Automatic success (score {out['score']} against D{die}).",
+            )
+        return Msg(
+            f"Réussite : {out['roll']} sur D{die} (score {out['score']}).",
+            f"Success: {out['roll']} on D{die} (score {out['score']}).",
+        )
+    stake = STAKES.get(out.get("stake", "none"), STAKES["none"])
+    if out.get("roll") is None:
+        return Msg(
+            f"Échec automatique (D{die} inaccessible), {stake.fr}.",
+            f"Automatic failure (D{die} out of reach), {stake.en}.",
+        )
+    return Msg(
+        f"Échec : {out['roll']} sur D{die} (score {out['score']}), {stake.fr}.",
+        f"Failure: {out['roll']} on D{die} (score {out['score']}), {stake.en}.",
+    )

@@ -19,7 +19,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rules.base import Budget, FieldError, Msg, RulesError, error
+from rules.base import Budget, FieldError, Msg, RulesError, error, validate_fields
+from rules.sms import schema
 from rules.sms.tables import (
     ARCHETYPE_MAX_COST,
     ARCHETYPES,
@@ -441,3 +442,22 @@ def module_notation(m: Mapping[str, Any]) -> str:
     """Seed notation: ``Nom (Portée) : Rang``, ``Nom (-Portée) : Rang``, ``Nom (*Portée) : Rang`` (L34–46)."""
     prefix = {"negative": "-", "resistive": "*"}.get(str(m.get("kind")), "")
     return f"{m.get('name', '')} ({prefix}{_i(m.get('scope'), 1)}) : {_i(m.get('rank'))}"
+
+
+def validate_sheet(sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
+    errors = validate_fields(sheet, schema.sheet_fields())
+    if errors:
+        return errors
+    return creation_errors(sheet, settings)
+
+
+def follow_race(before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """A new race brings its fixed modules and size (L689, L695–874), replacing the old race's."""
+    race = after.get("race")
+    if race == before.get("race") or not isinstance(race, str):
+        return after
+    try:
+        # From the previous race, so that its default size is recognised and replaced.
+        return apply_race({**after, "race": before.get("race")}, race, settings)
+    except (RulesError, KeyError, TypeError):
+        return after

@@ -104,3 +104,21 @@ def carry_combat_state(sheet: dict[str, Any], state: Mapping[str, Any]) -> dict[
     if state.get("status"):
         out["status"] = state["status"]
     return out
+
+
+def action_options(
+    sheet: dict[str, Any],
+    state: dict[str, Any],
+    settings: dict[str, Any],
+    *,
+    defending: bool = False,
+) -> dict[str, tuple[tuple[str, Msg], ...]]:
+    """The sheet's weapons (L597: an unsuited weapon costs the size difference)."""
+    if defending:
+        return {}
+    weapons = [w for w in sheet.get("weapons") or [] if isinstance(w, Mapping)]
+    if not weapons:
+        return {}
+    return {
+        "weapon": tuple((str(i), Msg(str(w.get("name") or i), str(w.get("name") or i))) for i, w in enumerate(weapons))
+    }

@@ -8,6 +8,7 @@ system's own tests check its numbers against the seed.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 from typing import Any
@@ -106,6 +107,34 @@ def test_every_registered_system_is_found_under_its_slug() -> None:
         assert isinstance(system.name, Msg) and system.name.fr and system.name.en
     with pytest.raises(rules.UnknownSystem):
         rules.get_system("no-such-system")
+
+
+#: The shared layout of a system package (``rules/README.md``): the same module names for the same things.
+LAYOUT = (
+    "system",
+    "schema",
+    "tables",
+    "creation",
+    "derive",
+    "resolution",
+    "combat",
+    "progression",
+    "sheet_tests",
+    "outcome",
+)
+
+
+@pytest.mark.parametrize("slug", list(rules.SYSTEM_MODULES))
+def test_every_system_package_has_the_shared_layout(slug: str) -> None:
+    package = rules.SYSTEM_MODULES[slug]
+    for name in LAYOUT:
+        importlib.import_module(f"{package}.{name}")
+    system = importlib.import_module(package).SYSTEM
+    assert type(system).__module__ == f"{package}.system"
+    assert system is rules.get_system(slug)
+    resolution = importlib.import_module(f"{package}.resolution")
+    assert callable(resolution.test_kinds) and callable(resolution.resolve)
+    assert set(resolution.test_kinds()) == set(system.test_kinds())
 
 
 def test_system_choices_name_every_system_in_both_languages() -> None:
