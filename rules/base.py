@@ -1455,6 +1455,12 @@ class RuleSystem(ABC):
         in the system's words. Default: none (the caller humanizes the key)."""
         return {}
 
+    def column_labels(self) -> dict[str, Msg]:
+        """Names of the keys of the records in derived tables (a list of dicts returned by
+        :meth:`derive`, such as Clefs' skills with their BC and default CA). Default: none (the caller
+        humanizes the key)."""
+        return {}
+
     def test_kind_labels(self) -> dict[str, Msg]:
         """Names of the :meth:`test_kinds` keys. Default: none."""
         return {}

@@ -108,3 +108,11 @@ def derived_specs() -> tuple[DerivedSpec, ...]:
     specs += [DerivedSpec(f"endurance.{p}.max", T.POOL_LABELS[p], "endurance") for p in T.POOLS]
     specs.append(DerivedSpec("skills", Msg("Chances de réussite", "Success chances"), "skills"))
     return tuple(specs)
+
+
+#: Names of the keys of the derived skill records (the sheet's skills table).
+COLUMN_LABELS: dict[str, Msg] = {
+    "name": Msg("Nom", "Name"),
+    "level": Msg("Niveau", "Level"),
+    "formula": Msg("Formule", "Formula"),
+}

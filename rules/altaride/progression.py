@@ -607,3 +607,16 @@ def apply_progression(
     return ProgressionResult(
         balances={"xp": xp}, sheet=sheet, flags=flags, notes=[Msg(f"{spent} XP dépensés", f"{spent} XP spent")]
     )
+
+
+#: Names of the purchase kinds (*types d'achat*, the ``purchase_fields()`` keys).
+PURCHASE_KIND_LABELS: dict[str, Msg] = {
+    "talent": Msg("Talent", "Talent"),
+    "skill": Msg("Compétence", "Skill"),
+    "endurance": Msg("Endurance", "Endurance"),
+    "school": Msg("École de magie", "Magic school"),
+    "magic_level": Msg("Niveau de magie", "Magic level"),
+    "capacity": Msg("Capacité", "Capacity"),
+    "aptitude": Msg("Aptitude", "Aptitude"),
+    "guild_spell": Msg("Sortilège de guilde", "Guild spell"),
+}

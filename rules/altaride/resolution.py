@@ -824,3 +824,20 @@ def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | 
         required = int(request.get("required_margin") or 0)
     target_mod, die_mod = _mods(request)
     return success_odds(base + target_mod, die_mod, required)
+
+
+#: Names of the test kinds (:func:`test_kinds` keys).
+TEST_KIND_LABELS: dict[str, Msg] = {
+    "test": Msg("Test", "Test"),
+    "skill_test": Msg("Test de compétence", "Skill test"),
+    "talent_test": Msg("Test de talent", "Talent test"),
+    "opposed_test": Msg("Test en opposition", "Opposed test"),
+    "casting": Msg("Incantation", "Casting"),
+    "magic_attack": Msg("Attaque magique", "Magic attack"),
+    "runes_charge": Msg("Charge de runes", "Charging runes"),
+    "use_charge": Msg("Utiliser une charge", "Using a charge"),
+    "explosion": Msg("Explosion", "Explosion"),
+    "learning": Msg("Apprentissage", "Learning"),
+    "wake_up": Msg("Réveil", "Waking up"),
+    "damage": Msg("Dégâts", "Damage"),
+}

@@ -196,6 +196,19 @@ class AltarideSystem(RuleSystem):
     def combat_value_labels(self) -> dict[str, Msg]:
         return outcome.VALUE_LABELS
 
+    # ---- words ------------------------------------------------------------
+    def group_labels(self) -> dict[str, Msg]:
+        return schema.GROUP_LABELS
+
+    def column_labels(self) -> dict[str, Msg]:
+        return derive.COLUMN_LABELS
+
+    def test_kind_labels(self) -> dict[str, Msg]:
+        return resolution.TEST_KIND_LABELS
+
+    def purchase_kind_labels(self) -> dict[str, Msg]:
+        return progression.PURCHASE_KIND_LABELS
+
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
         return progression.purchase_fields()

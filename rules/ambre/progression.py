@@ -410,3 +410,15 @@ def campaign_ladders(
                 "secret": bool(info["secret"]),
             }
     return out
+
+
+#: Names of the purchase kinds (*types d'achat*, the ``purchase_fields()`` keys).
+PURCHASE_KIND_LABELS: dict[str, Msg] = {
+    "attribute": Msg("Points d'attribut", "Attribute points"),
+    "power": Msg("Nouveau pouvoir", "New power"),
+    "power_level": Msg("Niveau de pouvoir", "Power level"),
+    "artefact": Msg("Artefact", "Artefact"),
+    "shadow": Msg("Ombre personnelle", "Personal shadow"),
+    "construct": Msg("Construct", "Construct"),
+    "ally": Msg("Allié", "Ally"),
+}

@@ -205,3 +205,11 @@ def odds(request: dict[str, Any], settings: dict[str, Any] | None = None) -> dic
         "tie": 1.0 if winner is None else 0.0,
         "exact": True,
     }
+
+
+#: Names of the test kinds (:func:`test_kinds` keys).
+TEST_KIND_LABELS: dict[str, Msg] = {
+    "comparison": Msg("Comparaison", "Comparison"),
+    "wound": Msg("Blessure", "Wound"),
+    "spell_cost": Msg("Coût d'un sort", "Spell cost"),
+}

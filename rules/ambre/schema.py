@@ -962,3 +962,26 @@ def validate_settings(settings: dict[str, Any], fields: tuple[Field, ...]) -> li
                     )
                 )
     return errors
+
+
+#: Names of the sheet's group keys and budget pools (``Field.group``, ``DerivedSpec.group``, ``Budget.pools``).
+GROUP_LABELS: dict[str, Msg] = {
+    "assets": Msg("Possessions et alliés", "Assets"),
+    "attributes": Msg("Attributs", "Attributes"),
+    "background": Msg("Historique", "Background"),
+    "characteristics": Msg("Caractéristiques", "Characteristics"),
+    "characteristics.cbt": Msg("Caractéristiques · Combat", "Characteristics · Combat"),
+    "characteristics.end": Msg("Caractéristiques · Endurance", "Characteristics · Endurance"),
+    "characteristics.phy": Msg("Caractéristiques · Physique", "Characteristics · Physical"),
+    "characteristics.psy": Msg("Caractéristiques · Psyché", "Characteristics · Psyche"),
+    "combat": Msg("Combat", "Combat"),
+    "condition": Msg("État", "Condition"),
+    "creation": Msg("Création", "Creation"),
+    "identity": Msg("Identité", "Identity"),
+    "karma": Msg("Karma", "Karma"),
+    "ladder": Msg("Classement", "Ladder"),
+    "levels": Msg("Niveaux", "Levels"),
+    "modifiers": Msg("Modificateurs", "Modifiers"),
+    "powers": Msg("Pouvoirs", "Powers"),
+    "sorcery": Msg("Sorcellerie", "Sorcery"),
+}

@@ -251,3 +251,16 @@ def derived_specs() -> tuple[DerivedSpec, ...]:
         DerivedSpec("advantage_total", Msg("Avantages actifs", "Active advantages"), "conditions"),
     ]
     return tuple(specs)
+
+
+#: Names of the keys of the derived skill records (the sheet's skills table).
+COLUMN_LABELS: dict[str, Msg] = {
+    "name": Msg("Nom", "Name"),
+    "aspect": Msg("Aspect", "Aspect"),
+    "default_means": Msg("Moyen par défaut", "Default means"),
+    "nc": Msg("NC", "NC"),
+    "bc": Msg("BC", "BC"),
+    "title": Msg("Titre", "Title"),
+    "default_ca": Msg("CA par défaut", "Default CA"),
+    "next_cost": Msg("Coût du niveau suivant", "Next level costs"),
+}

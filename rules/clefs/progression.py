@@ -369,3 +369,12 @@ def skill_offers(sheet: dict[str, Any], balances: dict[str, int], settings: dict
             }
         )
     return out
+
+
+#: Names of the purchase kinds (*types d'achat*, the ``purchase_fields()`` keys).
+PURCHASE_KIND_LABELS: dict[str, Msg] = {
+    "raise_skill": Msg("Augmenter une compétence", "Raise a skill"),
+    "new_skill": Msg("Nouvelle compétence", "New skill"),
+    "means_exchange": Msg("Échange de moyens", "Means exchange"),
+    "decline_means_exchange": Msg("Refuser l'échange de moyens", "Decline the means exchange"),
+}

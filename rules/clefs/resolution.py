@@ -867,3 +867,12 @@ def confrontation_odds(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] |
     return {key: float(value) for key, value in result.items()} | {
         "exact": {key: str(value) for key, value in result.items()}
     }
+
+
+#: Names of the test kinds (:func:`test_kinds` keys).
+TEST_KIND_LABELS: dict[str, Msg] = {
+    "action": Msg("Action", "Action"),
+    "confrontation": Msg("Confrontation", "Confrontation"),
+    "multiple": Msg("Actions multiples", "Multiple actions"),
+    "overreach": Msg("Action de dépassement", "Overreach action"),
+}

@@ -770,3 +770,19 @@ def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         if "default_means" in skill:
             skill["default_means"] = t.MEANS_ALIASES.get(str(skill["default_means"]).upper(), skill["default_means"])
     return sheet
+
+
+#: Names of the sheet's group keys and budget pools (``Field.group``, ``DerivedSpec.group``, ``Budget.pools``).
+GROUP_LABELS: dict[str, Msg] = {
+    "aspects": Msg("Aspects", "Aspects"),
+    "aspect_exchanges": Msg("Échanges d'aspects", "Aspect exchanges"),
+    "combat": Msg("Combat", "Combat"),
+    "conditions": Msg("Conditions", "Conditions"),
+    "creation": Msg("Création", "Creation"),
+    "means": Msg("Moyens", "Means"),
+    "means_exchanges": Msg("Échanges de moyens", "Means exchanges"),
+    "notes": Msg("Notes", "Notes"),
+    "progression": Msg("Progression", "Progression"),
+    "skill_levels": Msg("Niveaux de compétences", "Skill levels"),
+    "skills": Msg("Compétences", "Skills"),
+}

@@ -30,6 +30,13 @@ VALUE_LABELS: dict[str, Msg] = {
     "fatigue.persistent": Msg("Fatigue persistante", "Persistent fatigue"),
     "status": Msg("État", "Status"),
     **{f"status.{key}": label for key, label in STATUSES},
+    # Parts of the values: a wound's severity, the kinds of fatigue (L133-L160).
+    "light": Msg("légères", "light"),
+    "serious": Msg("sérieuses", "serious"),
+    "mortal": Msg("mortelles", "mortal"),
+    "transient": Msg("passagère", "transient"),
+    "lasting": Msg("durable", "lasting"),
+    "persistent": Msg("persistante", "persistent"),
 }
 
 

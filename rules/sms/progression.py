@@ -229,3 +229,10 @@ def apply_progression(
         xp += _i(e.get("amount"))
     flags = [{"code": "negative_xp", "xp": xp}] if xp < 0 else []
     return ProgressionResult({"xp": xp}, sheet, flags)
+
+
+#: Names of the purchase kinds (*types d'achat*, the ``purchase_fields()`` keys).
+PURCHASE_KIND_LABELS: dict[str, Msg] = {
+    "raise_module": Msg("Augmenter un module", "Raise a module"),
+    "new_module": Msg("Nouveau module", "New module"),
+}

@@ -499,3 +499,23 @@ _HANDLERS: dict[str, Callable[[Mapping[str, Any], RandomSource, Mapping[str, Any
     "disease": _t_disease,
     "poison": _t_poison,
 }
+
+
+#: Names of the test kinds (:func:`test_kinds` keys).
+TEST_KIND_LABELS: dict[str, Msg] = {
+    "action": Msg("Action", "Action"),
+    "attack_npc": Msg("Attaque contre un PNJ", "Attack against an NPC"),
+    "defend_npc": Msg("Défense contre un PNJ", "Defence against an NPC"),
+    "opposed": Msg("Test en opposition", "Opposed test"),
+    "spell_builder": Msg("Construction d'un sort", "Spell builder"),
+    "cast_spell": Msg("Lancer un sort", "Casting a spell"),
+    "counter_spell": Msg("Contre-sort", "Counter-spell"),
+    "dispel": Msg("Dissipation", "Dispel"),
+    "fall": Msg("Chute", "Fall"),
+    "projection": Msg("Projection", "Projection"),
+    "heal": Msg("Soins", "Healing"),
+    "recovery": Msg("Récupération", "Recovery"),
+    "npc_difficulty": Msg("Difficulté d'un PNJ", "NPC difficulty"),
+    "disease": Msg("Maladie", "Disease"),
+    "poison": Msg("Poison", "Poison"),
+}

@@ -1089,3 +1089,18 @@ def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         else:
             merged[key] = value
     return merged
+
+
+#: Names of the sheet's group keys and budget pools (``Field.group``, ``DerivedSpec.group``, ``Budget.pools``).
+GROUP_LABELS: dict[str, Msg] = {
+    "combat": Msg("Combat", "Combat"),
+    "equipment": Msg("Équipement", "Equipment"),
+    "health": Msg("Santé", "Health"),
+    "identity": Msg("Identité", "Identity"),
+    "magic": Msg("Magie", "Magic"),
+    "modules": Msg("Modules", "Modules"),
+    "negative": Msg("Points négatifs", "Negative points"),
+    "npc": Msg("Personnage non joueur", "Non-player character"),
+    "progression": Msg("Progression", "Progression"),
+    "xp": Msg("Expérience", "Experience"),
+}

@@ -193,6 +193,16 @@ class SMSSystem(RuleSystem):
     def combat_value_labels(self) -> dict[str, Msg]:
         return outcome.VALUE_LABELS
 
+    # ---- words ------------------------------------------------------------
+    def group_labels(self) -> dict[str, Msg]:
+        return schema.GROUP_LABELS
+
+    def test_kind_labels(self) -> dict[str, Msg]:
+        return resolution.TEST_KIND_LABELS
+
+    def purchase_kind_labels(self) -> dict[str, Msg]:
+        return progression.PURCHASE_KIND_LABELS
+
     # ---- progression ----------------------------------------------------------------
     def purchase_offers(
         self,

@@ -137,6 +137,18 @@ def test_every_system_package_has_the_shared_layout(slug: str) -> None:
     assert set(resolution.test_kinds()) == set(system.test_kinds())
 
 
+def test_every_group_test_kind_and_purchase_kind_has_a_name(system: RuleSystem) -> None:
+    """The apps hold no label table of a system's words: the system names what it declares."""
+    groups = {f.group for f in _all_fields(system.sheet_fields()) if f.group}
+    groups |= {d.group for d in system.derived_specs() if d.group}
+    groups |= set(system.creation_budget(system.default_sheet()).pools)
+    assert groups <= set(system.group_labels()), sorted(groups - set(system.group_labels()))
+    assert set(system.test_kind_labels()) == set(system.test_kinds())
+    assert set(system.purchase_kind_labels()) == set(system.purchase_fields())
+    for labels in (system.group_labels(), system.test_kind_labels(), system.purchase_kind_labels()):
+        assert _bilingual(labels)
+
+
 def test_system_choices_name_every_system_in_both_languages() -> None:
     assert [slug for slug, _ in rules.system_choices("fr")] == IDS
     assert all(name for _, name in rules.system_choices("en"))
@@ -404,6 +416,7 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
         ),
         "balance_state": lambda: json.dumps(system.balance_state(balances)) is not None,
         "group_labels": lambda: _bilingual(system.group_labels()),
+        "column_labels": lambda: _bilingual(system.column_labels()),
         "test_kind_labels": lambda: _bilingual(system.test_kind_labels())
         and set(system.test_kind_labels()) <= set(system.test_kinds()),
         "purchase_kind_labels": lambda: _bilingual(system.purchase_kind_labels())
