@@ -19,10 +19,13 @@ Conventions
   by :meth:`RuleSystem.validate_settings`); ``None`` means defaults.
 * Results (:class:`Resolution`, :class:`CombatResult`) share their envelope
   (``kind``, ``inputs``, ``draws``, ``outcome``, ``summary``, ``success``,
-  ``tags``); the keys inside ``outcome`` are each system's words in its
-  seed's terms. ``rules/README.md`` tabulates them (declaration type, outcome
-  level, margins, severity words) and how to add a system; the contract every
-  system honours is ``rules/tests/test_contract.py``.
+  ``tags``) and one vocabulary: ``level`` (:data:`LEVELS`), ``margin``
+  (signed) and, for combat, ``severity`` (:data:`SEVERITIES`); a combat
+  declaration names its type :data:`ACTION_KEY` (``"action"``). The keys
+  inside ``outcome`` stay each system's words in its seed's terms.
+  ``rules/README.md`` maps each system's seed words onto the shared ones
+  (with seed lines) and tells how to add a system; the contract every system
+  honours is ``rules/tests/test_contract.py``.
 """
 
 from __future__ import annotations
@@ -647,17 +650,59 @@ class RecordingRandom:
 
 
 # --------------------------------------------------------------------------
-# Results
+# Results: one vocabulary across systems
 # --------------------------------------------------------------------------
+#: The outcome level every :class:`Resolution` and :class:`CombatResult` carries, seen from the side
+#: that acts (side ``a``, the actor): a closed set, the same in every system. ``"tie"``: neither side
+#: prevails; ``"none"``: the notion does not apply (a spell builder, a heal, a GM adjustment).
+#: A level is consistent with ``success``: ``True`` → a success level, ``False`` → a failure level,
+#: ``None`` → ``"tie"`` or ``"none"``. Each system maps its seed's words in ``rules/README.md``.
+LEVELS: tuple[str, ...] = ("critical_success", "success", "failure", "critical_failure", "tie", "none")
+SUCCESS_LEVELS = frozenset({"critical_success", "success"})
+FAILURE_LEVELS = frozenset({"failure", "critical_failure"})
+
+#: How bad the harm a combat step inflicted is (:attr:`CombatResult.severity`), on one scale for every
+#: system; the seed's own word stays in ``outcome``. ``"none"``: no harm.
+SEVERITIES: tuple[str, ...] = ("none", "light", "serious", "grave", "mortal")
+
+#: The key naming a combat declaration's type in every system: ``action_fields()`` declares it.
+ACTION_KEY = "action"
+
+
+def level_of(success: bool | None, critical: bool = False) -> str:
+    """The :data:`LEVELS` word of a plain result: ``None`` → ``"none"``."""
+    if success is None:
+        return "none"
+    if success:
+        return "critical_success" if critical else "success"
+    return "critical_failure" if critical else "failure"
+
+
+def with_action_key(declaration: Any, legacy: str) -> Any:
+    """``declaration`` with its type under :data:`ACTION_KEY`.
+
+    A declaration stored before the key was shared names its type ``legacy``
+    (Ambre's ``mode``, Clefs' and SMS's ``kind``): it is renamed, order kept,
+    so declarations already in a database still resolve. Anything else is
+    returned as it is (a non-dict is refused by the validation that follows)."""
+    if isinstance(declaration, dict) and legacy in declaration and ACTION_KEY not in declaration:
+        return {ACTION_KEY if k == legacy else k: v for k, v in declaration.items()}
+    return declaration
+
+
 @dataclass
 class Resolution:
     """The result of one test or roll: everything needed to audit it.
 
     ``kind`` names the test (e.g. ``"skill_test"``); ``inputs`` are the
     validated request; ``draws`` the raw dice in draw order (empty for a
-    diceless comparison); ``outcome`` the computed values; ``success`` is
-    ``None`` when the notion does not apply; ``tags`` are facts other apps
-    read (e.g. ``"natural_1"`` for Altaride's experience).
+    diceless comparison); ``outcome`` the computed values, in the seed's
+    words; ``success`` is ``None`` when the notion does not apply; ``tags``
+    are facts other apps read (e.g. ``"natural_1"`` for Altaride's
+    experience). ``level`` (one of :data:`LEVELS`) and ``margin`` (signed:
+    by how much side ``a`` beat the threshold or the other side, negative
+    when it fell short; ``None`` when the system has no such number) are the
+    same words in every system.
     """
 
     system: str
@@ -668,6 +713,8 @@ class Resolution:
     summary: Msg
     success: bool | None = None
     tags: list[str] = field(default_factory=list)
+    level: str = "none"
+    margin: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -736,7 +783,9 @@ class CombatResult:
 
     ``state_changes`` say which participant state paths change; the combat
     app applies them in the same transaction that appends the log entry.
-    ``secret`` holds details only GMs may see (e.g. NPC values).
+    ``secret`` holds details only GMs may see (e.g. NPC values). ``level``
+    and ``margin`` are the actor's, as on :class:`Resolution`; ``severity``
+    (one of :data:`SEVERITIES`) is how bad the harm the step inflicted is.
     """
 
     system: str
@@ -748,6 +797,9 @@ class CombatResult:
     state_changes: list[StateChange] = field(default_factory=list)
     secret: dict[str, Any] = field(default_factory=dict)
     tags: list[str] = field(default_factory=list)
+    level: str = "none"
+    margin: int | None = None
+    severity: str = "none"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -760,6 +812,9 @@ class CombatResult:
             "state_changes": [c.to_dict() for c in self.state_changes],
             "secret": self.secret,
             "tags": self.tags,
+            "level": self.level,
+            "margin": self.margin,
+            "severity": self.severity,
         }
 
 

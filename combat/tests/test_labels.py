@@ -74,10 +74,12 @@ def test_the_gms_details_are_labelled_values_not_engine_tags(fight):
 
     t = fight.table
     services.start_encounter(t.gm, fight.encounter)
-    services.declare_action(t.gm, fight.borel, data={"mode": "psychic", "target_mode": "melee"}, target=fight.ariane)
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee", "target_mode": "melee"}, target=fight.borel)
+    services.declare_action(t.gm, fight.borel, data={"action": "psychic", "target_mode": "melee"}, target=fight.ariane)
     services.declare_action(
-        t.player2, fight.ariane, data={"mode": "melee", "target_mode": "melee"}, target=fight.cendre
+        t.player, fight.cendre, data={"action": "melee", "target_mode": "melee"}, target=fight.borel
+    )
+    services.declare_action(
+        t.player2, fight.ariane, data={"action": "melee", "target_mode": "melee"}, target=fight.cendre
     )
     services.reveal_declarations(t.gm, fight.encounter)
     services.resolve_next_step(t.gm, fight.encounter, expected_step=0)

@@ -21,6 +21,7 @@ credit +1 XP per natural 1 (L213) from stored rolls.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -35,6 +36,7 @@ from rules.base import (
     Resolution,
     RulesError,
     error,
+    level_of,
     validate_fields,
 )
 
@@ -432,8 +434,23 @@ def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
         raise RulesError([error("", "invalid_request", "Requête invalide.", "Invalid request.")])
     kind = str(request.get("kind", ""))
     _validate(kind, request)
-    handler = _HANDLERS[kind]
-    return handler(kind, request, rng, settings)
+    result = _HANDLERS[kind](kind, request, rng, settings)
+    result.level, result.margin = roll_level(result.outcome, result.success)
+    return result
+
+
+def roll_level(outcome: Mapping[str, Any], success: bool | None) -> tuple[str, int | None]:
+    """The shared level and margin of a result whose outcome holds the active ``roll`` (``rules/README.md``).
+
+    ``crit_success`` (a natural 1) and ``crit_failure`` (a natural 20) are the critical levels when the
+    result goes their way (L101, L103); an opposed roll won or lost follows the contest (L105). The
+    margin is the roll's ``signed_margin`` (target − die, L103); ``None`` without a roll."""
+    roll = outcome.get("roll")
+    if not isinstance(roll, Mapping):
+        return level_of(success), None
+    word = roll.get("outcome")
+    critical = (success is True and word == "crit_success") or (success is False and word == "crit_failure")
+    return level_of(success, critical), roll.get("signed_margin")
 
 
 def _simple_test(kind: str, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:

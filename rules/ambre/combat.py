@@ -47,6 +47,7 @@ from rules.ambre.derive import global_levels, minor_keys, normalise_wounds, woun
 from rules.ambre.schema import safe_validate
 from rules.ambre.sorcery import spell_cost, spell_request_errors
 from rules.base import (
+    ACTION_KEY,
     Combatant,
     CombatResult,
     Field,
@@ -56,6 +57,7 @@ from rules.base import (
     RulesError,
     StateChange,
     error,
+    with_action_key,
 )
 
 SLUG = "ambre"
@@ -251,7 +253,7 @@ def action_fields() -> tuple[Field, ...]:
     resistance = (("", Msg("—", "—")), *T.QUALITIES["resistance_degats"].tiers)
     return (
         Field(
-            "mode",
+            ACTION_KEY,
             "choice",
             Msg("Action", "Action"),
             required=True,
@@ -401,7 +403,7 @@ def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(declaration, dict):
         raise RulesError([error("", "invalid_request", "Déclaration invalide.", "Invalid declaration.")])
     errors = safe_validate(declaration, _ACTION_FIELDS)
-    mode = declaration.get("mode")
+    mode = declaration.get(ACTION_KEY)
     action_type = declaration.get("action_type")
     if mode in MODES and action_type:
         expected = "physical" if mode in PHYSICAL_MODES else "mental"
@@ -428,10 +430,10 @@ def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
 
 
 def action_type_of(declaration: dict[str, Any] | None) -> str:
-    declaration = declaration or {}
+    declaration = with_action_key(declaration or {}, "mode")
     if declaration.get("action_type") in ("physical", "mental"):
         return declaration["action_type"]
-    return "mental" if declaration.get("mode") in MENTAL_MODES else "physical"
+    return "mental" if declaration.get(ACTION_KEY) in MENTAL_MODES else "physical"
 
 
 # --------------------------------------------------------------------------
@@ -569,10 +571,13 @@ def resolve_action(
     rng: RandomSource | None = None,
     settings: dict[str, Any] | None = None,
 ) -> CombatResult:
-    """Resolve one declared action of ``actor`` against ``target``."""
+    """Resolve one declared action of ``actor`` against ``target``.
+
+    The action is ``declaration["action"]`` (``"mode"`` in a declaration stored before #16)."""
     settings = settings or {}
+    declaration = with_action_key(declaration, "mode")
     decl = _validate_declaration(declaration)
-    mode = decl["mode"]
+    mode = decl[ACTION_KEY]
     if mode in ("spell", "power"):
         return _resolve_power(actor, target, decl, settings)
     if target is None:
@@ -633,6 +638,8 @@ def resolve_action(
             if rule == "gm":
                 tags.append("gm_decision")
         outcome["touch"] = touch
+    # The touch decides the level (README): the actor's characteristic minus the target's is the margin.
+    margin = None if surprise else a_val - d_val
     if winner is None:
         tags.append("stalemate")
         return CombatResult(
@@ -648,7 +655,10 @@ def resolve_action(
             [],
             {},
             tags,
+            "tie",
+            margin,
         )
+    step_level = "success" if winner == "actor" else "failure"
 
     w, lo = (actor, target) if winner == "actor" else (target, actor)
     w_stats, l_stats = (a_stats, t_stats) if winner == "actor" else (t_stats, a_stats)
@@ -668,6 +678,8 @@ def resolve_action(
             [],
             {},
             tags,
+            step_level,
+            margin,
         )
     if winner == "target":
         tags.append("attacker_hit")  # L418 "un assaillant peut donc être blessé"
@@ -707,6 +719,8 @@ def resolve_action(
             changes.items,
             {},
             tags,
+            step_level,
+            margin,
         )
 
     # Step 4: parade (L420).
@@ -781,7 +795,11 @@ def resolve_action(
         f"{w.name} hits {lo.name}: raw damage {raw}, net {net}, {wound_txt.en} wound"
         f"{', breaks off' if determined is False else ''}.",
     )
-    return CombatResult(SLUG, "exchange", dict(declaration), [], outcome, summary, changes.items, {}, tags)
+    # Severity: the wound word itself (L424-L429: légère, sérieuse, grave, mortelle).
+    severity = wound or "none"
+    return CombatResult(
+        SLUG, "exchange", dict(declaration), [], outcome, summary, changes.items, {}, tags, step_level, margin, severity
+    )
 
 
 def _tier(slug: str) -> int:
@@ -817,9 +835,10 @@ def _resolve_power(
 ) -> CombatResult:
     state = _full_state(actor, settings)
     changes = _Changes()
-    tags = [decl["mode"], "gm_adjudication"]
-    outcome: dict[str, Any] = {"mode": decl["mode"], "action_type": "mental", "target": target.id if target else None}
-    if decl["mode"] == "spell":
+    mode = decl[ACTION_KEY]
+    tags = [mode, "gm_adjudication"]
+    outcome: dict[str, Any] = {"mode": mode, "action_type": "mental", "target": target.id if target else None}
+    if mode == "spell":
         cost = spell_cost(
             decl.get("base_cost") or 0,
             decl.get("modifications") or 0,
@@ -866,7 +885,7 @@ def _resolve_power(
     if energy > 0 and state["energy"] <= 0:
         changes.set(actor.id, state, "coma", True)  # L404 "descendant à 0"
         tags.append("coma")
-    label = MODE_LABELS[decl["mode"]]
+    label = MODE_LABELS[mode]
     summary = Msg(
         f"{actor.name} : {label.fr.lower()} ({keys} clé(s), {energy} énergie). Effet arbitré par le MJ (L422).",
         f"{actor.name}: {label.en.lower()} ({keys} key(s), {energy} energy). Effect adjudicated by the GM (L422).",

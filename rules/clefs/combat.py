@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.base import (
+    ACTION_KEY,
     Combatant,
     CombatResult,
     FieldError,
@@ -46,10 +47,12 @@ from rules.base import (
     RulesError,
     StateChange,
     error,
+    with_action_key,
 )
 from rules.clefs import tables as t
 from rules.clefs.derive import _as_int, find_skill
 from rules.clefs.resolution import (
+    action_level,
     confrontation_winner,
     draw,
     evaluate,
@@ -208,7 +211,8 @@ def resolve_action(
 ) -> CombatResult:
     if not isinstance(declaration, dict):
         raise RulesError([error("", "invalid_dict", "Objet attendu.", "Expected an object.")])
-    kind = declaration.get("kind", "opposed")
+    declaration = with_action_key(declaration, "kind")  # a declaration stored before #16
+    kind = declaration.get(ACTION_KEY, "opposed")
     if kind == "condition":
         return _condition(actor, target, declaration)
     if kind not in ("opposed", "simple"):
@@ -263,6 +267,8 @@ def resolve_action(
             outcome,
             summary_for(actor_out, actor.name),
             tags=[actor_out["level"].lower()],
+            level=action_level(actor_out),
+            margin=actor_out["signed_degree"],
         )
     assert target is not None
     defense_request = _side_request(
@@ -316,7 +322,14 @@ def resolve_action(
     summary = Msg(f"{a_sum.fr} | {b_sum.fr} → {verdict.fr}", f"{a_sum.en} | {b_sum.en} → {verdict.en}")
     secret = {"target_ca": target_out["ca"]} if target.is_npc else {}
     tags = ["confrontation", f"winner_{winner or 'none'}"]
-    return CombatResult(t.SLUG, "opposed", inputs, actor_draws + target_draws, outcome, summary, changes, secret, tags)
+    # Level: the actor wins, loses or nobody does (equal °R, G4). Severity: the text has no wound
+    # scale (gap G1); the harm a win inflicts is a handicap, "light" on the shared scale.
+    level = {"a": "success", "b": "failure", None: "tie"}[winner]
+    severity = "light" if inflicted else "none"
+    draws = actor_draws + target_draws
+    return CombatResult(
+        t.SLUG, "opposed", inputs, draws, outcome, summary, changes, secret, tags, level, None, severity
+    )
 
 
 def _condition(actor: Combatant, target: Combatant | None, declaration: dict[str, Any]) -> CombatResult:

@@ -36,7 +36,18 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules.base import Field, FieldError, Msg, RandomSource, Resolution, RulesError, ScriptedRandom, error, is_digits
+from rules.base import (
+    Field,
+    FieldError,
+    Msg,
+    RandomSource,
+    Resolution,
+    RulesError,
+    ScriptedRandom,
+    error,
+    is_digits,
+    level_of,
+)
 from rules.clefs import schema
 from rules.clefs import tables as t
 from rules.clefs.derive import skill_bonus
@@ -417,6 +428,18 @@ def summary_for(outcome: dict[str, Any], label: str | None = None) -> Msg:
     return Msg(fr, en)
 
 
+def action_level(outcome: dict[str, Any]) -> str:
+    """The shared level of one action's outcome (``rules/README.md``).
+
+    SUCCESS and AUTO_SUCCESS are a success, FAILURE and AUTO_FAILURE a failure
+    (L724-L768); a triggered critical die makes the rolled SUCCESS a
+    "prouesse exceptionnelle" (critical_success) and the FAILURE a
+    "maladresse exceptionnelle" (critical_failure), L993-L1047."""
+    crit = outcome.get("crit")
+    critical = bool(crit and crit.get("triggered")) and outcome["level"] in ("SUCCESS", "FAILURE")
+    return level_of(outcome["level"] in t.SUCCESS_LEVELS, critical)
+
+
 def resolve_simple(inputs: dict[str, Any], rng: RandomSource, kind: str = "action") -> Resolution:
     draws = draw(inputs, rng)
     outcome = evaluate(inputs, draws)
@@ -429,6 +452,8 @@ def resolve_simple(inputs: dict[str, Any], rng: RandomSource, kind: str = "actio
         summary=summary_for(outcome, inputs.get("label") or inputs.get("skill_name")),
         success=outcome["success"],
         tags=tags_for(outcome),
+        level=action_level(outcome),
+        margin=outcome["signed_degree"],  # °R, or minus the degree of failure (L759-L768)
     )
 
 
@@ -750,6 +775,7 @@ def _confrontation(request: dict[str, Any], rng: RandomSource, settings: dict[st
         Msg(f"{sa.fr} | {sb.fr} → {verdict.fr}", f"{sa.en} | {sb.en} → {verdict.en}"),
         success=None,
         tags=["confrontation", f"winner_{winner or 'none'}"],
+        level={"a": "success", "b": "failure", None: "tie"}[winner],  # equal °R: no winner (G4)
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from rules.base import Field, Msg, Step
+from rules.base import ACTION_KEY, Field, Msg, Step
 from rules.clefs import tables as t
 
 ASPECT_CHOICES = tuple((code, t.ASPECT_LABELS[code]) for code in t.ASPECTS)
@@ -588,7 +588,7 @@ def action_fields() -> tuple[Field, ...]:
 def _action_fields() -> tuple[Field, ...]:
     return (
         Field(
-            "kind",
+            ACTION_KEY,
             "choice",
             Msg("Type d'action", "Action kind"),
             default="opposed",

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.base import (
+    ACTION_KEY,
     Combatant,
     CombatResult,
     FieldError,
@@ -34,11 +35,13 @@ from rules.base import (
     StateChange,
     error,
     validate_fields,
+    with_action_key,
 )
 from rules.sms import schema
 from rules.sms.core import (
     _i,
     action_score,
+    die_level,
     difficulty_die,
     outcome_msg,
     request_score,
@@ -47,7 +50,7 @@ from rules.sms.core import (
 )
 from rules.sms.health import severity_id, status_after_wound
 from rules.sms.magic import build_spell, counter_spell_die
-from rules.sms.tables import SEVERITIES
+from rules.sms.tables import SEVERITIES, SHARED_SEVERITY
 
 SLUG = "sms"
 
@@ -234,12 +237,13 @@ def resolve_action(
     rng: RandomSource,
     settings: dict[str, Any],
 ) -> CombatResult:
+    declaration = with_action_key(declaration, "kind")  # a declaration stored before #16
     errors = validate_fields(declaration, schema.action_fields())
     if errors:
         raise RulesError(errors)
     s = settings
     rec = RecordingRandom(rng)
-    kind = declaration.get("kind", "attack")
+    kind = declaration.get(ACTION_KEY, "attack")
     timing = declaration.get("timing", "action") or "action"
     changes: list[StateChange] = []
     a_state = actor.state or {}
@@ -269,7 +273,7 @@ def resolve_action(
         raise RulesError(
             [
                 error(
-                    "kind",
+                    ACTION_KEY,
                     "npc_never_rolls",
                     "Le MJ ne lance jamais les dés : l'action d'un PNJ est une difficulté (L103).",
                     "The GM never rolls: an NPC's action is a difficulty (L103).",
@@ -281,7 +285,7 @@ def resolve_action(
         raise RulesError(
             [
                 error(
-                    "kind",
+                    ACTION_KEY,
                     "one_spell_per_turn",
                     "Un seul sort entre deux actions (L575).",
                     "Only one spell between two actions (L575).",
@@ -340,7 +344,33 @@ def resolve_action(
     secret = {}
     if target is not None and target.is_npc:
         secret = {"npc_die": outcome.get("die")}
-    return CombatResult(SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret)
+    level, margin, severity = _vocabulary(kind, outcome, changes)
+    return CombatResult(
+        SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret, [], level, margin, severity
+    )
+
+
+_INVERTED = {"success": "failure", "failure": "success", "critical_success": "critical_failure"}
+_INVERTED["critical_failure"] = "critical_success"
+
+
+def _vocabulary(kind: str, outcome: Mapping[str, Any], changes: list[StateChange]) -> tuple[str, int | None, str]:
+    """The actor's level and margin, and the severity of the wound the step gave (``rules/README.md``).
+
+    PC against PC, the attacker's die counts (L271-L275); an NPC's attack is the PC's defence roll
+    (L103), so the NPC succeeds when the defence fails: level inverted, margin negated."""
+    if kind in ("catch_breath", "end_sequence"):
+        level, margin = "none", None
+    else:
+        rolled = outcome.get("attacker") or outcome
+        level, margin = die_level(rolled, rolled.get("success"))
+        if outcome.get("direction") == "npc_to_pc":
+            level, margin = _INVERTED.get(level, level), None if margin is None else -margin
+    severity = "none"
+    for c in changes:
+        if c.path == "wounds" and isinstance(c.after, list) and len(c.after) > len(c.before or []):
+            severity = SHARED_SEVERITY.get(str(c.after[-1].get("severity")), "none")
+    return level, margin, severity
 
 
 def _predefined_rank(sheet: Mapping[str, Any], key: str) -> int:
@@ -459,7 +489,7 @@ def _spell_action(
     if d.get("special_power"):
         components["mode"] = "special_power"
     components["intervention"] = d.get("timing") == "intervention"
-    if d.get("kind") == "counter_spell":
+    if d.get(ACTION_KEY) == "counter_spell":
         power = _i(components.get("power"), 1)
         die = counter_spell_die(_i(components.get("caster_base_die"), 4), power, _i(d.get("circumstances")))
         sc = request_score(d, penalty)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.base import Msg, RandomSource
+from rules.base import Msg, RandomSource, level_of
 from rules.sms.tables import DIE_MAX, QUALITY_LABELS, STAKE_BY_DIE, STAKES
 
 
@@ -254,3 +254,18 @@ def outcome_msg(out: Mapping[str, Any]) -> Msg:
         f"Échec : {out['roll']} sur D{die} (score {out['score']}), {stake.fr}.",
         f"Failure: {out['roll']} on D{die} (score {out['score']}), {stake.en}.",
     )
+
+
+def die_level(out: Mapping[str, Any], success: bool | None) -> tuple[str, int | None]:
+    """The shared level and margin of a resolved die (``rules/README.md``).
+
+    A success (roll ≤ S, L99) is a critical one on a natural 1, a failure a critical one on the
+    die's highest face (L627, L633); the margin is the score minus the roll (``None`` when nothing
+    was rolled: an automatic result, L97, L268)."""
+    if success is None:
+        critical = False
+    else:
+        critical = bool(out.get("critical_success" if success else "critical_failure"))
+    roll, score = out.get("roll"), out.get("score")
+    margin = score - roll if isinstance(roll, int) and isinstance(score, int) else None
+    return level_of(success, critical), margin

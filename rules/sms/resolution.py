@@ -36,6 +36,7 @@ from rules.sms.core import (
     _i,
     choose_die,
     die_class,
+    die_level,
     difficulty_die,
     outcome_msg,
     request_score,
@@ -101,7 +102,8 @@ def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
     _validate(request, kind)
     rec = RecordingRandom(rng)
     outcome, summary, success, tags = _HANDLERS[kind](request, rec, settings)
-    return Resolution(SLUG, kind, dict(request), list(rec.draws), outcome, summary, success, tags)
+    level, margin = die_level(outcome, success)
+    return Resolution(SLUG, kind, dict(request), list(rec.draws), outcome, summary, success, tags, level, margin)
 
 
 def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:

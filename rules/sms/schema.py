@@ -6,7 +6,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from rules.base import Field, Msg, Step, default_from_fields
+from rules.base import ACTION_KEY, Field, Msg, Step, default_from_fields
 from rules.sms.tables import (
     ARCHETYPE_CHOICES,
     ARMOUR_KINDS,
@@ -970,7 +970,7 @@ def action_fields() -> tuple[Field, ...]:
 def _action_fields() -> tuple[Field, ...]:
     return (
         Field(
-            "kind",
+            ACTION_KEY,
             "choice",
             Msg("Action", "Action"),
             default="attack",

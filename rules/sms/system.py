@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.base import (
+    ACTION_KEY,
     Budget,
     Combatant,
     CombatResult,
@@ -28,6 +29,7 @@ from rules.base import (
     SheetTest,
     Step,
     validate_fields,
+    with_action_key,
 )
 from rules.sms import combat, creation, derive, npc, outcome, progression, resolution, schema
 from rules.sms import sheet_tests as _sheet_tests
@@ -175,7 +177,8 @@ class SMSSystem(RuleSystem):
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
         """An NPC attacks a PC: the PC's player defends, choosing the reaction's score or modules and the
         shield (L103: the GM never rolls; the PC's defence is the PC's action, L565–L575)."""
-        if declaration.get("kind", "attack") != "attack" or not actor.is_npc or target.is_npc:
+        declaration = with_action_key(declaration, "kind")
+        if declaration.get(ACTION_KEY, "attack") != "attack" or not actor.is_npc or target.is_npc:
             return ()
         return tuple(f for f in self.action_fields() if f.path in outcome.DEFENCE_PATHS)
 

@@ -143,7 +143,7 @@ def test_it_declares_campaign_settings_with_defaults():
 def test_it_declares_combat_fields():
     paths = {f.path for f in SYSTEM.action_fields()}
     assert {
-        "kind",
+        "action",
         "aspect_code",
         "means_code",
         "skill_name",

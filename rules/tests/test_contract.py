@@ -17,6 +17,10 @@ import pytest
 
 import rules
 from rules.base import (
+    ACTION_KEY,
+    LEVELS,
+    SEVERITIES,
+    SUCCESS_LEVELS,
     Budget,
     BuiltTest,
     Combatant,
@@ -301,6 +305,57 @@ def test_resolve_action_refuses_a_bad_declaration_with_rules_error_only(system: 
     for declaration in (unknown, {**unknown, **wrong}):
         with pytest.raises(RulesError):
             system.resolve_action(actor, target, declaration, SeededRandom(1))
+
+
+# --- one result vocabulary ------------------------------------------------------------------
+def _vocabulary_ok(result: Resolution | CombatResult) -> None:
+    assert result.level in LEVELS, result.level
+    assert result.margin is None or (isinstance(result.margin, int) and not isinstance(result.margin, bool))
+    data = result.to_dict()
+    assert data["level"] == result.level and data["margin"] == result.margin
+    if isinstance(result, Resolution):
+        expected = {True: SUCCESS_LEVELS, False: {"failure", "critical_failure"}, None: {"tie", "none"}}
+        assert result.level in expected[result.success], (result.kind, result.success, result.level)
+    else:
+        assert result.severity in SEVERITIES and data["severity"] == result.severity
+
+
+def test_every_resolution_carries_a_level_from_the_closed_set(system: RuleSystem) -> None:
+    for kind, fields in system.test_kinds().items():
+        for seed in range(12):
+            try:
+                result = system.resolve({"kind": kind, **_sample(fields)}, SeededRandom(f"level-{kind}-{seed}"))
+            except RulesError:
+                break
+            _vocabulary_ok(result)
+
+
+def _fighters(system: RuleSystem) -> tuple[Combatant, Combatant]:
+    sheet = system.default_sheet()
+    return (
+        Combatant("a", "A", "pcs", sheet, system.combat_state(sheet)),
+        Combatant("b", "B", "npcs", sheet, system.combat_state(sheet), is_npc=True),
+    )
+
+
+def test_every_declaration_names_its_type_action_and_every_step_carries_the_vocabulary(system: RuleSystem) -> None:
+    fields = {f.path: f for f in system.action_fields()}
+    if not fields:
+        return
+    assert fields[ACTION_KEY].kind == "choice" and fields[ACTION_KEY].required
+    actor, target = _fighters(system)
+    resolved = 0
+    for action, _label in fields[ACTION_KEY].choices:
+        for seed in range(6):
+            declaration = {**_sample(system.action_fields()), ACTION_KEY: action}
+            try:
+                result = system.resolve_action(actor, target, declaration, SeededRandom(f"step-{action}-{seed}"))
+            except RulesError:
+                break
+            resolved += 1
+            _vocabulary_ok(result)
+            assert result.inputs.get(ACTION_KEY, (result.inputs.get("declaration") or {}).get(ACTION_KEY)) == action
+    assert resolved, "no declared action resolves from its own declared defaults"
 
 
 # --- every capability has a working default ----------------------------------------------
