@@ -312,6 +312,106 @@ def is_digits(text: object) -> bool:
     return isinstance(text, str) and text.isascii() and text.isdigit()
 
 
+def is_int(value: object) -> bool:
+    """Whether ``value`` is an int (a bool is not: ``True`` is not a rank)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def as_int(value: Any, default: int = 0) -> int:
+    """A stored number read defensively: ``value`` when it is an int (a bool is not), else ``default``.
+
+    For values a sheet or a state should already hold as ints (after :func:`clean`): a malformed one
+    gives ``default`` instead of an exception, and validation reports it."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def to_int(value: Any, default: int = 0, *, bools: bool = False) -> int:
+    """A number typed or stored loosely: ``int(value)`` for an int, a float or a numeric string
+    (``" 3 "``), ``default`` for anything else. A bool gives ``default`` unless ``bools`` (then 0 or 1)."""
+    if isinstance(value, bool) and not bools:
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+_TRUE = frozenset({"true", "on", "yes", "1"})
+_FALSE = frozenset({"false", "off", "no", "0", ""})
+
+
+def clean(data: Any, fields: Iterable[Field]) -> dict[str, Any]:
+    """``data`` coerced to the declared kinds and completed with the defaults, once (Foundry's
+    ``DataModel.cleanData``): the values a form or an old record sends become the ones the rules read.
+
+    * a missing or ``None`` value takes the field's default (a fresh copy; ``[]``, ``{}``, ``False``
+      or ``""`` by kind when the field has none, as :func:`default_from_fields`);
+    * ``int``: a string of digits (with a sign, spaces around) becomes an int, a float with no
+      fraction too; ``bool``: ``"true"``/``"on"``/``"yes"``/``"1"`` and ``1`` become ``True``,
+      ``"false"``/``"off"``/``"no"``/``"0"``/``""`` and ``0`` become ``False``; ``choice``: a
+      number whose text is one of the choices becomes that text; ``list`` of records: each dict item
+      is cleaned with ``item_fields`` (other items are kept for validation to report);
+    * anything else is kept as it is: :func:`validate_fields` then reports what is still wrong.
+      Keys no field declares are kept too. ``data`` is never changed (a new dict is returned; a
+      non-dict gives the defaults).
+    """
+    out: dict[str, Any] = _copy(data) if isinstance(data, dict) else {}
+    for f in fields:
+        value = get_path(out, f.path, None)
+        if value is None:
+            if _settable(out, f.path):
+                default = f.default
+                if default is None:
+                    default = {"list": [], "dict": {}, "bool": False, "str": "", "text": ""}.get(f.kind)
+                set_path(out, f.path, _copy(default))
+            continue
+        cleaned = _clean_value(value, f)
+        if cleaned is not value:
+            set_path(out, f.path, cleaned)
+    return out
+
+
+def _settable(data: dict[str, Any], path: str) -> bool:
+    """Whether every container on the way to ``path`` is a dict or missing (a wrong one is kept)."""
+    current: Any = data
+    for part in path.split(".")[:-1]:
+        current = current.get(part)
+        if current is None:
+            return True
+        if not isinstance(current, dict):
+            return False
+    return True
+
+
+def _clean_value(value: Any, f: Field) -> Any:
+    kind = f.kind
+    if kind == "int":
+        if isinstance(value, str):
+            text = value.strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if is_digits(digits):
+                return int(text)
+        elif isinstance(value, float) and value.is_integer():
+            return int(value)
+    elif kind == "bool":
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if text in _TRUE:
+                return True
+            if text in _FALSE:
+                return False
+        elif value.__class__ is int and value in (0, 1):
+            return bool(value)
+    elif kind == "choice":
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            allowed = {v for v, _ in f.choices}
+            if value not in allowed and str(value) in allowed:
+                return str(value)
+    elif kind == "list" and f.item_fields and isinstance(value, list):
+        return [clean(item, f.item_fields) if isinstance(item, dict) else item for item in value]
+    return value
+
+
 def get_path(data: JSON, path: str, default: JSON = None) -> JSON:
     """Read a dotted path (``a.b.0.c``) from nested dicts/lists."""
     current = data

@@ -35,7 +35,7 @@ import copy
 from typing import Any
 
 from rules.altaride import tables as T
-from rules.altaride.derive import _int, domain
+from rules.altaride.derive import domain
 from rules.altaride.schema import catalogue, parse_formula, skill_formula
 from rules.base import (
     Field,
@@ -45,6 +45,7 @@ from rules.base import (
     ProgressionResult,
     PurchaseResult,
     RulesError,
+    as_int,
     error,
     validate_fields,
 )
@@ -236,7 +237,7 @@ def _buy_talent(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, 
     if _already(req, "talent", code):
         raise RulesError([_limit_error("talent", "Ce Talent a déjà augmenté d'un point", "This talent already rose")])
     talents = sheet.setdefault("talents", {})
-    current = _int(talents.get(code), T.TALENT_BASE)
+    current = as_int(talents.get(code), T.TALENT_BASE)
     new = current + 1
     if sheet.get("is_anthropoid", True) and new > T.TALENT_ANTHROPOID_MAX:
         raise _fail(
@@ -283,9 +284,9 @@ def _buy_skill(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, A
     codes = skill_formula(item, settings) or parse_formula(req.get("formula") or "")
     if codes is None:
         raise _fail("skill", "unknown_skill", "Formule inconnue.", "Unknown formula.")
-    current = _int(item.get("level"), 0)
+    current = as_int(item.get("level"), 0)
     new = current + 1
-    cap = min(_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
+    cap = min(as_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
     if settings.get("skill_level_capped_by_talents", True) and new > cap:
         raise _fail(
             "skill",
@@ -309,7 +310,7 @@ def _buy_endurance(sheet: dict[str, Any], req: dict[str, Any], settings: dict[st
             [_limit_error("pool", "Cette Endurance a déjà augmenté d'un point", "This Endurance already rose")]
         )
     bought = sheet.setdefault("endurance_bought", {})
-    current = _int(bought.get(pool), 0)
+    current = as_int(bought.get(pool), 0)
     bought[pool] = current + 1
     cur = sheet.setdefault("endurance_current", {})
     if isinstance(cur.get(pool), int):  # the current value rises with the max (A42)
@@ -393,20 +394,20 @@ def _buy_magic_level(sheet: dict[str, Any], req: dict[str, Any], settings: dict[
         field = f"{which}_level"
     else:
         field = "magic_level"
-    current = _int(item.get(field), 1)
+    current = as_int(item.get(field), 1)
     new = current + 1
     if new > T.MAGIC_LEVEL_MAX:
         raise _fail(
             "school", "magic_level_max", "10 niveaux de magie au plus (L157).", "At most 10 magic levels (L157)."
         )
-    if elemental and field == "minor_level" and new > _int(item.get("major_level"), 1):
+    if elemental and field == "minor_level" and new > as_int(item.get("major_level"), 1):
         raise _fail(
             "element",
             "minor_above_major",
             "Le niveau majeur doit rester ≥ au mineur (L159).",
             "The major level must stay ≥ the minor level (L159).",
         )
-    if new > _int(item.get("max_accessible_level"), T.DEFAULT_GRIMOIRE_LEVEL) and not req.get("gm_confirmed"):
+    if new > as_int(item.get("max_accessible_level"), T.DEFAULT_GRIMOIRE_LEVEL) and not req.get("gm_confirmed"):
         raise _fail(
             "gm_confirmed",
             "teacher_required",
@@ -459,11 +460,11 @@ def _buy_aptitude(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str
     if item is None:
         item = {"key": key, "level": 0}
         apts.append(item)
-    current = _int(item.get("level"), 0)
+    current = as_int(item.get("level"), 0)
     new = current + 1
     item["level"] = new
     return (
-        T.aptitude_step_cost(new, _int(row.get("level1_cost"), 0)),
+        T.aptitude_step_cost(new, as_int(row.get("level1_cost"), 0)),
         {"key": key, "from": current, "to": new},
         Msg(f"Aptitude {row.get('name') or key} niveau {new}", f"Aptitude {row.get('name') or key} level {new}"),
     )

@@ -56,6 +56,7 @@ from rules.base import (
     RandomSource,
     RulesError,
     StateChange,
+    as_int,
     error,
     with_action_key,
 )
@@ -101,10 +102,6 @@ MODE_LABELS = {
     "unarmed": Msg("Sans arme", "Unarmed"),
     "none": Msg("Aucune défense déclarée", "No declared defence"),
 }
-
-
-def _i(value: Any, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 # --------------------------------------------------------------------------
@@ -186,16 +183,16 @@ class _Stats(dict):  # type: ignore[type-arg]
 
     def __missing__(self, key: str) -> int:
         if key in _CHARACTERISTICS:
-            value = _i(self._chars(key))
+            value = as_int(self._chars(key))
         elif key in _LEVELS:
             attrs, char, constant = _LEVELS[key]
-            value = constant + sum(_i(self._attrs(a)) for a in attrs)
+            value = constant + sum(as_int(self._attrs(a)) for a in attrs)
             if char:
                 value += self[char]
             if self._mods:
-                value += _i(self._mods(key))  # GM modifiers (L400)
+                value += as_int(self._mods(key))  # GM modifiers (L400)
         elif key in _ATTR_KEYS:
-            value = _i(self._attrs(_ATTR_KEYS[key]))
+            value = as_int(self._attrs(_ATTR_KEYS[key]))
         else:
             raise KeyError(key)
         self[key] = value
@@ -219,15 +216,15 @@ def combat_state(
     condition = sheet.get("condition") or {}
     chars = sheet.get("characteristics") or {}
     wounds = normalise_wounds(wound_points(condition.get("wounds") or {}))
-    keys = minor_keys(_i(chars.get("mental")), _i(chars.get("volonte")))
-    life = levels["life_max"] - _i(condition.get("life_damage"))
-    energy = levels["energy_max"] - _i(condition.get("energy_spent"))
+    keys = minor_keys(as_int(chars.get("mental")), as_int(chars.get("volonte")))
+    life = levels["life_max"] - as_int(condition.get("life_damage"))
+    energy = levels["energy_max"] - as_int(condition.get("energy_spent"))
     return {
         "life": life,
         "life_max": levels["life_max"],
         "energy": energy,
         "energy_max": levels["energy_max"],
-        "keys": max(0, keys - _i(condition.get("keys_used"))),
+        "keys": max(0, keys - as_int(condition.get("keys_used"))),
         "wounds": wounds,
         "wound_points": wound_points(wounds),
         "determined": True,
@@ -457,8 +454,8 @@ def initiative(
         kind = action_type_of(decl)
         char = "rapidite" if kind == "physical" else "concentration"
         chars = c.sheet.get("characteristics") or {}
-        score = _i(chars.get(char)) + _i(decl.get("initiative_modifier"))
-        tiebreak = _i((c.sheet.get("attributes") or {}).get(T.PARENT[char])) if by_attribute else 0
+        score = as_int(chars.get(char)) + as_int(decl.get("initiative_modifier"))
+        tiebreak = as_int((c.sheet.get("attributes") or {}).get(T.PARENT[char])) if by_attribute else 0
         rows.append(
             {
                 "id": c.id,
@@ -559,8 +556,8 @@ def _touch_values(
     return (
         a_char,
         d_char,
-        actor[a_char] + _i(decl.get("actor_modifier")),
-        target[d_char] + _i(decl.get("target_modifier")),
+        actor[a_char] + as_int(decl.get("actor_modifier")),
+        target[d_char] + as_int(decl.get("target_modifier")),
     )
 
 
@@ -851,7 +848,7 @@ def _resolve_power(
         keys, energy = cost["keys"], cost["energy"]
         outcome.update(cost)
     else:
-        keys, energy = 0, _i(decl.get("energy_cost"))
+        keys, energy = 0, as_int(decl.get("energy_cost"))
         outcome.update({"keys": 0, "energy": energy})
     errors: list[FieldError] = []
     if keys > state["keys"]:

@@ -23,11 +23,7 @@ from rules.ambre.costs import (
 )
 from rules.ambre.derive import attribute_points, characteristic, pool
 from rules.ambre.schema import coerce, safe_validate
-from rules.base import Budget, Field, FieldError, LedgerDraft, Msg, error
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+from rules.base import Budget, Field, FieldError, LedgerDraft, Msg, error, is_int
 
 
 def _key(value: Any) -> str | None:
@@ -56,10 +52,10 @@ def attribute_cost(points: int) -> int:
 
 def starting_points(sheet: dict[str, Any], settings: dict[str, Any] | None) -> int:
     own = coerce(sheet).get("creation_points")
-    if _int(own):
+    if is_int(own):
         return own
     value = (settings or {}).get("starting_budget")
-    return value if _int(value) else T.STARTING_BUDGET
+    return value if is_int(value) else T.STARTING_BUDGET
 
 
 def _items(sheet: dict[str, Any], key: str) -> list[tuple[int, dict[str, Any]]]:
@@ -189,7 +185,7 @@ def karma_errors(balance: int, sheet: dict[str, Any], settings: dict[str, Any] |
                 )
             )
         limit = (settings or {}).get("debt_limit")
-        if _int(limit) and -balance > limit:
+        if is_int(limit) and -balance > limit:
             errors.append(
                 error(
                     "karma_loan",

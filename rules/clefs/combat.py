@@ -46,11 +46,12 @@ from rules.base import (
     RandomSource,
     RulesError,
     StateChange,
+    as_int,
     error,
     with_action_key,
 )
 from rules.clefs import tables as t
-from rules.clefs.derive import _as_int, find_skill
+from rules.clefs.derive import find_skill
 from rules.clefs.resolution import (
     action_level,
     confrontation_winner,
@@ -107,7 +108,7 @@ def combat_state(sheet: dict[str, Any]) -> dict[str, Any]:
     for condition in sheet.get("conditions") or []:
         if isinstance(condition, dict) and condition.get("active", True):
             item = {
-                "value": _as_int(condition.get("value")),
+                "value": as_int(condition.get("value")),
                 "source": condition.get("source", ""),
                 "note": condition.get("note", ""),
             }
@@ -117,7 +118,7 @@ def combat_state(sheet: dict[str, Any]) -> dict[str, Any]:
 
 
 def _state_values(state: dict[str, Any], key: str) -> list[int]:
-    return [_as_int(item.get("value")) for item in state.get(key) or [] if isinstance(item, dict)]
+    return [as_int(item.get("value")) for item in state.get(key) or [] if isinstance(item, dict)]
 
 
 def _check(declaration: dict[str, Any], key: str, lo: int, hi: int, default: int, errors: list[FieldError]) -> int:
@@ -199,11 +200,9 @@ def initiative(
         rows.sort(key=lambda row: (-row[0][0], -row[0][1], row[1]))
         return [row[2] for row in rows]
     ordered = sorted(
-        enumerate(combatants), key=lambda pair: (_as_int((declarations.get(pair[1].id) or {}).get("order")), pair[0])
+        enumerate(combatants), key=lambda pair: (as_int((declarations.get(pair[1].id) or {}).get("order")), pair[0])
     )
-    return [
-        {"id": c.id, "score": _as_int((declarations.get(c.id) or {}).get("order")), "draws": []} for _, c in ordered
-    ]
+    return [{"id": c.id, "score": as_int((declarations.get(c.id) or {}).get("order")), "draws": []} for _, c in ordered]
 
 
 def resolve_action(

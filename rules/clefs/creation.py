@@ -18,10 +18,10 @@ import copy
 from collections import Counter
 from typing import Any
 
-from rules.base import Budget, FieldError, Msg, RandomSource, RulesError, ScriptedRandom, error, validate_fields
+from rules.base import Budget, FieldError, Msg, RandomSource, RulesError, ScriptedRandom, as_int, error, validate_fields
 from rules.clefs import schema
 from rules.clefs import tables as t
-from rules.clefs.derive import _as_int, creation_level, means_errors, skills_of
+from rules.clefs.derive import creation_level, means_errors, skills_of
 
 
 def _roll_sum(rng: RandomSource, dice: int, sides: int) -> list[int]:
@@ -320,7 +320,7 @@ def creation_errors(sheet: dict[str, Any], settings: dict[str, Any]) -> list[Fie
             )
         )
     elif means is not None:
-        later = _as_int(sheet.get("means_exchanges_done"))
+        later = as_int(sheet.get("means_exchanges_done"))
         used = means_exchange_points(placed, means)
         if used > t.MEANS_EXCHANGE_POINTS + later:
             errors.append(

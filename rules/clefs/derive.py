@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import DerivedSpec, Msg
+from rules.base import DerivedSpec, Msg, as_int
 from rules.clefs import tables as t
 
 
@@ -56,24 +56,20 @@ def skill_title(nc: int) -> Msg:
     return title
 
 
-def _as_int(value: Any, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
 def creation_level(skill: dict[str, Any]) -> int:
     """NC a skill had at creation: ``creation_nc``, or the current NC when unset (still in creation)."""
     value = skill.get("creation_nc")
     if value is None:
-        return _as_int(skill.get("nc"))
-    return _as_int(value)
+        return as_int(skill.get("nc"))
+    return as_int(value)
 
 
 def granted_px(skill: dict[str, Any]) -> int:
     """Aspect-PX this skill has given in total: ``aspect_px_granted``, or its NC (no anti-abuse limit)."""
     value = skill.get("aspect_px_granted")
     if value is None:
-        return _as_int(skill.get("nc"))
-    return _as_int(value)
+        return as_int(skill.get("nc"))
+    return as_int(value)
 
 
 def skills_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
@@ -99,7 +95,7 @@ def current_aspect(sheet: dict[str, Any], code: str) -> int:
 
 
 def _aspect_values(code: str, aspects: dict[str, Any], skills: list[dict[str, Any]], free: bool) -> dict[str, int]:
-    base = _as_int(aspects.get(code), 10)
+    base = as_int(aspects.get(code), 10)
     mine = [s for s in skills if s.get("aspect") == code]
     creation_px = 0 if free else sum(creation_level(s) for s in mine)
     total_px = sum(granted_px(s) for s in mine) - (sum(creation_level(s) for s in mine) if free else 0)
@@ -123,13 +119,13 @@ def current_aspects(sheet: dict[str, Any]) -> dict[str, int]:
 def pending_means_exchanges(sheet: dict[str, Any]) -> int:
     """Means exchanges earned by post-creation aspect increases, not yet used or declined (L650-L653)."""
     earned = sum(v["increases_after_creation"] for v in aspect_state(sheet).values())
-    return max(earned - _as_int(sheet.get("means_exchanges_done")), 0)
+    return max(earned - as_int(sheet.get("means_exchanges_done")), 0)
 
 
 def means_errors(means: dict[str, Any]) -> list[tuple[str, str, Msg]]:
     """Constraints M1-M5 on a profile (L318-L341, L578-L579): (path, code, message) tuples."""
     problems: list[tuple[str, str, Msg]] = []
-    values = {code: _as_int(means.get(code)) for code in t.MEANS}
+    values = {code: as_int(means.get(code)) for code in t.MEANS}
     for code, value in values.items():
         if not t.MEANS_MIN <= value <= t.MEANS_MAX:
             problems.append(
@@ -172,12 +168,12 @@ def derive_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     means = sheet.get("means") if isinstance(sheet.get("means"), dict) else {}
     skills = []
     for skill in skills_of(sheet):
-        nc = _as_int(skill.get("nc"))
+        nc = as_int(skill.get("nc"))
         aspect_code = skill.get("aspect")
         means_code = skill.get("default_means")
         default_ca = None
         if aspect_code in aspects and means_code in t.MEANS:
-            default_ca = aspects[aspect_code] + _as_int(means.get(means_code)) + skill_bonus(nc)
+            default_ca = aspects[aspect_code] + as_int(means.get(means_code)) + skill_bonus(nc)
         skills.append(
             {
                 "name": skill.get("name", ""),
@@ -198,11 +194,11 @@ def derive_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         "aspect_px": {code: v["px"] for code, v in state.items()},
         "aspect_thresholds": {code: v["threshold"] for code, v in state.items()},
         "pending_means_exchanges": pending_means_exchanges(sheet),
-        "means_sum": sum(_as_int(means.get(code)) for code in t.MEANS),
+        "means_sum": sum(as_int(means.get(code)) for code in t.MEANS),
         "means_valid": not means_errors(means),
         "skills": skills,
-        "handicap_total": sum(_as_int(c.get("value")) for c in active if c.get("kind", "handicap") == "handicap"),
-        "advantage_total": sum(_as_int(c.get("value")) for c in active if c.get("kind") == "advantage"),
+        "handicap_total": sum(as_int(c.get("value")) for c in active if c.get("kind", "handicap") == "handicap"),
+        "advantage_total": sum(as_int(c.get("value")) for c in active if c.get("kind") == "advantage"),
     }
 
 

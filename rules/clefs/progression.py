@@ -23,10 +23,9 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from rules.base import FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error, is_digits
+from rules.base import FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, as_int, error, is_digits
 from rules.clefs import tables as t
 from rules.clefs.derive import (
-    _as_int,
     aspect_state,
     find_skill,
     means_errors,
@@ -41,7 +40,7 @@ def _limit(settings: dict[str, Any]) -> int | None:
 
 
 def _in_top(skills: list[dict[str, Any]], index: int, limit: int) -> bool:
-    order = sorted(range(len(skills)), key=lambda i: (-_as_int(skills[i].get("nc")), i))
+    order = sorted(range(len(skills)), key=lambda i: (-as_int(skills[i].get("nc")), i))
     return index in order[:limit]
 
 
@@ -49,7 +48,7 @@ def raise_skill_levels(sheet: dict[str, Any], index: int, to: int, settings: dic
     """Raise skill ``index`` of ``sheet`` (in place) to NC ``to``; returns the aspect-PX it gave."""
     skills = sheet["skills"]
     skill = skills[index]
-    start = _as_int(skill.get("nc"))
+    start = as_int(skill.get("nc"))
     if skill.get("creation_nc") is None:
         skill["creation_nc"] = start  # freeze the creation level before the first purchase
     limit = _limit(settings)
@@ -57,14 +56,14 @@ def raise_skill_levels(sheet: dict[str, Any], index: int, to: int, settings: dic
     if limit is None:
         skill["nc"] = to
         if granted_before is not None:
-            skill["aspect_px_granted"] = _as_int(granted_before) + (to - start)
+            skill["aspect_px_granted"] = as_int(granted_before) + (to - start)
         return to - start
     counted = 0
     for level in range(start + 1, to + 1):
         skill["nc"] = level
         if _in_top([s if isinstance(s, dict) else {} for s in skills], index, limit):
             counted += 1
-    base = start if granted_before is None else _as_int(granted_before)
+    base = start if granted_before is None else as_int(granted_before)
     skill["aspect_px_granted"] = base + counted
     return counted
 
@@ -121,7 +120,7 @@ def _spend(
     kind: str,
 ) -> PurchaseResult:
     cost = skill_cost(start, to)
-    available = _as_int(balances.get("xp"))
+    available = as_int(balances.get("xp"))
     if cost > available:
         return PurchaseResult(
             sheet,
@@ -196,7 +195,7 @@ def _raise_skill(
         )
     index, skill = found
     errors: list[FieldError] = []
-    start = _as_int(skill.get("nc"))
+    start = as_int(skill.get("nc"))
     to = _target(request, start, errors)
     if errors:
         return PurchaseResult(sheet, [], errors)
@@ -272,12 +271,12 @@ def _means_exchange(
     if errors:
         return PurchaseResult(sheet, [], errors)
     new = copy.deepcopy(sheet)
-    new["means"][source] = _as_int(new["means"].get(source)) - 1
-    new["means"][target] = _as_int(new["means"].get(target)) + 1
+    new["means"][source] = as_int(new["means"].get(source)) - 1
+    new["means"][target] = as_int(new["means"].get(target)) + 1
     problems = means_errors(new["means"])
     if problems:
         return PurchaseResult(sheet, [], [FieldError(path, code, msg) for path, code, msg in problems])
-    new["means_exchanges_done"] = _as_int(new.get("means_exchanges_done")) + 1
+    new["means_exchanges_done"] = as_int(new.get("means_exchanges_done")) + 1
     return PurchaseResult(new, [])
 
 
@@ -291,7 +290,7 @@ def _decline(
             [error("", "no_means_exchange", "Aucun échange de moyens disponible.", "No means exchange available.")],
         )
     new = copy.deepcopy(sheet)
-    new["means_exchanges_done"] = _as_int(new.get("means_exchanges_done")) + 1
+    new["means_exchanges_done"] = as_int(new.get("means_exchanges_done")) + 1
     return PurchaseResult(new, [])
 
 
@@ -325,14 +324,14 @@ def apply_progression(
 def suggest_session_awards(sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any]) -> list[LedgerDraft]:
     """GM-configured suggestions only: the text has no award formula (L626-L642)."""
     drafts: list[LedgerDraft] = []
-    per_session = _as_int(settings.get("px_per_session"))
+    per_session = as_int(settings.get("px_per_session"))
     if per_session > 0 and facts.get("present", True):
         drafts.append(
             LedgerDraft(
                 "xp", per_session, "system_award", Msg("PX de séance", "Session PX"), {"rule": "px_per_session"}
             )
         )
-    per_crit = _as_int(settings.get("px_per_critical"))
+    per_crit = as_int(settings.get("px_per_critical"))
     if per_crit > 0:
         count = sum(1 for r in facts.get("resolutions") or [] if "critical_triggered" in (r.get("tags") or []))
         if count:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Field, FieldError, Msg, RulesError, SheetRead, SheetTest, error, pick_fields
+from rules.base import Field, FieldError, Msg, RulesError, SheetRead, SheetTest, as_int, error, pick_fields
 from rules.clefs import tables as t
-from rules.clefs.derive import _as_int, current_aspect, current_aspects, find_skill, skills_of
+from rules.clefs.derive import current_aspect, current_aspects, find_skill, skills_of
 from rules.clefs.schema import action_request_fields
 
 GROUP_SKILLS = Msg("Compétences", "Skills")
@@ -50,14 +50,14 @@ def request_from_sheet(
     request: dict[str, Any] = {
         "aspect": current_aspect(sheet, aspect),  # type: ignore[arg-type]
         "aspect_code": aspect,
-        "means": _as_int((sheet.get("means") or {}).get(means)) if means else 0,
+        "means": as_int((sheet.get("means") or {}).get(means)) if means else 0,
     }
     if means:
         request["means_code"] = means
     if skill_name:
         found = find_skill(sheet, skill_name, aspect) or find_skill(sheet, skill_name)
         request["skill_name"] = skill_name
-        request["skill_nc"] = _as_int(found[1].get("nc")) if found else 0
+        request["skill_nc"] = as_int(found[1].get("nc")) if found else 0
         if found and found[1].get("aspect") != aspect:
             request["other_aspect"] = True
     handicaps: list[int] = []
@@ -65,7 +65,7 @@ def request_from_sheet(
     for condition in sheet.get("conditions") or []:
         if isinstance(condition, dict) and condition.get("active", True):
             target = advantages if condition.get("kind") == "advantage" else handicaps
-            target.append(_as_int(condition.get("value")))
+            target.append(as_int(condition.get("value")))
     extra_handicaps = extra.pop("handicaps", None) or []
     extra_advantages = extra.pop("advantages", None) or []
     request["handicaps"] = handicaps + list(extra_handicaps)
@@ -81,8 +81,8 @@ def _means_field(sheet: dict[str, Any]) -> Field:
         (
             code,
             Msg(
-                f"{t.MEANS_LABELS[code].fr} {_as_int(means.get(code)):+d}",
-                f"{t.MEANS_LABELS[code].en} {_as_int(means.get(code)):+d}",
+                f"{t.MEANS_LABELS[code].fr} {as_int(means.get(code)):+d}",
+                f"{t.MEANS_LABELS[code].en} {as_int(means.get(code)):+d}",
             ),
         )
         for code in t.MEANS
@@ -113,7 +113,7 @@ def sheet_tests(sheet: dict[str, Any]) -> list[SheetTest]:
         aspect = t.ASPECT_ALIASES.get(str(skill.get("aspect") or "").upper())
         if not name or aspect is None:
             continue
-        nc = _as_int(skill.get("nc"))
+        nc = as_int(skill.get("nc"))
         aspect_label = t.ASPECT_LABELS[aspect]
         out.append(
             SheetTest(
@@ -162,7 +162,7 @@ def sheet_test_request(
         extra["advantages"] = [extra.pop("advantage")]
     request = request_from_sheet(sheet, aspect, means, skill_name, **extra)
     if skill_name:
-        request["skill_nc"] = _as_int(skills_of(sheet)[int(ref)].get("nc"))
+        request["skill_nc"] = as_int(skills_of(sheet)[int(ref)].get("nc"))
         request.pop("other_aspect", None)
     if means:
         reads.append(SheetRead(f"means.{means}", t.MEANS_LABELS[means], request["means"]))
@@ -171,5 +171,5 @@ def sheet_test_request(
             word = Msg("Avantage", "Advantage") if condition.get("kind") == "advantage" else Msg("Handicap", "Handicap")
             source = str(condition.get("source") or condition.get("note") or "").strip()
             label = Msg(f"{word.fr} {source}".strip(), f"{word.en} {source}".strip())
-            reads.append(SheetRead(f"conditions.{index}.value", label, _as_int(condition.get("value"))))
+            reads.append(SheetRead(f"conditions.{index}.value", label, as_int(condition.get("value"))))
     return request, reads

@@ -34,12 +34,12 @@ from rules.base import (
     RulesError,
     StateChange,
     error,
+    to_int,
     validate_fields,
     with_action_key,
 )
 from rules.sms import schema
 from rules.sms.core import (
-    _i,
     action_score,
     die_level,
     difficulty_die,
@@ -187,7 +187,7 @@ def combat_state(
         "interventions_used": 0,
         "spell_cast": False,
         "wounds": copy.deepcopy(sheet.get("wounds") or []),
-        "fatigue": {k: _i(fatigue.get(k)) for k in ("transient", "lasting", "persistent")},
+        "fatigue": {k: to_int(fatigue.get(k)) for k in ("transient", "lasting", "persistent")},
         "status": sheet.get("status") or "active",
     }
 
@@ -218,14 +218,14 @@ def initiative(
                 if isinstance(m, Mapping) and _initiative_domain(m.get("domain"))
             ]
         if modules:
-            score = score_from_modules(modules, _i(d.get("modifier")))["score"]
+            score = score_from_modules(modules, to_int(d.get("modifier")))["score"]
             tiebreak = initiative_tiebreak(modules)
         elif not c.is_npc:  # no module of reflexes or anticipation: the lowest score (≤ 0 counts 1, L95)
-            score = action_score(_i(d.get("modifier")))
+            score = action_score(to_int(d.get("modifier")))
             tiebreak = 0
         else:
-            score = action_score(_i(d.get("score"), 1) + _i(d.get("modifier")))
-            tiebreak = _i(d.get("tiebreak"))
+            score = action_score(to_int(d.get("score"), 1) + to_int(d.get("modifier")))
+            tiebreak = to_int(d.get("tiebreak"))
         entries.append({"id": c.id, "score": score, "tiebreak": tiebreak, "draws": []})
     return initiative_order(entries, rng)
 
@@ -253,11 +253,11 @@ def resolve_action(
             changes.append(StateChange(c.id, path, before, after))
 
     # turn budget (L565, L573, L575)
-    reactions = _i(a_state.get("reactions"))
+    reactions = to_int(a_state.get("reactions"))
     penalty = reaction_penalty(reactions)
     if timing == "intervention":
         allowed = interventions_allowed(_predefined_rank(actor.sheet, "intervention"))
-        used = _i(a_state.get("interventions_used"))
+        used = to_int(a_state.get("interventions_used"))
         if used >= allowed:
             raise RulesError(
                 [
@@ -307,26 +307,26 @@ def resolve_action(
     elif kind in ("spell", "counter_spell"):
         outcome, summary = _spell_action(actor, target, declaration, rec, s, penalty, change)
         cost = outcome["energy_cost"]
-        fatigue_after["lasting"] = _i(fatigue_after.get("lasting")) + cost.get("lasting", 0)
-        fatigue_after["transient"] = _i(fatigue_after.get("transient")) + cost.get("transient", 0)
+        fatigue_after["lasting"] = to_int(fatigue_after.get("lasting")) + cost.get("lasting", 0)
+        fatigue_after["transient"] = to_int(fatigue_after.get("transient")) + cost.get("transient", 0)
     else:
         if declaration.get("die") is None:
             raise RulesError([error("die", "required", "Indiquez le dé de difficulté.", "Give the difficulty die.")])
         sc = request_score(declaration, penalty)
-        die = difficulty_die(_i(declaration.get("die")), [_i(declaration.get("circumstances"))])
+        die = difficulty_die(to_int(declaration.get("die")), [to_int(declaration.get("circumstances"))])
         outcome = resolve_die(sc["score"], die, rec)
         summary = outcome_msg(outcome)
     if timing == "intervention" and kind not in ("spell", "counter_spell"):
-        fatigue_after["transient"] = _i(fatigue_after.get("transient")) + 1  # L571
+        fatigue_after["transient"] = to_int(fatigue_after.get("transient")) + 1  # L571
     for k in ("transient", "lasting", "persistent"):
-        change(actor, f"fatigue.{k}", _i(fatigue_before.get(k)), _i(fatigue_after.get(k)))
+        change(actor, f"fatigue.{k}", to_int(fatigue_before.get(k)), to_int(fatigue_after.get(k)))
     if kind == "end_sequence":
         change(actor, "reactions", reactions, 0)
-        change(actor, "interventions_used", _i(a_state.get("interventions_used")), 0)
+        change(actor, "interventions_used", to_int(a_state.get("interventions_used")), 0)
         change(actor, "spell_cast", bool(a_state.get("spell_cast")), False)
     elif timing == "action":
         change(actor, "reactions", reactions, 0)  # L573: cleared once he acts
-        change(actor, "interventions_used", _i(a_state.get("interventions_used")), 0)
+        change(actor, "interventions_used", to_int(a_state.get("interventions_used")), 0)
         change(actor, "spell_cast", bool(a_state.get("spell_cast")), casts_spell)
     else:
         if timing == "reaction":
@@ -335,8 +335,8 @@ def resolve_action(
             change(
                 actor,
                 "interventions_used",
-                _i(a_state.get("interventions_used")),
-                _i(a_state.get("interventions_used")) + 1,
+                to_int(a_state.get("interventions_used")),
+                to_int(a_state.get("interventions_used")) + 1,
             )
         if casts_spell:
             change(actor, "spell_cast", bool(a_state.get("spell_cast")), True)
@@ -375,7 +375,11 @@ def _vocabulary(kind: str, outcome: Mapping[str, Any], changes: list[StateChange
 
 def _predefined_rank(sheet: Mapping[str, Any], key: str) -> int:
     return max(
-        [_i(m.get("rank")) for m in sheet.get("modules") or [] if isinstance(m, Mapping) and m.get("predefined") == key]
+        [
+            to_int(m.get("rank"))
+            for m in sheet.get("modules") or []
+            if isinstance(m, Mapping) and m.get("predefined") == key
+        ]
         or [0]
     )
 
@@ -414,18 +418,20 @@ def _attack(
     sev = severity_id(d.get("severity", "light"))
     size = 0
     if d.get("apply_size", True):
-        size = size_modifier(_i(actor.sheet.get("size_factor"), 5), _i(target.sheet.get("size_factor"), 5))
+        size = size_modifier(to_int(actor.sheet.get("size_factor"), 5), to_int(target.sheet.get("size_factor"), 5))
     weapons = actor.sheet.get("weapons") or []
     w_index = d.get("weapon")
-    if not actor.is_npc and w_index is not None and 0 <= _i(w_index) < len(weapons):
+    if not actor.is_npc and w_index is not None and 0 <= to_int(w_index) < len(weapons):
         # an unsuited weapon costs the size difference (L597)
-        size += weapon_size_malus(_i(weapons[_i(w_index)].get("size_factor"), 5), _i(actor.sheet.get("size_factor"), 5))
+        size += weapon_size_malus(
+            to_int(weapons[to_int(w_index)].get("size_factor"), 5), to_int(actor.sheet.get("size_factor"), 5)
+        )
     if not actor.is_npc and target.is_npc:
         npc = target.sheet.get("npc") or {}
-        base = d.get("die") if d.get("die") is not None else _i(npc.get("base_defence_die"), 8)
+        base = d.get("die") if d.get("die") is not None else to_int(npc.get("base_defence_die"), 8)
         armour = _armour(target.sheet, d, s)
         sc = request_score(d, penalty + size)
-        die = pc_attack_die(_i(base), sev, armour, _i(d.get("circumstances")), _i(d.get("barrier_power")))
+        die = pc_attack_die(to_int(base), sev, armour, to_int(d.get("circumstances")), to_int(d.get("barrier_power")))
         out = resolve_die(sc["score"], die, rng)
         out.update(direction="pc_to_npc", score_detail=sc, size_modifier=size, armour=armour)
         if out["success"]:
@@ -433,13 +439,15 @@ def _attack(
         return out, outcome_msg(out)
     if actor.is_npc and not target.is_npc:
         npc = actor.sheet.get("npc") or {}
-        base = d.get("die") if d.get("die") is not None else _i(npc.get("base_attack_die"), 8)
+        base = d.get("die") if d.get("die") is not None else to_int(npc.get("base_attack_die"), 8)
         armour = _armour(target.sheet, d, s)
-        shield = _i((target.sheet.get("shield") or {}).get("category")) if d.get("shield") else 0
+        shield = to_int((target.sheet.get("shield") or {}).get("category")) if d.get("shield") else 0
         t_state = target.state or {}
-        t_reactions = _i(t_state.get("reactions"))
+        t_reactions = to_int(t_state.get("reactions"))
         sc = request_score(d, reaction_penalty(t_reactions) - size)
-        die = pc_defence_die(_i(base), sev, armour, shield, _i(d.get("barrier_power")), _i(d.get("circumstances")))
+        die = pc_defence_die(
+            to_int(base), sev, armour, shield, to_int(d.get("barrier_power")), to_int(d.get("circumstances"))
+        )
         out = resolve_die(sc["score"], die, rng)
         out.update(direction="npc_to_pc", score_detail=sc, size_modifier=-size, armour=armour, shield=shield)
         change(target, "reactions", t_reactions, t_reactions + 1)
@@ -451,7 +459,7 @@ def _attack(
             )
         return out, Msg("Attaque parée.", "Attack warded off.")
     # PC against PC (L271–275, L581): each chose his die
-    a_die = difficulty_die(_i(d.get("die"), 6))
+    a_die = difficulty_die(to_int(d.get("die"), 6))
     att = resolve_die(request_score(d, penalty + size)["score"], a_die, rng)
     out = {
         "direction": "pc_to_pc",
@@ -466,7 +474,7 @@ def _attack(
 def _armour(sheet: Mapping[str, Any], d: Mapping[str, Any], s: Mapping[str, Any]) -> int:
     armour = sheet.get("armour") or {}
     value = armour_modifier(
-        _i(armour.get("category")), armour.get("kind", "custom"), s.get("leather_armour", "minus_two")
+        to_int(armour.get("category")), armour.get("kind", "custom"), s.get("leather_armour", "minus_two")
     )
     applies = d.get("armour_applies", "full")
     if applies == "none":
@@ -490,14 +498,14 @@ def _spell_action(
         components["mode"] = "special_power"
     components["intervention"] = d.get("timing") == "intervention"
     if d.get(ACTION_KEY) == "counter_spell":
-        power = _i(components.get("power"), 1)
-        die = counter_spell_die(_i(components.get("caster_base_die"), 4), power, _i(d.get("circumstances")))
+        power = to_int(components.get("power"), 1)
+        die = counter_spell_die(to_int(components.get("caster_base_die"), 4), power, to_int(d.get("circumstances")))
         sc = request_score(d, penalty)
         out = resolve_die(sc["score"], die, rng)
         out["energy_cost"] = {"transient": 0, "lasting": 2 if components["intervention"] else 1}
         return out, outcome_msg(out)
     if target is not None and target.is_npc and components.get("nature") == "offensive":
-        components.setdefault("target_die", _i((target.sheet.get("npc") or {}).get("base_defence_die"), 8))
+        components.setdefault("target_die", to_int((target.sheet.get("npc") or {}).get("base_defence_die"), 8))
     built = build_spell(components, s)
     if built["errors"]:
         raise RulesError([FieldError(f"spell.{e['path']}", e["code"], Msg(**e["message"])) for e in built["errors"]])

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.base import Msg, RandomSource, level_of
+from rules.base import Msg, RandomSource, level_of, to_int
 from rules.sms.tables import DIE_MAX, QUALITY_LABELS, STAKE_BY_DIE, STAKES
 
 
@@ -212,22 +212,13 @@ def score_from_modules(modules: Iterable[Mapping[str, Any]], modifier: int = 0) 
     }
 
 
-def _i(value: Any, default: int = 0) -> int:
-    if isinstance(value, bool):
-        return default
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
 def request_score(request: Mapping[str, Any], extra: int = 0) -> dict[str, Any]:
     """Score of a request: from its ``modules`` list when given, else the typed ``score`` (+ ``modifier``)."""
-    modifier = _i(request.get("modifier")) + extra
+    modifier = to_int(request.get("modifier")) + extra
     modules = request.get("modules") or []
     if modules:
         return score_from_modules(modules, modifier)
-    raw = _i(request.get("score"), 1) + modifier
+    raw = to_int(request.get("score"), 1) + modifier
     return {"raw": raw, "score": action_score(raw), "modifier": modifier}
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.base import DerivedSpec, Msg
+from rules.base import DerivedSpec, Msg, to_int
 from rules.sms.combat import initiative_tiebreak, interventions_allowed
-from rules.sms.core import _i
 from rules.sms.creation import budget_lines, module_notation
 from rules.sms.health import fatigue_penalty, severity_id
 from rules.sms.tables import MAGIC_MODULE, RACES, SEVERITIES
@@ -48,7 +47,7 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
     predefined = {}
     for m in modules:
         if m.get("predefined"):
-            predefined[m["predefined"]] = max(predefined.get(m["predefined"], 0), _i(m.get("rank")))
+            predefined[m["predefined"]] = max(predefined.get(m["predefined"], 0), to_int(m.get("rank")))
     race = RACES.get(sheet.get("race") or "humain", RACES["humain"])
     return {
         "xp_budget": info["available"],
@@ -56,7 +55,7 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         "xp_negative_credit": info["credit"],
         "xp_creation_left": info["left"],
         "wound_penalty": sum(SEVERITIES[x]["penalty"] for x in severities),
-        "fatigue_penalty": fatigue_penalty(sheet.get("fatigue") or {}, _i(s.get("fatigue_penalty"), 1)),
+        "fatigue_penalty": fatigue_penalty(sheet.get("fatigue") or {}, to_int(s.get("fatigue_penalty"), 1)),
         "out_of_combat": any(x >= 4 for x in severities),
         "interventions_allowed": interventions_allowed(predefined.get("intervention", 0)),
         "initiative_tiebreak": initiative_tiebreak(

@@ -6,9 +6,8 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.base import Field, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error, validate_fields
+from rules.base import Field, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error, to_int, validate_fields
 from rules.sms import schema
-from rules.sms.core import _i
 from rules.sms.creation import module_notation
 from rules.sms.tables import MAGIC_MODULE
 
@@ -54,9 +53,9 @@ def purchase(
     modules = new.setdefault("modules", [])
     advances = new.setdefault("advances", [])
     scenario = str(request["scenario"])
-    xp = _i((balances or {}).get("xp"))
+    xp = to_int((balances or {}).get("xp"))
     if kind == "raise_module":
-        index = _i(request.get("module"))
+        index = to_int(request.get("module"))
         if index >= len(modules):
             return PurchaseResult(sheet, [], [error("module", "not_found", "Module introuvable.", "Module not found.")])
         m = modules[index]
@@ -87,12 +86,12 @@ def purchase(
                 "One rank per module at the end of a scenario (L77).",
             ),
         ]
-        max_rank = _i(s.get("max_rank"))
+        max_rank = to_int(s.get("max_rank"))
         if m.get("predefined") in MAGIC_MODULE.values():
-            max_rank = _i(s.get("magic_max_rank"), 5)
+            max_rank = to_int(s.get("magic_max_rank"), 5)
         checks.append(
             (
-                bool(max_rank) and _i(m.get("rank")) + 1 > max_rank,
+                bool(max_rank) and to_int(m.get("rank")) + 1 > max_rank,
                 "max_rank",
                 "Rang maximum atteint.",
                 "Maximum rank reached.",
@@ -101,20 +100,20 @@ def purchase(
         for failed, code, fr, en in checks:
             if failed:
                 return PurchaseResult(sheet, [], [error("module", code, fr, en)])
-        cost = _i(m.get("scope"), 1)
+        cost = to_int(m.get("scope"), 1)
         if cost > xp:
             return PurchaseResult(
                 sheet, [], [error("module", "not_enough_xp", "Il faut {n} XP.", "{n} XP needed.", n=cost)]
             )
-        m["rank"] = _i(m.get("rank")) + 1
-        m["progress_ranks"] = _i(m.get("progress_ranks")) + 1
+        m["rank"] = to_int(m.get("rank")) + 1
+        m["progress_ranks"] = to_int(m.get("progress_ranks")) + 1
     else:
         name = str(request["name"]).strip()
         if any(x.get("name") == name for x in modules):
             return PurchaseResult(
                 sheet, [], [error("name", "duplicate", "Ce module existe déjà.", "This module already exists.")]
             )
-        cost = _i(request.get("scope"), 1)
+        cost = to_int(request.get("scope"), 1)
         if cost > xp:
             return PurchaseResult(
                 sheet, [], [error("scope", "not_enough_xp", "Il faut {n} XP.", "{n} XP needed.", n=cost)]
@@ -158,7 +157,7 @@ def module_offers(
         result = purchase(sheet, request, balances, settings)
         if result.errors or not result.entries:
             continue
-        rank = _i(m.get("rank"))
+        rank = to_int(m.get("rank"))
         label = f"{module_notation(m)} → {rank + 1}"
         out.append(
             {
@@ -226,7 +225,7 @@ def apply_progression(
             if key in seen:
                 continue
             seen.add(key)
-        xp += _i(e.get("amount"))
+        xp += to_int(e.get("amount"))
     flags = [{"code": "negative_xp", "xp": xp}] if xp < 0 else []
     return ProgressionResult({"xp": xp}, sheet, flags)
 

@@ -23,6 +23,7 @@ from rules.base import (
     Resolution,
     RulesError,
     error,
+    to_int,
     validate_fields,
 )
 from rules.sms import schema
@@ -33,7 +34,6 @@ from rules.sms.combat import (
     pvp_outcome,
 )
 from rules.sms.core import (
-    _i,
     choose_die,
     die_class,
     die_level,
@@ -74,7 +74,7 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
 
 
 def _steps(value: Any) -> int:
-    return max(0, min(3, _i(value)))
+    return max(0, min(3, to_int(value)))
 
 
 def _validate(request: Mapping[str, Any], kind: str) -> None:
@@ -126,7 +126,7 @@ def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | 
     if kind == "action" and threshold != "none" and chosen is not None:
         # The roll uses the player's die (L97, L107-L119), as in ``_t_action``/``resolve_with_degrees``.
         gm_die = die
-        die = choose_die(gm_die, _i(chosen), score)
+        die = choose_die(gm_die, to_int(chosen), score)
         p = 0.0 if threshold == "absolute" and die < gm_die else success_probability(score, die)
     result = {"score": score, "die": die, "success": p, "failure": 1 - p}
     if kind == "cast_spell":
@@ -157,50 +157,50 @@ def _spell_preview(built: Mapping[str, Any]) -> dict[str, Any]:
 
 def _score_and_die(kind: str, r: Mapping[str, Any], s: Mapping[str, Any]) -> tuple[int, int]:
     if kind == "action":
-        return request_score(r)["score"], difficulty_die(_i(r.get("die")), [_i(r.get("circumstances"))])
+        return request_score(r)["score"], difficulty_die(to_int(r.get("die")), [to_int(r.get("circumstances"))])
     if kind == "attack_npc":
         return request_score(r)["score"], pc_attack_die(
-            _i(r.get("base_die")),
+            to_int(r.get("base_die")),
             r.get("severity", "light"),
-            _i(r.get("armour_category")),
-            _i(r.get("circumstances")),
-            _i(r.get("barrier_power")),
+            to_int(r.get("armour_category")),
+            to_int(r.get("circumstances")),
+            to_int(r.get("barrier_power")),
         )
     if kind == "defend_npc":
         armour = armour_modifier(
-            _i(r.get("armour_category")),
+            to_int(r.get("armour_category")),
             "leather" if r.get("leather") else "custom",
             s.get("leather_armour", "minus_two"),
         )
         return request_score(r)["score"], pc_defence_die(
-            _i(r.get("base_die")),
+            to_int(r.get("base_die")),
             r.get("severity", "light"),
             armour,
-            _i(r.get("shield_category")),
-            _i(r.get("barrier_power")),
-            _i(r.get("circumstances")),
+            to_int(r.get("shield_category")),
+            to_int(r.get("barrier_power")),
+            to_int(r.get("circumstances")),
         )
     if kind == "cast_spell":
         built = build_spell(r, s)
         return request_score(r, -built["score_penalty"])["score"], built["difficulty"]
     if kind == "counter_spell":
         return request_score(r)["score"], counter_spell_die(
-            _i(r.get("caster_base_die")), _i(r.get("power"), 1), _i(r.get("circumstances"))
+            to_int(r.get("caster_base_die")), to_int(r.get("power"), 1), to_int(r.get("circumstances"))
         )
     penalty = dispel_score_penalty(
         _steps(r.get("effect_duration")), _steps(r.get("effect_area")), _steps(r.get("range"))
     )
-    power = _i(r.get("power"), 1)
-    die = (ritual_dispel_die if r.get("ritual") else dispel_die)(power, _i(r.get("circumstances")))
+    power = to_int(r.get("power"), 1)
+    die = (ritual_dispel_die if r.get("ritual") else dispel_die)(power, to_int(r.get("circumstances")))
     return request_score(r, -penalty)["score"], die
 
 
 def _t_action(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
     sc = request_score(r)
-    gm_die = difficulty_die(_i(r.get("die")), [_i(r.get("circumstances"))])
+    gm_die = difficulty_die(to_int(r.get("die")), [to_int(r.get("circumstances"))])
     chosen = r.get("chosen_die")
     out = resolve_with_degrees(
-        sc["score"], gm_die, _i(chosen) if chosen is not None else None, r.get("threshold", "none") or "none", rng
+        sc["score"], gm_die, to_int(chosen) if chosen is not None else None, r.get("threshold", "none") or "none", rng
     )
     out["score_detail"] = sc
     msg = outcome_msg(out)
@@ -214,11 +214,11 @@ def _t_action(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> 
 def _t_attack_npc(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
     sc = request_score(r)
     die = pc_attack_die(
-        _i(r.get("base_die")),
+        to_int(r.get("base_die")),
         r.get("severity", "light"),
-        _i(r.get("armour_category")),
-        _i(r.get("circumstances")),
-        _i(r.get("barrier_power")),
+        to_int(r.get("armour_category")),
+        to_int(r.get("circumstances")),
+        to_int(r.get("barrier_power")),
     )
     out = resolve_die(sc["score"], die, rng)
     sev = severity_id(r.get("severity", "light"))
@@ -248,15 +248,15 @@ def _t_defend_npc(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any])
 
 
 def _t_opposed(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
-    a_die = difficulty_die(_i(r.get("attacker_die")))
-    d_die = difficulty_die(_i(r.get("defender_die")))
-    att = resolve_die(_i(r.get("attacker_score"), 1), a_die, rng)
+    a_die = difficulty_die(to_int(r.get("attacker_die")))
+    d_die = difficulty_die(to_int(r.get("defender_die")))
+    att = resolve_die(to_int(r.get("attacker_score"), 1), a_die, rng)
     defends = r.get("defends", True)
-    dfn = resolve_die(_i(r.get("defender_score"), 1), d_die, rng) if defends else None
+    dfn = resolve_die(to_int(r.get("defender_score"), 1), d_die, rng) if defends else None
     res = pvp_outcome(att["success"], dfn["success"] if dfn else None, a_die, d_die)
     levels = 0
     if res["result_die"]:
-        levels = weapon_damage_levels(_i(r.get("weapon_base")), res["result_die"], _i(r.get("armour_category")))
+        levels = weapon_damage_levels(to_int(r.get("weapon_base")), res["result_die"], to_int(r.get("armour_category")))
     res.update(attacker=att, defender=dfn, result_class=die_class(res["result_die"]), wound_levels=levels)
     if s.get("health_model") == "wound_levels" and levels:
         mapped = levels_to_severity(levels)
@@ -292,8 +292,8 @@ def _t_cast_spell(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any])
 
 
 def _t_counter_spell(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
-    power = _i(r.get("power"), 1)
-    if _i(r.get("magic_rank")) < power:
+    power = to_int(r.get("power"), 1)
+    if to_int(r.get("magic_rank")) < power:
         raise RulesError(
             [
                 error(
@@ -311,8 +311,8 @@ def _t_counter_spell(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, An
 
 
 def _t_dispel(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
-    power = _i(r.get("power"), 1)
-    if _i(r.get("magic_rank")) < power:
+    power = to_int(r.get("power"), 1)
+    if to_int(r.get("magic_rank")) < power:
         raise RulesError(
             [
                 error(
@@ -330,8 +330,8 @@ def _t_dispel(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> 
 
 
 def _t_fall(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
-    height = _i(r.get("height"))
-    ft = _i(r.get("size_factor"), 5)
+    height = to_int(r.get("height"))
+    ft = to_int(r.get("size_factor"), 5)
     controlled = bool(r.get("controlled"))
     force = fall_force(height, ft, controlled)
     mortal = fall_is_mortal(height, ft)
@@ -361,7 +361,7 @@ def _t_fall(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tu
         die = difficulty_die(force)
         chosen = r.get("chosen_die")
         if chosen is not None:
-            die = difficulty_die(_i(chosen))
+            die = difficulty_die(to_int(chosen))
         res = resolve_die(score, die, rng, criticals=True, force_roll=bool(r.get("roll_anyway")))
         if res["critical_success"]:
             outcome = "critical_success"
@@ -380,10 +380,10 @@ def _t_fall(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tu
 
 
 def _t_projection(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
-    ft = _i(r.get("size_factor"), 5)
-    distance = _i(r.get("distance"))
+    ft = to_int(r.get("size_factor"), 5)
+    distance = to_int(r.get("distance"))
     obstacle = r.get("obstacle_after")
-    obstacle = _i(obstacle) if obstacle is not None else None
+    obstacle = to_int(obstacle) if obstacle is not None else None
     used = distance - obstacle if obstacle is not None else distance
     out: dict[str, Any] = {"distance": distance, "obstacle_after": obstacle, "impact_distance": max(0, used)}
     outcome = "none"
@@ -391,7 +391,7 @@ def _t_projection(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any])
         tier = 1 + fall_multiples(max(0, used), ft)
         die = difficulty_die(3 * tier)  # an uncontrolled fall of this tier (L646, REC force 3 × tier)
         if r.get("chosen_die") is not None:
-            die = difficulty_die(_i(r.get("chosen_die")))
+            die = difficulty_die(to_int(r.get("chosen_die")))
         res = resolve_die(request_score(r)["score"], die, rng, criticals=True)
         outcome = (
             "critical_success"
@@ -429,9 +429,11 @@ def _t_heal(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tu
 
 
 def _t_recovery(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
-    fatigue = {k: _i(r.get(k)) for k in ("transient", "lasting", "persistent")}
-    after = recover_fatigue(fatigue, r.get("event", "sequence_end"), _i(r.get("amount")), bool(r.get("maintaining")))
-    out = {"fatigue": after, "penalty": fatigue_penalty(after, _i(s.get("fatigue_penalty"), 1))}
+    fatigue = {k: to_int(r.get(k)) for k in ("transient", "lasting", "persistent")}
+    after = recover_fatigue(
+        fatigue, r.get("event", "sequence_end"), to_int(r.get("amount")), bool(r.get("maintaining"))
+    )
+    out = {"fatigue": after, "penalty": fatigue_penalty(after, to_int(s.get("fatigue_penalty"), 1))}
     msg = Msg(
         "Fatigue : {t} passagère, {l} durable, {p} persistante.",
         "Fatigue: {t} transient, {l} lasting, {p} persistent.",
@@ -440,7 +442,9 @@ def _t_recovery(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -
 
 
 def _t_npc_difficulty(r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
-    die = npc_difficulty(r.get("method", "simple"), _i(r.get("base")), r.get("modules") or [], _i(r.get("modifier")))
+    die = npc_difficulty(
+        r.get("method", "simple"), to_int(r.get("base")), r.get("modules") or [], to_int(r.get("modifier"))
+    )
     return {"die": die}, Msg(f"Difficulté D{die}.", f"Difficulty D{die}."), None, []
 
 
@@ -460,20 +464,20 @@ def _levels_to_wound(out: dict[str, Any], levels: int, s: Mapping[str, Any]) -> 
 
 def _affliction(kind: str, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
     if r.get("treated"):
-        out = {"progressed": False, "boxes_checked": _i(r.get("boxes_checked")), "wounds": 0}
+        out = {"progressed": False, "boxes_checked": to_int(r.get("boxes_checked")), "wounds": 0}
         return (
             out,
             Msg("Causes éliminées : la progression cesse (L617).", "Causes removed: progression stops (L617)."),
             True,
             [],
         )
-    total = _i(r.get("boxes_total")) or _i(s.get("disease_boxes"))
+    total = to_int(r.get("boxes_total")) or to_int(s.get("disease_boxes"))
     resist = None
-    die = _i(r.get("die"))
+    die = to_int(r.get("die"))
     if die:
         resist = resolve_die(request_score(r)["score"], difficulty_die(die), rng)
-    steps = 0 if resist and resist["success"] else _i(r.get("rate"), 1)
-    out = affliction_progress(kind, total, _i(r.get("boxes_checked")), steps)
+    steps = 0 if resist and resist["success"] else to_int(r.get("rate"), 1)
+    out = affliction_progress(kind, total, to_int(r.get("boxes_checked")), steps)
     out.update(resist=resist, progressed=steps > 0)
     if s.get("health_model") == "wound_levels" and out["wounds"]:
         out["wound"] = {"severity": "serious" if kind == "poison" else "critical"}
