@@ -37,7 +37,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, final, runtime_checkable
 
 JSON = Any
 Lang = Literal["fr", "en"]
@@ -322,14 +322,21 @@ def as_int(value: Any, default: int = 0) -> int:
 
     For values a sheet or a state should already hold as ints (after :func:`clean`): a malformed one
     gives ``default`` instead of an exception, and validation reports it."""
+    if value.__class__ is int:  # the common case first (hot path)
+        return value
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 def to_int(value: Any, default: int = 0, *, bools: bool = False) -> int:
     """A number typed or stored loosely: ``int(value)`` for an int, a float or a numeric string
     (``" 3 "``), ``default`` for anything else. A bool gives ``default`` unless ``bools`` (then 0 or 1)."""
-    if isinstance(value, bool) and not bools:
+    cls = value.__class__
+    if cls is int:  # the common cases first, without raising (hot path)
+        return value
+    if value is None:
         return default
+    if cls is bool:
+        return int(value) if bools else default
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -1149,6 +1156,7 @@ class RuleSystem(ABC):
         merged.update(given)
         return merged
 
+    @final
     def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
         """Field-level errors of a campaign's settings for this system.
 
@@ -1157,7 +1165,11 @@ class RuleSystem(ABC):
         system adds its own checks (Altaride: a skill formula is talent codes;
         Ambre: the shape of a power table) after these.
         """
-        return validate_fields(settings or {}, self.campaign_settings_fields())
+        return self._validate_settings(self.settings(settings))
+
+    def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
+        """The system's part of :meth:`validate_settings`, with the merged ``settings``."""
+        return validate_fields(settings, self.campaign_settings_fields())
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Bring a stored sheet from ``from_version`` to :attr:`schema_version`.
@@ -1189,6 +1201,7 @@ class RuleSystem(ABC):
         """
         return []
 
+    @final
     def follow_edit(
         self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
     ) -> dict[str, Any]:
@@ -1199,13 +1212,23 @@ class RuleSystem(ABC):
         new placement of the rolled aspects restarts the exchanges). Returns a
         new sheet, never mutates its inputs. Default: ``after`` unchanged.
         """
+        return self._follow_edit(before, after, self.settings(settings))
+
+    def _follow_edit(self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        """The system's part of :meth:`follow_edit`, with the merged ``settings``."""
         return after
 
     # ---- validation and derived values ------------------------------------
+    @final
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         """Field-level errors (types and ranges, then the system's rules)."""
+        return self._validate_sheet(sheet, self.settings(settings))
+
+    def _validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
+        """The system's part of :meth:`validate_sheet`, with the merged ``settings``."""
         return validate_fields(sheet, self.sheet_fields())
 
+    @final
     def validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         """Field-level errors of an NPC's sheet, by the system's NPC rules.
 
@@ -1214,19 +1237,38 @@ class RuleSystem(ABC):
         types and ranges of the stored fields only. A system with NPC rules
         (SMS: definition methods, L987–1035) adds its checks.
         """
+        return self._validate_npc(sheet, self.settings(settings))
+
+    def _validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
+        """The system's part of :meth:`validate_npc`, with the merged ``settings``."""
         return validate_fields(sheet, self.sheet_fields())
 
-    @abstractmethod
+    @final
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
         """Derived values, recomputed from the stored sheet."""
+        return self._derive(sheet, self.settings(settings))
 
     @abstractmethod
+    def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        """The system's part of :meth:`derive`, with the merged ``settings``."""
+
+    @final
     def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
         """What the sheet spends of its creation budget."""
+        return self._creation_budget(sheet, self.settings(settings))
 
+    @abstractmethod
+    def _creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any]) -> Budget:
+        """The system's part of :meth:`creation_budget`, with the merged ``settings``."""
+
+    @final
     def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
         """Ledger entries written when the GM approves the sheet (e.g. a creation leftover kept as
         experience, karma spent at creation). Default: none."""
+        return self._creation_ledger(sheet, self.settings(settings))
+
+    def _creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[LedgerDraft]:
+        """The system's part of :meth:`creation_ledger`, with the merged ``settings``."""
         return []
 
     # ---- resolution -------------------------------------------------------
@@ -1234,6 +1276,7 @@ class RuleSystem(ABC):
         """Request kinds :meth:`resolve` accepts, with their fields."""
         return {}
 
+    @final
     def resolve(
         self,
         request: dict[str, Any],
@@ -1244,13 +1287,28 @@ class RuleSystem(ABC):
 
         Raises :class:`RulesError` with field errors for a bad request.
         """
+        return self._resolve(request, rng, self.settings(settings))
+
+    def _resolve(
+        self,
+        request: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any],
+    ) -> Resolution:
+        """The system's part of :meth:`resolve`, with the merged ``settings``."""
         raise RulesError([error("kind", "unsupported", "Test non pris en charge.", "Unsupported test.")])
 
+    @final
     def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """Exact odds of a test, if the system defines them."""
+        return self._odds(request, self.settings(settings))
+
+    def _odds(self, request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:
+        """The system's part of :meth:`odds`, with the merged ``settings``."""
         return None
 
     # ---- tests built from the sheet ----------------------------------------
+    @final
     def sheet_tests(
         self,
         sheet: dict[str, Any],
@@ -1262,6 +1320,15 @@ class RuleSystem(ABC):
         ``state`` is the current situation the app knows beyond the sheet
         (e.g. a combat participant's gauges); ``None`` means the sheet alone.
         """
+        return self._sheet_tests(sheet, self.settings(settings), state)
+
+    def _sheet_tests(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any] | None = None,
+    ) -> list[SheetTest]:
+        """The system's part of :meth:`sheet_tests`, with the merged ``settings``."""
         return []
 
     def sheet_test_request(
@@ -1295,11 +1362,11 @@ class RuleSystem(ABC):
         hold the test's declared inputs, and a GM-only one (``audience="gm"``)
         only when ``gm`` is true. Raises :class:`RulesError` otherwise: an
         unknown test, an impossible one, an undeclared or GM-only input, a bad
-        value. Not meant to be overridden (override :meth:`sheet_tests` and
+        value. Not meant to be overridden (override :meth:`_sheet_tests` and
         :meth:`sheet_test_request`).
         """
         merged = self.settings(settings)
-        options = {t.key: t for t in self.sheet_tests(sheet, merged, state)}
+        options = {t.key: t for t in self._sheet_tests(sheet, merged, state)}
         test = options.get(str(choice or ""))
         if test is None:
             raise RulesError(
@@ -1349,6 +1416,7 @@ class RuleSystem(ABC):
         (Altaride's *baisser le dé*). Default: never."""
         return False
 
+    @final
     def lower_die(
         self,
         stored: Resolution | dict[str, Any],
@@ -1359,6 +1427,17 @@ class RuleSystem(ABC):
     ) -> tuple[dict[str, Any], LedgerDraft]:
         """Spend ``points`` of experience to lower a stored test's die: ``(new outcome, ledger draft)``.
         Refused with :class:`RulesError` where :meth:`can_lower_die` is false (the default)."""
+        return self._lower_die(stored, points, xp_balance, side, self.settings(settings))
+
+    def _lower_die(
+        self,
+        stored: Resolution | dict[str, Any],
+        points: int,
+        xp_balance: int,
+        side: str,
+        settings: dict[str, Any],
+    ) -> tuple[dict[str, Any], LedgerDraft]:
+        """The system's part of :meth:`lower_die`, with the merged ``settings``."""
         raise RulesError([error("lower_die", "unsupported", "Non prévu par ce système.", "Not in this system.")])
 
     def can_reevaluate(self, resolution: Mapping[str, Any]) -> bool:
@@ -1382,6 +1461,7 @@ class RuleSystem(ABC):
         return None
 
     # ---- combat -----------------------------------------------------------
+    @final
     def combat_state(
         self,
         sheet: dict[str, Any],
@@ -1393,6 +1473,15 @@ class RuleSystem(ABC):
         ``balances`` are the character's ledger balances (``{"karma": 3}``) when it has a
         ledger (``None`` for a quick NPC): a system whose combat reads one (Ambre's karma
         decides what a mortal wound means) takes it from there."""
+        return self._combat_state(sheet, self.settings(settings), balances)
+
+    def _combat_state(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any],
+        balances: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
+        """The system's part of :meth:`combat_state`, with the merged ``settings``."""
         return {}
 
     def private_state_keys(self) -> frozenset[str]:
@@ -1410,6 +1499,7 @@ class RuleSystem(ABC):
         """Fields of a combat declaration for this system."""
         return ()
 
+    @final
     def validate_action(
         self,
         actor_sheet: dict[str, Any],
@@ -1419,8 +1509,19 @@ class RuleSystem(ABC):
     ) -> list[FieldError]:
         """Errors of a declaration (already checked against :meth:`action_fields`) against the sheets
         involved: e.g. a skill the character does not have. Default: none."""
+        return self._validate_action(actor_sheet, declaration, target_sheet, self.settings(settings))
+
+    def _validate_action(
+        self,
+        actor_sheet: dict[str, Any],
+        declaration: dict[str, Any],
+        target_sheet: dict[str, Any] | None,
+        settings: dict[str, Any],
+    ) -> list[FieldError]:
+        """The system's part of :meth:`validate_action`, with the merged ``settings``."""
         return []
 
+    @final
     def initiative(
         self,
         combatants: Sequence[Combatant],
@@ -1429,8 +1530,19 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """Initiative order: ``[{"id": ..., "score": ..., "draws": [...]}, ...]``."""
+        return self._initiative(combatants, declarations, rng, self.settings(settings))
+
+    def _initiative(
+        self,
+        combatants: Sequence[Combatant],
+        declarations: dict[str, dict[str, Any]],
+        rng: RandomSource,
+        settings: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """The system's part of :meth:`initiative`, with the merged ``settings``."""
         return [{"id": c.id, "score": 0, "draws": []} for c in combatants]
 
+    @final
     def resolve_action(
         self,
         actor: Combatant,
@@ -1440,8 +1552,20 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         """Resolve one declared action into a result and state changes."""
+        return self._resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    def _resolve_action(
+        self,
+        actor: Combatant,
+        target: Combatant | None,
+        declaration: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any],
+    ) -> CombatResult:
+        """The system's part of :meth:`resolve_action`, with the merged ``settings``."""
         raise RulesError([error("kind", "unsupported", "Action non prise en charge.", "Unsupported action.")])
 
+    @final
     def action_options(
         self,
         sheet: dict[str, Any],
@@ -1454,6 +1578,17 @@ class RuleSystem(ABC):
         (its skills, weapons, spells). ``defending``: the inputs of :meth:`defence_fields`, from the
         defender's sheet. A player's value outside these choices is refused; the GMs may enter any.
         Default: none (free inputs)."""
+        return self._action_options(sheet, state, self.settings(settings), defending=defending)
+
+    def _action_options(
+        self,
+        sheet: dict[str, Any],
+        state: dict[str, Any],
+        settings: dict[str, Any],
+        *,
+        defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        """The system's part of :meth:`action_options`, with the merged ``settings``."""
         return {}
 
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
@@ -1483,12 +1618,19 @@ class RuleSystem(ABC):
             return "unconscious"
         return "active"
 
+    @final
     def carry_combat_state(
         self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The sheet with a participant's combat state carried into it (wounds, pools,
         fatigue, handicaps, conditions), as the system keeps them between fights.
         Returns a new dict; the default carries nothing (returns the sheet unchanged)."""
+        return self._carry_combat_state(sheet, state, self.settings(settings))
+
+    def _carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The system's part of :meth:`carry_combat_state`, with the merged ``settings``."""
         return sheet
 
     def combat_state_for_others(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -1508,6 +1650,7 @@ class RuleSystem(ABC):
         """Purchase kinds a player may request, with their fields."""
         return {}
 
+    @final
     def purchase(
         self,
         sheet: dict[str, Any],
@@ -1516,12 +1659,23 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> PurchaseResult:
         """Cost and effect of spending experience/karma on the sheet."""
+        return self._purchase(sheet, request, balances, self.settings(settings))
+
+    def _purchase(
+        self,
+        sheet: dict[str, Any],
+        request: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any],
+    ) -> PurchaseResult:
+        """The system's part of :meth:`purchase`, with the merged ``settings``."""
         return PurchaseResult(
             sheet,
             [],
             [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")],
         )
 
+    @final
     def purchase_offers(
         self,
         sheet: dict[str, Any],
@@ -1535,6 +1689,16 @@ class RuleSystem(ABC):
         are inputs the app knows (e.g. ``already_bought``), passed to the kinds that declare them.
         Default: every purchase kind whose only required input is a choice, one offer per choice.
         """
+        return self._purchase_offers(sheet, balances, self.settings(settings), facts)
+
+    def _purchase_offers(
+        self,
+        sheet: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any],
+        facts: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The system's part of :meth:`purchase_offers`, with the merged ``settings``."""
         facts = facts or {}
         out: list[dict[str, Any]] = []
         for kind, fields in self.purchase_fields().items():
@@ -1547,7 +1711,7 @@ class RuleSystem(ABC):
                 if not value:
                     continue
                 offer = {required[0].path: value}
-                result = self.purchase(sheet, {"kind": kind, **offer, **known}, balances, settings)
+                result = self._purchase(sheet, {"kind": kind, **offer, **known}, balances, settings)
                 if result.errors or not result.entries:
                     continue
                 cost = -sum(d.amount for d in result.entries)
@@ -1558,6 +1722,7 @@ class RuleSystem(ABC):
         """The GM's inputs on the session award screen that :meth:`suggest_session_awards` reads."""
         return ()
 
+    @final
     def suggest_session_awards(
         self,
         sheet: dict[str, Any],
@@ -1569,8 +1734,18 @@ class RuleSystem(ABC):
         ``facts`` come from the app: ``{"resolutions": [Resolution dicts of
         the character's rolls in the session], "present": bool, ...}``.
         """
+        return self._suggest_session_awards(sheet, facts, self.settings(settings))
+
+    def _suggest_session_awards(
+        self,
+        sheet: dict[str, Any],
+        facts: dict[str, Any],
+        settings: dict[str, Any],
+    ) -> list[LedgerDraft]:
+        """The system's part of :meth:`suggest_session_awards`, with the merged ``settings``."""
         return []
 
+    @final
     def apply_progression(
         self,
         sheet: dict[str, Any],
@@ -1583,11 +1758,21 @@ class RuleSystem(ABC):
         with ``currency``, ``amount``, ``kind``, ``data``), in order. Must be
         idempotent: same entries, same result.
         """
+        return self._apply_progression(sheet, entries, self.settings(settings))
+
+    def _apply_progression(
+        self,
+        sheet: dict[str, Any],
+        entries: Sequence[dict[str, Any]],
+        settings: dict[str, Any],
+    ) -> ProgressionResult:
+        """The system's part of :meth:`apply_progression`, with the merged ``settings``."""
         balances: dict[str, int] = {c: 0 for c in self.currencies}
         for entry in entries:
             balances[entry["currency"]] = balances.get(entry["currency"], 0) + int(entry["amount"])
         return ProgressionResult(balances=balances, sheet=sheet)
 
+    @final
     def campaign_progression(
         self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any] | None = None
     ) -> dict[int, dict[str, Any]] | None:
@@ -1597,6 +1782,12 @@ class RuleSystem(ABC):
         ``sheets`` maps a character id to its current sheet. Returns ``{id: {"sheet": new sheet,
         "state": {...}}}`` for the characters it changes, or ``None`` (the default) when the
         system has no such step."""
+        return self._campaign_progression(sheets, self.settings(settings))
+
+    def _campaign_progression(
+        self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any]
+    ) -> dict[int, dict[str, Any]] | None:
+        """The system's part of :meth:`campaign_progression`, with the merged ``settings``."""
         return None
 
     def balance_state(self, balances: Mapping[str, int]) -> dict[str, Any]:

@@ -362,11 +362,14 @@ def resolve_action(
     out = result.outcome
     # Level: the attack hits (L105), the spell works (L120, L173), the magic attack affects its target
     # (L180); recovering, healing, sleeping and the GM's damage have no level.
-    success = {"attack": "hit", "cast": "spell_works", "magic_attack": "target_affected"}.get(action)
+    success = _SUCCESS_KEYS.get(action)
     result.level, result.margin = roll_level(out, out.get(success) if success else None)
     if action in ("attack", "damage"):
         result.severity = _severity(out.get("damage") if action == "attack" else out)
     return result
+
+
+_SUCCESS_KEYS = {"attack": "hit", "cast": "spell_works", "magic_attack": "target_affected"}
 
 
 def _severity(effects: Mapping[str, Any] | None) -> str:

@@ -36,7 +36,6 @@ from rules.base import (
     Resolution,
     RulesError,
     error,
-    level_of,
     validate_fields,
 )
 
@@ -446,11 +445,13 @@ def roll_level(outcome: Mapping[str, Any], success: bool | None) -> tuple[str, i
     result goes their way (L101, L103); an opposed roll won or lost follows the contest (L105). The
     margin is the roll's ``signed_margin`` (target − die, L103); ``None`` without a roll."""
     roll = outcome.get("roll")
-    if not isinstance(roll, Mapping):
-        return level_of(success), None
-    word = roll.get("outcome")
-    critical = (success is True and word == "crit_success") or (success is False and word == "crit_failure")
-    return level_of(success, critical), roll.get("signed_margin")
+    if roll.__class__ is not dict:
+        return _PLAIN_LEVELS[success], None
+    return _CRITICAL_LEVELS.get((success, roll["outcome"])) or _PLAIN_LEVELS[success], roll.get("signed_margin")
+
+
+_PLAIN_LEVELS = {True: "success", False: "failure", None: "none"}
+_CRITICAL_LEVELS = {(True, "crit_success"): "critical_success", (False, "crit_failure"): "critical_failure"}
 
 
 def _simple_test(kind: str, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:

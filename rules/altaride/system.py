@@ -12,18 +12,13 @@ from typing import Any
 from rules.altaride import combat, creation, derive, outcome, progression, resolution, schema
 from rules.altaride import sheet_tests as _sheet_tests
 from rules.base import (
-    Budget,
     Combatant,
     CombatResult,
     DerivedSpec,
     Field,
     FieldError,
-    LedgerDraft,
     Msg,
     ProgressionResult,
-    PurchaseResult,
-    RandomSource,
-    Resolution,
     RuleSystem,
     SheetLayout,
     SheetRead,
@@ -78,33 +73,29 @@ class AltarideSystem(RuleSystem):
         """A new campaign starts with the skills the text names (editable)."""
         return {"skill_catalogue": schema.starter_skill_catalogue()}
 
-    def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
+    def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
         """Checks of the campaign settings and catalogues (formulas, duplicate keys)."""
-        return schema.validate_settings(settings or {})
+        return schema.validate_settings(settings)
 
     # ---- validation and derived values ------------------------------------
-    def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
-        return creation.validate_sheet(sheet, self.settings(settings))
+    _validate_sheet = staticmethod(creation.validate_sheet)
 
-    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        return derive.derive(sheet, self.settings(settings))
+    _derive = staticmethod(derive.derive)
 
-    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
-        return creation.creation_budget(sheet, self.settings(settings))
+    _creation_budget = staticmethod(creation.creation_budget)
 
-    def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
-        """Ledger drafts at the end of creation (leftover of the 500 pool, A7)."""
-        return creation.creation_ledger(sheet, self.settings(settings))
+    #: Ledger drafts at the end of creation (leftover of the 500 pool, A7).
+    _creation_ledger = staticmethod(creation.creation_ledger)
 
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return resolution.test_kinds()
 
-    def sheet_tests(
-        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    def _sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any], state: dict[str, Any] | None = None
     ) -> list[SheetTest]:
         """Skills (formula + level, L71), talents (L98) and guild spells (Incantation, L120, L175)."""
-        return _sheet_tests.sheet_tests(sheet, self.settings(settings))
+        return _sheet_tests.sheet_tests(sheet, settings)
 
     def sheet_test_request(
         self,
@@ -116,68 +107,35 @@ class AltarideSystem(RuleSystem):
     ) -> tuple[dict[str, Any], list[SheetRead]]:
         return _sheet_tests.sheet_test_request(sheet, test, declared, settings)
 
-    def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
-        return resolution.resolve(request, rng, self.settings(settings))
+    _resolve = staticmethod(resolution.resolve)
 
-    def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        return resolution.odds(request, self.settings(settings))
+    _odds = staticmethod(resolution.odds)
 
     def can_lower_die(self, resolution: Mapping[str, Any]) -> bool:
         """A stored d20 test with a die read (L217): a simple or opposed roll."""
         outcome = resolution.get("outcome")
         return isinstance(outcome, Mapping) and isinstance(outcome.get("roll"), Mapping)
 
-    def lower_die(
-        self,
-        stored: Resolution | dict[str, Any],
-        points: int,
-        xp_balance: int,
-        side: str = "active",
-        settings: dict[str, Any] | None = None,
-    ) -> tuple[dict[str, Any], LedgerDraft]:
-        """Spend XP to lower a stored roll's die (L217): ``(new outcome, ledger draft)``."""
-        return resolution.lower_die(stored, points, xp_balance, side, self.settings(settings))
+    #: Spend XP to lower a stored roll's die (L217): ``(new outcome, ledger draft)``.
+    _lower_die = staticmethod(resolution.lower_die)
 
     # ---- combat -----------------------------------------------------------
-    def combat_state(
-        self,
-        sheet: dict[str, Any],
-        settings: dict[str, Any] | None = None,
-        balances: Mapping[str, int] | None = None,
+    def _combat_state(
+        self, sheet: dict[str, Any], settings: dict[str, Any], balances: Mapping[str, int] | None = None
     ) -> dict[str, Any]:
         return combat.combat_state(sheet)
 
     def action_fields(self) -> tuple[Field, ...]:
         return combat.action_fields()
 
-    def initiative(
-        self,
-        combatants: Sequence[Combatant],
-        declarations: dict[str, dict[str, Any]],
-        rng: RandomSource,
-        settings: dict[str, Any] | None = None,
-    ) -> list[dict[str, Any]]:
-        return combat.initiative(combatants, declarations, rng, self.settings(settings))
+    _initiative = staticmethod(combat.initiative)
 
-    def resolve_action(
-        self,
-        actor: Combatant,
-        target: Combatant | None,
-        declaration: dict[str, Any],
-        rng: RandomSource,
-        settings: dict[str, Any] | None = None,
-    ) -> CombatResult:
-        return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+    _resolve_action = staticmethod(combat.resolve_action)
 
-    def action_options(
-        self,
-        sheet: dict[str, Any],
-        state: dict[str, Any],
-        settings: dict[str, Any] | None = None,
-        *,
-        defending: bool = False,
+    def _action_options(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any], *, defending: bool = False
     ) -> dict[str, tuple[tuple[str, Msg], ...]]:
-        return outcome.action_options(sheet, self.settings(settings), defending=defending)
+        return outcome.action_options(sheet, settings, defending=defending)
 
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
         """The defender chooses to parry or to dodge, and with what (L105–L109)."""
@@ -188,8 +146,8 @@ class AltarideSystem(RuleSystem):
     def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
         return outcome.public_outcome(result, actor, target)
 
-    def carry_combat_state(
-        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    def _carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any]
     ) -> dict[str, Any]:
         return outcome.carry_combat_state(sheet, state)
 
@@ -213,25 +171,15 @@ class AltarideSystem(RuleSystem):
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
         return progression.purchase_fields()
 
-    def purchase(
-        self,
-        sheet: dict[str, Any],
-        request: dict[str, Any],
-        balances: dict[str, int],
-        settings: dict[str, Any] | None = None,
-    ) -> PurchaseResult:
-        return progression.purchase(sheet, request, balances, self.settings(settings))
+    _purchase = staticmethod(progression.purchase)
 
     def session_fact_fields(self) -> tuple[Field, ...]:
         """GM inputs of the session award screen (the keys ``suggest_session_awards`` reads)."""
         return progression.SESSION_FACT_FIELDS
 
-    def suggest_session_awards(
-        self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
-    ) -> list[LedgerDraft]:
-        return progression.suggest_session_awards(sheet, facts, self.settings(settings))
+    _suggest_session_awards = staticmethod(progression.suggest_session_awards)
 
-    def apply_progression(
-        self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any] | None = None
+    def _apply_progression(
+        self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any]
     ) -> ProgressionResult:
-        return progression.apply_progression(sheet, list(entries), self.settings(settings))
+        return progression.apply_progression(sheet, list(entries), settings)

@@ -149,9 +149,10 @@ def resolve(
             )
             tags = ["tiebreak"] if tie else []
         # Level (README): the winner is side a → success, side b → failure, no winner → tie (L5-L51).
-        success = None if winner is None else winner == "a"
-        level = "tie" if success is None else level_of(success)
-        return Resolution(SLUG, kind, inputs, [], outcome, summary, success, tags, level, margin)
+        if winner is None:
+            return Resolution(SLUG, kind, inputs, [], outcome, summary, None, tags, "tie", margin)
+        won = winner == "a"
+        return Resolution(SLUG, kind, inputs, [], outcome, summary, won, tags, "success" if won else "failure", margin)
     if kind == "wound":
         wound = wound_severity(inputs["net"], inputs["resistance"])
         determined = None

@@ -53,6 +53,7 @@ from rules.base import (
 from rules.clefs import tables as t
 from rules.clefs.derive import find_skill
 from rules.clefs.resolution import (
+    WINNER_LEVELS,
     action_level,
     confrontation_winner,
     draw,
@@ -321,13 +322,12 @@ def resolve_action(
     summary = Msg(f"{a_sum.fr} | {b_sum.fr} → {verdict.fr}", f"{a_sum.en} | {b_sum.en} → {verdict.en}")
     secret = {"target_ca": target_out["ca"]} if target.is_npc else {}
     tags = ["confrontation", f"winner_{winner or 'none'}"]
-    # Level: the actor wins, loses or nobody does (equal °R, G4). Severity: the text has no wound
+    # Level: the actor wins, loses or nobody does (WINNER_LEVELS). Severity: the text has no wound
     # scale (gap G1); the harm a win inflicts is a handicap, "light" on the shared scale.
-    level = {"a": "success", "b": "failure", None: "tie"}[winner]
     severity = "light" if inflicted else "none"
     draws = actor_draws + target_draws
     return CombatResult(
-        t.SLUG, "opposed", inputs, draws, outcome, summary, changes, secret, tags, level, None, severity
+        t.SLUG, "opposed", inputs, draws, outcome, summary, changes, secret, tags, WINNER_LEVELS[winner], None, severity
     )
 
 

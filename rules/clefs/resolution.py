@@ -46,7 +46,6 @@ from rules.base import (
     ScriptedRandom,
     error,
     is_digits,
-    level_of,
 )
 from rules.clefs import schema
 from rules.clefs import tables as t
@@ -435,9 +434,18 @@ def action_level(outcome: dict[str, Any]) -> str:
     (L724-L768); a triggered critical die makes the rolled SUCCESS a
     "prouesse exceptionnelle" (critical_success) and the FAILURE a
     "maladresse exceptionnelle" (critical_failure), L993-L1047."""
+    level = outcome["level"]
     crit = outcome.get("crit")
-    critical = bool(crit and crit.get("triggered")) and outcome["level"] in ("SUCCESS", "FAILURE")
-    return level_of(outcome["level"] in t.SUCCESS_LEVELS, critical)
+    if crit and crit["triggered"]:
+        if level == "SUCCESS":
+            return "critical_success"
+        if level == "FAILURE":
+            return "critical_failure"
+    return "success" if level in t.SUCCESS_LEVELS else "failure"
+
+
+#: The shared level of a confrontation, from side a: it wins, it loses, nobody does (equal °R, G4).
+WINNER_LEVELS: dict[str | None, str] = {"a": "success", "b": "failure", None: "tie"}
 
 
 def resolve_simple(inputs: dict[str, Any], rng: RandomSource, kind: str = "action") -> Resolution:
@@ -775,7 +783,7 @@ def _confrontation(request: dict[str, Any], rng: RandomSource, settings: dict[st
         Msg(f"{sa.fr} | {sb.fr} → {verdict.fr}", f"{sa.en} | {sb.en} → {verdict.en}"),
         success=None,
         tags=["confrontation", f"winner_{winner or 'none'}"],
-        level={"a": "success", "b": "failure", None: "tie"}[winner],  # equal °R: no winner (G4)
+        level=WINNER_LEVELS[winner],
     )
 
 

@@ -6,22 +6,17 @@ package docstring and ``rules/README.md``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from rules.base import (
-    Budget,
     Combatant,
     CombatResult,
     DerivedSpec,
     Field,
     FieldError,
-    LedgerDraft,
     Msg,
-    ProgressionResult,
-    PurchaseResult,
     RandomSource,
-    Resolution,
     RuleSystem,
     SheetContext,
     SheetLayout,
@@ -92,27 +87,23 @@ class ClefsDeLAube(RuleSystem):
         return creation.server_roll_errors(sheet, rolls)
 
     # ---- validation and derived values ------------------------------------
-    def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
-        return creation.validate_sheet(sheet, self.settings(settings))
+    _validate_sheet = staticmethod(creation.validate_sheet)
 
-    def follow_edit(
-        self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
+    def _follow_edit(self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         """A new placement of the rolled results restarts the exchanges (L523-L525, L550, L576-L577)."""
         return creation.follow_placement(before, after)
 
-    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         return derive.derive_sheet(sheet)
 
-    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
-        return creation.creation_budget(sheet, self.settings(settings))
+    _creation_budget = staticmethod(creation.creation_budget)
 
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return resolution.test_kinds()
 
-    def sheet_tests(
-        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    def _sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any], state: dict[str, Any] | None = None
     ) -> list[SheetTest]:
         """Every skill (with its aspect) and every aspect alone; the means is chosen (L471-L497)."""
         return _sheet_tests.sheet_tests(sheet)
@@ -127,59 +118,39 @@ class ClefsDeLAube(RuleSystem):
     ) -> tuple[dict[str, Any], list[SheetRead]]:
         return _sheet_tests.sheet_test_request(sheet, test, declared)
 
-    def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
-        return resolution.resolve(request, rng, self.settings(settings))
+    _resolve = staticmethod(resolution.resolve)
 
-    def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        """Exact odds before rolling (spec §4.13). Hidden NDs are left out of the report."""
-        return resolution.odds(request, self.settings(settings))
+    #: Exact odds before rolling (spec §4.13); hidden NDs are left out of the report.
+    _odds = staticmethod(resolution.odds)
 
     # ---- combat -----------------------------------------------------------
-    def combat_state(
-        self,
-        sheet: dict[str, Any],
-        settings: dict[str, Any] | None = None,
-        balances: Mapping[str, int] | None = None,
+    def _combat_state(
+        self, sheet: dict[str, Any], settings: dict[str, Any], balances: Mapping[str, int] | None = None
     ) -> dict[str, Any]:
         return combat.combat_state(sheet)
 
     def action_fields(self) -> tuple[Field, ...]:
         return schema.action_fields()
 
-    def validate_action(
+    def _validate_action(
         self,
         actor_sheet: dict[str, Any],
         declaration: dict[str, Any],
-        target_sheet: dict[str, Any] | None = None,
-        settings: dict[str, Any] | None = None,
+        target_sheet: dict[str, Any] | None,
+        settings: dict[str, Any],
     ) -> list[FieldError]:
         """A declared skill must be on the sheet, unless the GM marks the roll untrained (G13)."""
         return combat.declaration_errors(actor_sheet, declaration, target_sheet)
 
-    def initiative(
-        self,
-        combatants: Sequence[Combatant],
-        declarations: dict[str, dict[str, Any]],
-        rng: RandomSource,
-        settings: dict[str, Any] | None = None,
-    ) -> list[dict[str, Any]]:
-        return combat.initiative(combatants, declarations, rng, self.settings(settings))
+    _initiative = staticmethod(combat.initiative)
 
-    def resolve_action(
-        self,
-        actor: Combatant,
-        target: Combatant | None,
-        declaration: dict[str, Any],
-        rng: RandomSource,
-        settings: dict[str, Any] | None = None,
-    ) -> CombatResult:
-        return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+    _resolve_action = staticmethod(combat.resolve_action)
 
     def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
         return outcome.public_outcome(result, actor, target)
 
-    def carry_combat_state(
-        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    def _carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any]
     ) -> dict[str, Any]:
         return outcome.carry_combat_state(sheet, state)
 
@@ -203,37 +174,23 @@ class ClefsDeLAube(RuleSystem):
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
         return schema.purchase_fields()
 
-    def purchase_offers(
+    def _purchase_offers(
         self,
         sheet: dict[str, Any],
         balances: dict[str, int],
-        settings: dict[str, Any] | None = None,
+        settings: dict[str, Any],
         facts: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """Also one level more in each skill the PX pay for (L626-L667)."""
-        merged = self.settings(settings)
-        return super().purchase_offers(sheet, balances, merged, facts) + progression.skill_offers(
-            sheet, balances, merged
+        return super()._purchase_offers(sheet, balances, settings, facts) + progression.skill_offers(
+            sheet, balances, settings
         )
 
-    def purchase(
-        self,
-        sheet: dict[str, Any],
-        request: dict[str, Any],
-        balances: dict[str, int],
-        settings: dict[str, Any] | None = None,
-    ) -> PurchaseResult:
-        return progression.purchase(sheet, request, balances, self.settings(settings))
+    _purchase = staticmethod(progression.purchase)
 
-    def suggest_session_awards(
-        self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
-    ) -> list[LedgerDraft]:
-        return progression.suggest_session_awards(sheet, facts, self.settings(settings))
+    _suggest_session_awards = staticmethod(progression.suggest_session_awards)
 
-    def apply_progression(
-        self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any] | None = None
-    ) -> ProgressionResult:
-        return progression.apply_progression(sheet, entries, self.settings(settings))
+    _apply_progression = staticmethod(progression.apply_progression)
 
     # ---- GM aids ----------------------------------------------------------
     def gm_aids(self) -> dict[str, Any]:

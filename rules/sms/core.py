@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.base import Msg, RandomSource, level_of, to_int
+from rules.base import Msg, RandomSource, to_int
 from rules.sms.tables import DIE_MAX, QUALITY_LABELS, STAKE_BY_DIE, STAKES
 
 
@@ -253,10 +253,10 @@ def die_level(out: Mapping[str, Any], success: bool | None) -> tuple[str, int | 
     A success (roll ≤ S, L99) is a critical one on a natural 1, a failure a critical one on the
     die's highest face (L627, L633); the margin is the score minus the roll (``None`` when nothing
     was rolled: an automatic result, L97, L268)."""
-    if success is None:
-        critical = False
-    else:
-        critical = bool(out.get("critical_success" if success else "critical_failure"))
     roll, score = out.get("roll"), out.get("score")
-    margin = score - roll if isinstance(roll, int) and isinstance(score, int) else None
-    return level_of(success, critical), margin
+    margin = score - roll if roll.__class__ is int and score.__class__ is int else None
+    if success:
+        return ("critical_success" if out.get("critical_success") else "success"), margin
+    if success is None:
+        return "none", margin
+    return ("critical_failure" if out.get("critical_failure") else "failure"), margin

@@ -6,23 +6,17 @@ package docstring and ``rules/README.md``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from rules.base import (
     ACTION_KEY,
-    Budget,
     Combatant,
     CombatResult,
     DerivedSpec,
     Field,
     FieldError,
-    LedgerDraft,
     Msg,
-    ProgressionResult,
-    PurchaseResult,
-    RandomSource,
-    Resolution,
     RuleSystem,
     SheetLayout,
     SheetRead,
@@ -79,40 +73,33 @@ class SMSSystem(RuleSystem):
         """Version 1 is the first: fill missing keys with defaults (repeatable)."""
         return schema.migrate(super().migrate_sheet(sheet, from_version), from_version)
 
-    def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
+    def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
         """The declared types, then the GM's archetypes (cost within the creation budget, L689)."""
-        merged = self.settings(settings)
-        return validate_fields(merged, schema.settings_fields()) + creation.validate_archetype_settings(merged)
+        return validate_fields(settings, schema.settings_fields()) + creation.validate_archetype_settings(settings)
 
     # ---- validation, derived values, budget --------------------------------------
-    def follow_edit(
-        self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        """A new race brings its fixed modules and size (L689, L695–874), replacing the old race's."""
-        return creation.follow_race(before, after, self.settings(settings))
+    #: A new race brings its fixed modules and size (L689, L695–874), replacing the old race's.
+    _follow_edit = staticmethod(creation.follow_race)
 
-    def validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
+    def _validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
         """NPCs follow the definition methods of L987–1035, not the PC creation budget."""
         return npc.validate_npc(sheet)
 
-    def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
-        return creation.validate_sheet(sheet, self.settings(settings))
+    _validate_sheet = staticmethod(creation.validate_sheet)
 
-    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
-        return creation.creation_budget(sheet, self.settings(settings))
+    _creation_budget = staticmethod(creation.creation_budget)
 
-    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        return derive.derive(sheet, self.settings(settings))
+    _derive = staticmethod(derive.derive)
 
     # ---- resolution ---------------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return resolution.test_kinds()
 
-    def sheet_tests(
-        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    def _sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any], state: dict[str, Any] | None = None
     ) -> list[SheetTest]:
         """Actions from the character's modules, wounds and fatigue applied (L95, L133-L154); known spells."""
-        return _sheet_tests.sheet_tests(sheet, self.settings(settings))
+        return _sheet_tests.sheet_tests(sheet, settings)
 
     def sheet_test_request(
         self,
@@ -124,55 +111,25 @@ class SMSSystem(RuleSystem):
     ) -> tuple[dict[str, Any], list[SheetRead]]:
         return _sheet_tests.sheet_test_request(sheet, test, declared, settings)
 
-    def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
-        return resolution.resolve(request, rng, self.settings(settings))
+    _resolve = staticmethod(resolution.resolve)
 
-    def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        """Exact odds of a test; for the spell builder (no roll), the spell's difficulty and energy cost.
-
-        The spell builder's answer is what a player sees live while choosing components (L366-L412).
-        """
-        return resolution.odds(request, self.settings(settings))
+    #: Exact odds of a test; for the spell builder (no roll), the spell's difficulty and energy cost, what a
+    #: player sees live while choosing components (L366-L412).
+    _odds = staticmethod(resolution.odds)
 
     # ---- combat -------------------------------------------------------------------
-    def combat_state(
-        self,
-        sheet: dict[str, Any],
-        settings: dict[str, Any] | None = None,
-        balances: Mapping[str, int] | None = None,
+    def _combat_state(
+        self, sheet: dict[str, Any], settings: dict[str, Any], balances: Mapping[str, int] | None = None
     ) -> dict[str, Any]:
         return combat.combat_state(sheet)
 
-    def initiative(
-        self,
-        combatants: Sequence[Combatant],
-        declarations: dict[str, dict[str, Any]],
-        rng: RandomSource,
-        settings: dict[str, Any] | None = None,
-    ) -> list[dict[str, Any]]:
-        """Initiative from the modules of anticipation and reflexes (L558); see :func:`rules.sms.combat.initiative`."""
-        return combat.initiative(combatants, declarations, rng, self.settings(settings))
+    #: Initiative from the modules of anticipation and reflexes (L558), see :func:`rules.sms.combat.initiative`.
+    _initiative = staticmethod(combat.initiative)
 
-    def resolve_action(
-        self,
-        actor: Combatant,
-        target: Combatant | None,
-        declaration: dict[str, Any],
-        rng: RandomSource,
-        settings: dict[str, Any] | None = None,
-    ) -> CombatResult:
-        return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+    _resolve_action = staticmethod(combat.resolve_action)
 
-    def action_options(
-        self,
-        sheet: dict[str, Any],
-        state: dict[str, Any],
-        settings: dict[str, Any] | None = None,
-        *,
-        defending: bool = False,
-    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
-        """The sheet's weapons (L597: an unsuited weapon costs the size difference)."""
-        return outcome.action_options(sheet, state, self.settings(settings), defending=defending)
+    #: The sheet's weapons (L597: an unsuited weapon costs the size difference).
+    _action_options = staticmethod(outcome.action_options)
 
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
         """An NPC attacks a PC: the PC's player defends, choosing the reaction's score or modules and the
@@ -188,8 +145,8 @@ class SMSSystem(RuleSystem):
     def combat_condition(self, state: dict[str, Any]) -> str:
         return outcome.combat_condition(state)
 
-    def carry_combat_state(
-        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    def _carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any]
     ) -> dict[str, Any]:
         return outcome.carry_combat_state(sheet, state)
 
@@ -207,41 +164,27 @@ class SMSSystem(RuleSystem):
         return progression.PURCHASE_KIND_LABELS
 
     # ---- progression ----------------------------------------------------------------
-    def purchase_offers(
+    def _purchase_offers(
         self,
         sheet: dict[str, Any],
         balances: dict[str, int],
-        settings: dict[str, Any] | None = None,
+        settings: dict[str, Any],
         facts: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """Also one more rank in each module the XP pay for (L63, L77)."""
-        merged = self.settings(settings)
-        return super().purchase_offers(sheet, balances, merged, facts) + progression.module_offers(
-            sheet, balances, merged
+        return super()._purchase_offers(sheet, balances, settings, facts) + progression.module_offers(
+            sheet, balances, settings
         )
 
-    def purchase(
-        self,
-        sheet: dict[str, Any],
-        request: dict[str, Any],
-        balances: dict[str, int],
-        settings: dict[str, Any] | None = None,
-    ) -> PurchaseResult:
-        """Spend XP at the end of a scenario (L77): scope XP per rank, one rank per module per scenario."""
-        return progression.purchase(sheet, request, balances, self.settings(settings))
+    #: Spend XP at the end of a scenario (L77): scope XP per rank, one rank per module per scenario.
+    _purchase = staticmethod(progression.purchase)
 
     def session_fact_fields(self) -> tuple[Field, ...]:
         """GM inputs of the session award screen (the keys ``suggest_session_awards`` reads)."""
         return progression.SESSION_FACT_FIELDS
 
-    def suggest_session_awards(
-        self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
-    ) -> list[LedgerDraft]:
-        """+1 per session played, +1 per scenario completed, +1 GM bonus (L75)."""
-        return progression.suggest_session_awards(sheet, facts, self.settings(settings))
+    #: +1 per session played, +1 per scenario completed, +1 GM bonus (L75).
+    _suggest_session_awards = staticmethod(progression.suggest_session_awards)
 
-    def apply_progression(
-        self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any] | None = None
-    ) -> ProgressionResult:
-        """XP balance recomputed from the ledger (idempotent); duplicated award keys count once."""
-        return progression.apply_progression(sheet, entries, self.settings(settings))
+    #: XP balance recomputed from the ledger (idempotent); duplicated award keys count once.
+    _apply_progression = staticmethod(progression.apply_progression)

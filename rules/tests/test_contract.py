@@ -499,6 +499,59 @@ def _public_methods() -> set[str]:
     }
 
 
+#: The capabilities that take campaign settings: RuleSystem merges them once (``settings()``) and calls
+#: the system's hook (``_resolve``...); a system never merges them itself.
+MERGING = (
+    "validate_settings",
+    "follow_edit",
+    "validate_sheet",
+    "validate_npc",
+    "derive",
+    "creation_budget",
+    "creation_ledger",
+    "resolve",
+    "odds",
+    "sheet_tests",
+    "lower_die",
+    "combat_state",
+    "validate_action",
+    "initiative",
+    "resolve_action",
+    "action_options",
+    "carry_combat_state",
+    "purchase",
+    "purchase_offers",
+    "suggest_session_awards",
+    "apply_progression",
+    "campaign_progression",
+)
+
+
+def test_campaign_settings_are_merged_once_by_the_base_class(system: RuleSystem) -> None:
+    for name in MERGING:
+        assert getattr(type(system), name) is getattr(RuleSystem, name), f"{system.slug} overrides {name}"
+        assert callable(getattr(system, f"_{name}"))
+    source = inspect.getsource(inspect.getmodule(type(system)))  # type: ignore[arg-type]
+    assert "self.settings(" not in source
+
+
+def test_a_hook_receives_the_merged_settings() -> None:
+    seen: list[dict[str, Any]] = []
+
+    class Probe(_Minimal):
+        def campaign_settings_fields(self) -> tuple[Field, ...]:
+            return (Field("bonus", "int", Msg("Bonus", "Bonus"), default=2), Field("name", "str", Msg("N", "N")))
+
+        def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+            seen.append(settings)
+            return {}
+
+    probe = Probe()
+    probe.derive({}, None)
+    probe.derive({}, {"bonus": 5})
+    assert seen == [{"bonus": 2, "name": ""}, {"bonus": 5, "name": ""}]
+
+
 def test_every_capability_is_callable_on_every_system(system: RuleSystem) -> None:
     called = _call_every_capability(system)
     missing = _public_methods() - called
@@ -514,10 +567,10 @@ class _Minimal(RuleSystem):
     def sheet_fields(self) -> tuple[Field, ...]:
         return (Field("score", "int", Msg("Score", "Score"), default=1, minimum=0, maximum=10),)
 
-    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         return {}
 
-    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
+    def _creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any]) -> Budget:
         return Budget("points", 0, 0)
 
 
