@@ -37,7 +37,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Literal, Protocol, final, runtime_checkable
+from typing import Any, Literal, Protocol, SupportsIndex, SupportsInt, TypeGuard, final, runtime_checkable
 
 JSON = Any
 Lang = Literal["fr", "en"]
@@ -312,35 +312,46 @@ def is_digits(text: object) -> bool:
     return isinstance(text, str) and text.isascii() and text.isdigit()
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     """Whether ``value`` is an int (a bool is not: ``True`` is not a rank)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def as_int(value: Any, default: int = 0) -> int:
+def as_dict(value: object) -> dict[str, Any]:
+    """``value`` when it is a dict, else a new empty one: a stored group read defensively."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list[Any]:
+    """``value`` when it is a list, else a new empty one: a stored list read defensively."""
+    return value if isinstance(value, list) else []
+
+
+def as_int(value: object, default: int = 0) -> int:
     """A stored number read defensively: ``value`` when it is an int (a bool is not), else ``default``.
 
     For values a sheet or a state should already hold as ints (after :func:`clean`): a malformed one
     gives ``default`` instead of an exception, and validation reports it."""
-    if value.__class__ is int:  # the common case first (hot path)
+    if type(value) is int:  # the common case first (hot path)
         return value
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def to_int(value: Any, default: int = 0, *, bools: bool = False) -> int:
+def to_int(value: object, default: int = 0, *, bools: bool = False) -> int:
     """A number typed or stored loosely: ``int(value)`` for an int, a float or a numeric string
     (``" 3 "``), ``default`` for anything else. A bool gives ``default`` unless ``bools`` (then 0 or 1)."""
-    cls = value.__class__
-    if cls is int:  # the common cases first, without raising (hot path)
+    if type(value) is int:  # the common cases first, without raising (hot path)
         return value
     if value is None:
         return default
-    if cls is bool:
+    if type(value) is bool:
         return int(value) if bools else default
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
+    if isinstance(value, str | float | bytes | bytearray | SupportsInt | SupportsIndex):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return default
+    return default
 
 
 _TRUE = frozenset({"true", "on", "yes", "1"})
@@ -411,7 +422,7 @@ def _clean_value(value: Any, f: Field) -> Any:
             return bool(value)
     elif kind == "choice":
         if isinstance(value, int | float) and not isinstance(value, bool):
-            allowed = {v for v, _ in f.choices}
+            allowed: set[object] = {v for v, _ in f.choices}
             if value not in allowed and str(value) in allowed:
                 return str(value)
     elif kind == "list" and f.item_fields and isinstance(value, list):

@@ -325,7 +325,7 @@ def _validate_schools(sheet: dict[str, Any], settings: dict[str, Any], creating:
                 "Only one school at creation (L144).",
             )
         )
-    seen: set[str] = set()
+    seen: set[object] = set()
     for index, item in enumerate(schools):
         path = f"schools.{index}"
         school = item.get("school")

@@ -45,6 +45,7 @@ from rules.base import (
     ProgressionResult,
     PurchaseResult,
     RulesError,
+    as_dict,
     as_int,
     error,
     validate_fields,
@@ -181,7 +182,8 @@ def _already(request: dict[str, Any], kind: str, key: str | None = None) -> bool
     for item in request.get("already_bought") or []:
         if not isinstance(item, dict):
             continue
-        data = item.get("data") if isinstance(item.get("data"), dict) else item
+        raw = item.get("data")
+        data = raw if isinstance(raw, dict) else item
         if data.get("purchase") == kind and (key is None or data.get("key") == key):
             return True
     return False
@@ -510,7 +512,7 @@ def count_natural_ones(resolutions: list[dict[str, Any]]) -> int:
         if res.get("system") not in (None, "altaride"):
             continue
         defender = res.get("role") == "defender"
-        outcome = res.get("outcome") if isinstance(res.get("outcome"), dict) else {}
+        outcome = as_dict(res.get("outcome"))
         field = "defender_natural_ones" if defender else "natural_ones"
         tag = "defender_natural_1" if defender else "natural_1"
         value = outcome.get(field)

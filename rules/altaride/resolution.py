@@ -180,7 +180,7 @@ def lower_die(
         xp_lowering=roll["xp_lowering"] + points,
         required_margin=roll["required_margin"],
     )
-    outcome[roll_key] = new_roll  # type: ignore[index]
+    outcome[roll_key] = new_roll
     if side == "active" and "contest" not in outcome and "natural" in outcome:
         outcome.update(new_roll)  # simple tests mirror the roll at the top level
     crit_wins = (settings or {}).get("crit_success_wins_opposed", True)
@@ -450,8 +450,11 @@ def roll_level(outcome: Mapping[str, Any], success: bool | None) -> tuple[str, i
     return _CRITICAL_LEVELS.get((success, roll["outcome"])) or _PLAIN_LEVELS[success], roll.get("signed_margin")
 
 
-_PLAIN_LEVELS = {True: "success", False: "failure", None: "none"}
-_CRITICAL_LEVELS = {(True, "crit_success"): "critical_success", (False, "crit_failure"): "critical_failure"}
+_PLAIN_LEVELS: dict[bool | None, str] = {True: "success", False: "failure", None: "none"}
+_CRITICAL_LEVELS: dict[tuple[bool | None, str], str] = {
+    (True, "crit_success"): "critical_success",
+    (False, "crit_failure"): "critical_failure",
+}
 
 
 def _simple_test(kind: str, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:

@@ -523,7 +523,7 @@ def validate_settings(settings: dict[str, Any]) -> list[FieldError]:
 
     errors = validate_fields(settings, campaign_settings_fields())
     for name in ("skill_catalogue", "weapon_catalogue", "aptitude_catalogue"):
-        seen: set[str] = set()
+        seen: set[object] = set()
         for index, row in enumerate(settings.get(name) or []):
             if not isinstance(row, dict):
                 continue

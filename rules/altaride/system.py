@@ -17,8 +17,10 @@ from rules.base import (
     DerivedSpec,
     Field,
     FieldError,
+    LedgerDraft,
     Msg,
     ProgressionResult,
+    Resolution,
     RuleSystem,
     SheetLayout,
     SheetRead,
@@ -116,8 +118,11 @@ class AltarideSystem(RuleSystem):
         outcome = resolution.get("outcome")
         return isinstance(outcome, Mapping) and isinstance(outcome.get("roll"), Mapping)
 
-    #: Spend XP to lower a stored roll's die (L217): ``(new outcome, ledger draft)``.
-    _lower_die = staticmethod(resolution.lower_die)
+    def _lower_die(
+        self, stored: Resolution | dict[str, Any], points: int, xp_balance: int, side: str, settings: dict[str, Any]
+    ) -> tuple[dict[str, Any], LedgerDraft]:
+        """Spend XP to lower a stored roll's die (L217): ``(new outcome, ledger draft)``."""
+        return resolution.lower_die(stored, points, xp_balance, side, settings)
 
     # ---- combat -----------------------------------------------------------
     def _combat_state(

@@ -165,7 +165,7 @@ _CHARACTERISTICS = frozenset(T.CHARACTERISTICS)
 _ATTR_KEYS = {f"attr_{a}": a for a in T.ATTRIBUTES}
 
 
-class _Stats(dict):  # type: ignore[type-arg]
+class _Stats(dict[str, int]):
     """A sheet's characteristics, global levels and attribute points, each
     computed the first time an exchange reads it (an exchange reads a handful).
 
@@ -428,8 +428,9 @@ def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
 
 def action_type_of(declaration: dict[str, Any] | None) -> str:
     declaration = with_action_key(declaration or {}, "mode")
-    if declaration.get("action_type") in ("physical", "mental"):
-        return declaration["action_type"]
+    declared = declaration.get("action_type")
+    if declared == "physical" or declared == "mental":
+        return "physical" if declared == "physical" else "mental"
     return "mental" if declaration.get(ACTION_KEY) in MENTAL_MODES else "physical"
 
 
@@ -448,7 +449,7 @@ def initiative(
     ``initiative_tie`` setting breaks them by the parent attribute.
     """
     by_attribute = (settings or {}).get("initiative_tie") == "attribute"
-    rows = []
+    rows: list[dict[str, Any]] = []
     for c in combatants:
         decl = declarations.get(c.id) or {}
         kind = action_type_of(decl)
@@ -611,6 +612,7 @@ def resolve_action(
 
     # Step 3: touch (skipped by a surprise attack, L416).
     a_char, d_char, a_val, d_val = _touch_values(mode, target_mode, surprise, a_stats, t_stats, decl, settings)
+    winner: str | None
     if surprise:
         winner = "actor"
         outcome["touch"] = {"skipped": True, "winner": "actor"}

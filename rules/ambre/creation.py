@@ -68,7 +68,7 @@ def asset_costs(sheet: dict[str, Any], settings: dict[str, Any] | None) -> list[
     held = owner_powers(sheet)
     out: list[tuple[str, Msg, Cost]] = []
     for i, item in _items(sheet, "powers"):
-        spec = T.POWERS.get(_key(item.get("power")))
+        spec = T.POWERS.get(_key(item.get("power")) or "")
         label = spec.label if spec else Msg("Pouvoir", "Power")
         out.append(
             (
@@ -162,10 +162,10 @@ def creation_budget(sheet: dict[str, Any], settings: dict[str, Any] | None = Non
             "total": pool(points),
             "spent": sum(characteristic(sheet, c) for c in T.GOVERNS[key]),
         }
-    for path, label, cost in asset_costs(sheet, settings):
-        budget.spent += cost.paid
-        budget.lines.append({"label": label.to_dict(), "amount": -cost.paid, "path": path})
-        budget.errors.extend(cost.errors)
+    for path, label, asset in asset_costs(sheet, settings):
+        budget.spent += asset.paid
+        budget.lines.append({"label": label.to_dict(), "amount": -asset.paid, "path": path})
+        budget.errors.extend(asset.errors)
     budget.errors.extend(karma_errors(budget.remaining, sheet, settings))
     return budget
 
@@ -250,13 +250,13 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
             )
         )
     held = owner_powers(sheet)
-    seen: set[str] = set()
+    seen: set[str | None] = set()
     for i, item in powers:
-        key = _key(item.get("power"))
-        if key in seen:
+        power = _key(item.get("power"))
+        if power in seen:
             errors.append(error(f"powers.{i}.power", "power_duplicate", "Pouvoir déjà pris.", "Power already taken."))
-        seen.add(key)
-        spec = T.POWERS.get(key)
+        seen.add(power)
+        spec = T.POWERS.get(power or "")
         if spec is None:
             continue
         for need in spec.requires:
@@ -271,7 +271,7 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
                         ),
                     )
                 )
-        if item.get("via_marelle_brisee") and key != "marelle":
+        if item.get("via_marelle_brisee") and power != "marelle":
             errors.append(
                 error(
                     f"powers.{i}.via_marelle_brisee",
@@ -281,7 +281,7 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
                 )
             )
         if (
-            key == "marelle"
+            power == "marelle"
             and item.get("via_marelle_brisee")
             and "marelle_brisee" in seen | {p.get("power") for _, p in powers}
         ):

@@ -126,7 +126,7 @@ def resolve(
         raise RulesError(errors)
     settings = settings or {}
     get = request.get
-    inputs = {path: get(path, default) for path, default in _DEFAULTS[kind]}
+    inputs: dict[str, Any] = {path: get(path, default) for path, default in _DEFAULTS[kind]}
     inputs["kind"] = kind
     if kind == "comparison":
         rule = settings.get("tie_rule", "stalemate")

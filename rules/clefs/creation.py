@@ -18,7 +18,18 @@ import copy
 from collections import Counter
 from typing import Any
 
-from rules.base import Budget, FieldError, Msg, RandomSource, RulesError, ScriptedRandom, as_int, error, validate_fields
+from rules.base import (
+    Budget,
+    FieldError,
+    Msg,
+    RandomSource,
+    RulesError,
+    ScriptedRandom,
+    as_dict,
+    as_int,
+    error,
+    validate_fields,
+)
 from rules.clefs import schema
 from rules.clefs import tables as t
 from rules.clefs.derive import creation_level, means_errors, skills_of
@@ -124,7 +135,7 @@ def server_roll_errors(sheet: dict[str, Any], rolls: Any) -> list[FieldError]:
     the server never rolled, is refused. A sheet without a record is :func:`creation_errors`'
     business (``roll_missing`` when the methods need dice).
     """
-    creation = sheet.get("creation") if isinstance(sheet.get("creation"), dict) else {}
+    creation = as_dict(sheet.get("creation"))
     record = creation.get("roll")
     if not record:
         return []
@@ -236,7 +247,7 @@ def _int_map(data: Any, codes: tuple[str, ...]) -> dict[str, int] | None:
 
 def creation_errors(sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
     """Every creation check of spec §3.6 (skipped for the ``free`` package)."""
-    creation = sheet.get("creation") if isinstance(sheet.get("creation"), dict) else {}
+    creation = as_dict(sheet.get("creation"))
     package = creation.get("skill_package", "standard")
     if package == "free":
         return []
@@ -370,7 +381,7 @@ def creation_errors(sheet: dict[str, Any], settings: dict[str, Any]) -> list[Fie
 
 def creation_pools(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     """Exchange points and skill levels used, for the wizard's budget display."""
-    creation = sheet.get("creation") if isinstance(sheet.get("creation"), dict) else {}
+    creation = as_dict(sheet.get("creation"))
     assigned = _int_map(creation.get("aspects_assigned"), t.ASPECTS)
     aspects = _int_map(sheet.get("aspects"), t.ASPECTS)
     placed = _int_map(creation.get("means_assigned"), t.MEANS)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import DerivedSpec, Msg, as_int
+from rules.base import DerivedSpec, Msg, as_dict, as_int, as_list
 from rules.clefs import tables as t
 
 
@@ -79,7 +79,7 @@ def skills_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
 
 def aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     """Per aspect: base, creation-final value, current value, aspect-PX left, post-creation increases."""
-    aspects: dict[str, Any] = sheet["aspects"] if isinstance(sheet.get("aspects"), dict) else {}
+    aspects = as_dict(sheet.get("aspects"))
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
     skills = skills_of(sheet)
     return {code: _aspect_values(code, aspects, skills, free) for code in t.ASPECTS}
@@ -89,7 +89,7 @@ def current_aspect(sheet: dict[str, Any], code: str) -> int:
     """``aspect_state(sheet)[code]["current"]``, computing that aspect only (a test reads one)."""
     if code not in t.ASPECTS:
         raise KeyError(code)
-    aspects: dict[str, Any] = sheet["aspects"] if isinstance(sheet.get("aspects"), dict) else {}
+    aspects = as_dict(sheet.get("aspects"))
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
     return _aspect_values(code, aspects, skills_of(sheet), free)["current"]
 
@@ -165,7 +165,7 @@ def derive_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     """All derived values of a sheet (spec §2.7)."""
     state = aspect_state(sheet)
     aspects = {code: v["current"] for code, v in state.items()}
-    means = sheet.get("means") if isinstance(sheet.get("means"), dict) else {}
+    means = as_dict(sheet.get("means"))
     skills = []
     for skill in skills_of(sheet):
         nc = as_int(skill.get("nc"))
@@ -186,7 +186,7 @@ def derive_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
                 "next_cost": nc + 1 if nc < t.NC_MAX else None,
             }
         )
-    conditions = sheet.get("conditions") if isinstance(sheet.get("conditions"), list) else []
+    conditions = as_list(sheet.get("conditions"))
     active = [c for c in conditions if isinstance(c, dict) and c.get("active", True)]
     return {
         "aspects": aspects,

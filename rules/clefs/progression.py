@@ -80,12 +80,13 @@ def purchase(
     sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int], settings: dict[str, Any]
 ) -> PurchaseResult:
     kind = request.get("kind") if isinstance(request, dict) else None
-    handler = {
+    handlers = {
         "raise_skill": _raise_skill,
         "new_skill": _new_skill,
         "means_exchange": _means_exchange,
         "decline_means_exchange": _decline,
-    }.get(kind)  # type: ignore[arg-type]
+    }
+    handler = handlers.get(kind) if isinstance(kind, str) else None
     if handler is None:
         return PurchaseResult(
             sheet, [], [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")]
@@ -207,10 +208,10 @@ def _new_skill(
     sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int], settings: dict[str, Any]
 ) -> PurchaseResult:
     errors: list[FieldError] = []
-    name = request.get("skill")
+    name: str = request["skill"] if isinstance(request.get("skill"), str) else ""
     aspect = request.get("aspect")
     means = request.get("default_means")
-    if not isinstance(name, str) or not name.strip() or len(name) > 80:
+    if not name.strip() or len(name) > 80:
         errors.append(
             error(
                 "skill",
@@ -225,7 +226,7 @@ def _new_skill(
         errors.append(
             error("default_means", "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=means)
         )
-    if not errors and find_skill(sheet, name, aspect) is not None:  # type: ignore[arg-type]
+    if not errors and find_skill(sheet, name, aspect) is not None:
         errors.append(
             error(
                 "skill",
@@ -246,7 +247,7 @@ def _new_skill(
             "aspect": aspect,
             "default_means": means,
             "nc": 0,
-            "creation_nc": 0,  # type: ignore[union-attr]
+            "creation_nc": 0,
             "aspect_px_granted": granted,
         }
     )

@@ -359,10 +359,10 @@ def evaluate(inputs: dict[str, Any], draws: Sequence[int]) -> dict[str, Any]:
                 "extra": extra,
                 "bonus": bonus,
             }
-            if level == "SUCCESS":
-                out["dr"] = dr + bonus  # type: ignore[operator]
+            if level == "SUCCESS":  # a success has its °R, a failure its degree (base_result)
+                out["dr"] = (dr or 0) + bonus
             else:
-                out["de"] = de + bonus  # type: ignore[operator]
+                out["de"] = (de or 0) + bonus
         elif len(draws) != 1:
             raise ValueError("unexpected extra draws")
     out["r"] = out["d20"]  # spec §4.12 output name
@@ -525,12 +525,12 @@ def add_critical_die(resolution: dict[str, Any] | Resolution, sides: int, rng: R
                 "crit_die", "already_rolled", "Le dé critique a déjà été lancé.", "The critical die was already rolled."
             )
         )
-    if errors:
+    if errors or size is None:  # no size is one of the errors
         raise RulesError(errors)
     inputs = dict(data["inputs"])
     inputs["crit_die"] = size
     draws = list(data["draws"]) or [rng.randint(1, t.D20)]
-    draws += _draw_crit(size, rng)  # type: ignore[arg-type]
+    draws += _draw_crit(size, rng)
     new = resolve_simple(inputs, ScriptedRandom(draws), kind=data["kind"])
     return new.to_dict()
 
@@ -578,12 +578,12 @@ def _met_with_bonus(level: str, dr: int | None, de: int | None, nd: int | None, 
     """P(ND met) once the open-ended bonus X is added to °R or to the degree of failure."""
     if nd is None:
         return Fraction(1 if level == "SUCCESS" else 0)
-    if level == "SUCCESS":
-        return p_open_ended_greater(nd - dr)  # type: ignore[operator]
+    if level == "SUCCESS":  # a success has its °R, a failure its degree of failure
+        return p_open_ended_greater(nd - (dr or 0))
     if not (negative_nd and nd < 0):
         return Fraction(0)
     # −(de + X) > nd  ⇔  X < −nd − de  ⇔  not X > −nd − de − 1
-    bound = -nd - de - 1  # type: ignore[operator]
+    bound = -nd - (de or 0) - 1
     if bound < 1:
         return Fraction(0)
     return 1 - p_open_ended_greater(bound)
@@ -812,7 +812,7 @@ def _multiple(request: dict[str, Any], rng: RandomSource, settings: dict[str, An
     if errors:
         raise RulesError(errors)
     all_draws: list[int] = []
-    results = []
+    results: list[dict[str, Any]] = []
     for group, inputs, handicap in rows:
         draws = draw(inputs, rng)
         all_draws += draws

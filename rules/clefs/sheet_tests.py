@@ -45,10 +45,10 @@ def request_from_sheet(
         errors.append(error("means_code", "invalid_choice", "Moyen inconnu.", "Unknown means."))
     if skill_name is not None and not isinstance(skill_name, str):
         errors.append(error("skill_name", "invalid_str", "Texte invalide.", "Invalid text."))
-    if errors:
+    if errors or aspect is None:  # an unknown aspect is one of the errors
         raise RulesError(errors)
     request: dict[str, Any] = {
-        "aspect": current_aspect(sheet, aspect),  # type: ignore[arg-type]
+        "aspect": current_aspect(sheet, aspect),
         "aspect_code": aspect,
         "means": as_int((sheet.get("means") or {}).get(means)) if means else 0,
     }

@@ -44,7 +44,7 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
             severities.append(severity_id(w.get("severity", "light")))
         except ValueError:
             continue
-    predefined = {}
+    predefined: dict[str, int] = {}
     for m in modules:
         if m.get("predefined"):
             predefined[m["predefined"]] = max(predefined.get(m["predefined"], 0), to_int(m.get("rank")))

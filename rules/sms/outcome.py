@@ -79,9 +79,9 @@ def public_outcome(result: CombatResult, actor: Combatant, target: Combatant | N
             stake = _stake(out)
             return sentence(f"{a} rate son sort : {stake.fr}", f"{a}'s spell fails: {stake.en}")
         effect = (out.get("spell") or {}).get("effect") or {}
-        wound = _wound(effect.get("effective_severity")) if target is not None else None
-        if wound is not None and (out.get("spell") or {}).get("nature") == "offensive":
-            return sentence(f"Le sort de {a} frappe {t} : {wound.fr}", f"{a}'s spell strikes {t}: {wound.en}")
+        hurt = _wound(effect.get("effective_severity")) if target is not None else None
+        if hurt is not None and (out.get("spell") or {}).get("nature") == "offensive":
+            return sentence(f"Le sort de {a} frappe {t} : {hurt.fr}", f"{a}'s spell strikes {t}: {hurt.en}")
         return sentence(f"{a} réussit son sort", f"{a}'s spell succeeds")
     if "success" in out:
         if out.get("success"):

@@ -464,9 +464,9 @@ def _levels_to_wound(out: dict[str, Any], levels: int, s: Mapping[str, Any]) -> 
 
 def _affliction(kind: str, r: Mapping[str, Any], rng: RandomSource, s: Mapping[str, Any]) -> tuple:
     if r.get("treated"):
-        out = {"progressed": False, "boxes_checked": to_int(r.get("boxes_checked")), "wounds": 0}
+        stopped = {"progressed": False, "boxes_checked": to_int(r.get("boxes_checked")), "wounds": 0}
         return (
-            out,
+            stopped,
             Msg("Causes éliminées : la progression cesse (L617).", "Causes removed: progression stops (L617)."),
             True,
             [],
@@ -477,7 +477,7 @@ def _affliction(kind: str, r: Mapping[str, Any], rng: RandomSource, s: Mapping[s
     if die:
         resist = resolve_die(request_score(r)["score"], difficulty_die(die), rng)
     steps = 0 if resist and resist["success"] else to_int(r.get("rate"), 1)
-    out = affliction_progress(kind, total, to_int(r.get("boxes_checked")), steps)
+    out: dict[str, Any] = affliction_progress(kind, total, to_int(r.get("boxes_checked")), steps)
     out.update(resist=resist, progressed=steps > 0)
     if s.get("health_model") == "wound_levels" and out["wounds"]:
         out["wound"] = {"severity": "serious" if kind == "poison" else "critical"}

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rules import get_system
 from rules.altaride.resolution import evaluate, opposed
 from rules.base import Resolution, RulesError, ScriptedRandom, SeededRandom
+from rules.tests import present
 from rules.tests.test_altaride_creation import SETTINGS, aldo
 
 SYSTEM = get_system("altaride")
@@ -325,11 +326,13 @@ def test_it_wakes_only_under_current_lucidity(el: int, natural: int, woke: bool)
 
 # ---- odds and properties --------------------------------------------------------------------------------------
 def test_it_gives_exact_odds() -> None:
-    odds = SYSTEM.odds({"kind": "test", "target": 12}, SETTINGS)
+    odds = present(SYSTEM.odds({"kind": "test", "target": 12}, SETTINGS))
     assert odds["success"] == 12 / 20 and odds["crit_failure"] == 1 / 20
-    assert SYSTEM.odds({"kind": "test", "target": 30}, SETTINGS)["success"] == 19 / 20
-    assert SYSTEM.odds({"kind": "test", "target": -5}, SETTINGS)["success"] == 1 / 20
-    assert SYSTEM.odds({"kind": "test", "target": 12, "required_margin": 3}, SETTINGS)["meets_required"] == 9 / 20
+    assert present(SYSTEM.odds({"kind": "test", "target": 30}, SETTINGS))["success"] == 19 / 20
+    assert present(SYSTEM.odds({"kind": "test", "target": -5}, SETTINGS))["success"] == 1 / 20
+    assert (
+        present(SYSTEM.odds({"kind": "test", "target": 12, "required_margin": 3}, SETTINGS))["meets_required"] == 9 / 20
+    )
     assert SYSTEM.odds({"kind": "damage", "margin": 1}, SETTINGS) is None
 
 
@@ -356,10 +359,10 @@ def test_property_ties_go_to_the_defender(a: int, an: int, d: int, dn: int) -> N
 
 
 def test_it_gives_exact_opposed_odds() -> None:
-    even = SYSTEM.odds({"kind": "opposed_test", "target": 10, "defender_target": 10}, SETTINGS)
+    even = present(SYSTEM.odds({"kind": "opposed_test", "target": 10, "defender_target": 10}, SETTINGS))
     assert even["active"] < even["defender"]  # ties go to the defender
     assert abs(even["active"] + even["defender"] + even["nobody"] - 1) < 1e-9
-    alone = SYSTEM.odds({"kind": "opposed_test", "target": 12}, SETTINGS)
+    alone = present(SYSTEM.odds({"kind": "opposed_test", "target": 12}, SETTINGS))
     assert alone["active"] == 12 / 20
     # brute-force cross-check against the resolver
     wins = sum(

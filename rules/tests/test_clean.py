@@ -38,7 +38,7 @@ def test_it_fills_every_missing_value_with_its_default() -> None:
 
 
 def test_it_coerces_what_a_form_or_an_old_record_sends() -> None:
-    data = {
+    data: dict[str, Any] = {
         "name": "Iris",
         "stats": {"force": " -2 ", "agile": "on"},
         "range": 2,

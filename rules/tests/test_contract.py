@@ -51,7 +51,8 @@ KINDS = {"int", "str", "text", "bool", "choice", "list", "dict"}
 
 @pytest.fixture(params=SYSTEMS, ids=IDS)
 def system(request: pytest.FixtureRequest) -> RuleSystem:
-    return request.param
+    chosen: RuleSystem = request.param
+    return chosen
 
 
 def _all_fields(fields: tuple[Field, ...]) -> list[Field]:
@@ -531,7 +532,7 @@ def test_campaign_settings_are_merged_once_by_the_base_class(system: RuleSystem)
     for name in MERGING:
         assert getattr(type(system), name) is getattr(RuleSystem, name), f"{system.slug} overrides {name}"
         assert callable(getattr(system, f"_{name}"))
-    source = inspect.getsource(inspect.getmodule(type(system)))  # type: ignore[arg-type]
+    source = inspect.getsource(importlib.import_module(type(system).__module__))
     assert "self.settings(" not in source
 
 

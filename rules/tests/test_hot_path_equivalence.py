@@ -162,7 +162,8 @@ def data_for(draw: st.DrawFn, fields: tuple[Field, ...]) -> dict[str, Any]:
             f = draw(st.sampled_from(flat))
             data[f.path] = _wild(draw, f)
     nested = [f for f in fields if "." in f.path]
-    if nested and draw(st.booleans()):  # a nested group ("spell.power"): set, partly wrong, or not an object
+    grouped = draw(st.booleans()) if nested else False
+    if grouped:  # a nested group ("spell.power"): set, partly wrong, or not an object
         for f in nested:
             head, rest = f.path.split(".", 1)
             group = data.setdefault(head, {})
@@ -197,7 +198,7 @@ def test_validate_fields_accepts_and_rejects_like_before_on_edge_values() -> Non
         Field("l", "list", None, max_items=2, item_fields=(Field("x", "bool", None),)),  # type: ignore[arg-type]
         Field("d.e", "int", None, required=True),  # type: ignore[arg-type]
     )
-    for request in (
+    requests: tuple[Any, ...] = (
         {"n": 3, "c": "a", "t": "ab", "l": [{"x": True}], "d": {"e": 1}},
         {"n": True, "c": "a", "t": "ab", "d": {"e": 1}},
         {"n": 6, "c": ["a"], "t": "  ", "l": [{"x": 1}, 2, 3], "d": {"e": None}},
@@ -214,7 +215,8 @@ def test_validate_fields_accepts_and_rejects_like_before_on_edge_values() -> Non
         {"n": 1, "t": "a"},
         [],
         "x",
-    ):
+    )
+    for request in requests:
         assert _errors(validate_fields(request, fields)) == _errors(ref_validate_fields(request, fields))
     assert validate_fields({"n": 5, "t": "a", "d": {"e": 2}}, fields) == []
 
@@ -382,7 +384,8 @@ def ref_clefs_aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     from rules.clefs import derive as D
     from rules.clefs import tables as t
 
-    aspects = sheet.get("aspects") if isinstance(sheet.get("aspects"), dict) else {}
+    raw = sheet.get("aspects")
+    aspects = raw if isinstance(raw, dict) else {}
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
     state: dict[str, dict[str, int]] = {}
     for code in t.ASPECTS:
@@ -404,7 +407,7 @@ def ref_clefs_aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     return state
 
 
-_clefs_skill = st.fixed_dictionaries(
+_clefs_skill: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
     {"name": st.sampled_from(["Épée", "Course"]), "aspect": st.sampled_from(["PH", "ME", "MY", "XX"])},
     optional={
         "nc": st.integers(0, 20),

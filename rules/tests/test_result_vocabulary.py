@@ -16,6 +16,7 @@ from rules.tests.test_ambre_characters import borel, cendre
 from rules.tests.test_ambre_combat import fighter as ambre_fighter
 
 AMBRE, CLEFS, SMS = get_system("ambre"), get_system("clefs-de-l-aube"), get_system("sms")
+DICELESS = ScriptedRandom([])  # Ambre draws nothing
 
 
 def _same(a: CombatResult, b: CombatResult) -> None:
@@ -32,17 +33,17 @@ def test_the_old_key_is_renamed_in_place_and_nothing_else_changes() -> None:
 
 def test_an_ambre_declaration_stored_with_mode_resolves_as_with_action() -> None:
     c, b = ambre_fighter("cendre", cendre()), ambre_fighter("borel", borel(), karma=-3)
-    old = AMBRE.resolve_action(c, b, {"mode": "melee", "target_mode": "melee"}, None)
-    new = AMBRE.resolve_action(c, b, {ACTION_KEY: "melee", "target_mode": "melee"}, None)
+    old = AMBRE.resolve_action(c, b, {"mode": "melee", "target_mode": "melee"}, DICELESS)
+    new = AMBRE.resolve_action(c, b, {ACTION_KEY: "melee", "target_mode": "melee"}, DICELESS)
     _same(old, new)
     assert (new.level, new.margin, new.severity) == ("success", 35, "grave")  # touch 35 against 0 (L418-L428)
-    order = AMBRE.initiative([c, b], {"cendre": {"mode": "psychic"}, "borel": {ACTION_KEY: "psychic"}}, None)
+    order = AMBRE.initiative([c, b], {"cendre": {"mode": "psychic"}, "borel": {ACTION_KEY: "psychic"}}, DICELESS)
     assert {r["id"]: r["action_type"] for r in order} == {"cendre": "mental", "borel": "mental"}  # L416
 
 
 def test_ambre_levels_a_comparison_from_side_a() -> None:
-    won = AMBRE.resolve({"kind": "comparison", "a_value": 30, "b_value": 45}, None)
-    tie = AMBRE.resolve({"kind": "comparison", "a_value": 30, "b_value": 30}, None)
+    won = AMBRE.resolve({"kind": "comparison", "a_value": 30, "b_value": 45}, DICELESS)
+    tie = AMBRE.resolve({"kind": "comparison", "a_value": 30, "b_value": 30}, DICELESS)
     assert (won.level, won.margin, won.outcome["margin"]) == ("failure", -15, 15)  # the stored margin stays
     assert (tie.level, tie.margin, tie.success) == ("tie", 0, None)
 
