@@ -1154,17 +1154,21 @@ class RuleSystem(ABC):
         The defaults are built from the field declarations once per system
         object (they are static) and copied for each call, so a caller may
         still change the merged dict, nested lists included."""
-        defaults = self.__dict__.get("_cached_default_settings")
-        if defaults is None:
-            defaults = self.__dict__["_cached_default_settings"] = self.default_campaign_settings()
-        given = settings or {}
-        # Same keys, order and values as a fresh defaults dict updated with ``given``;
-        # only the defaults ``given`` does not replace are copied.
-        immutable = _IMMUTABLE
-        merged = {
-            k: given[k] if k in given else v if v.__class__ in immutable else _copy(v) for k, v in defaults.items()
-        }
-        merged.update(given)
+        cached = self.__dict__.get("_cached_default_settings")
+        if cached is None:
+            defaults = self.default_campaign_settings()
+            mutable = tuple(k for k, v in defaults.items() if v.__class__ not in _IMMUTABLE)
+            cached = self.__dict__["_cached_default_settings"] = (defaults, mutable)
+        defaults, mutable = cached
+        # Same keys, order and values as a fresh defaults dict updated with ``settings``; only the
+        # nested defaults (lists, dicts) that ``settings`` does not replace are copied.
+        merged = defaults.copy()
+        for key in mutable:
+            if not settings or key not in settings:
+                value = defaults[key]
+                merged[key] = _copy(value) if value else value.__class__()  # most are empty: [] or {}
+        if settings:
+            merged.update(settings)
         return merged
 
     @final
