@@ -79,7 +79,7 @@ def build(tag: str, steps: int) -> tuple[int, str]:
         npcs += services.add_participant(gm, encounter, name="Renfort", count=min(steps - len(npcs), 20))
     services.start_encounter(gm, encounter)
     for npc in npcs:
-        services.declare_action(gm, npc, data={"mode": "power", "energy_cost": 1})
+        services.declare_action(gm, npc, data={"action": "power", "energy_cost": 1})
     services.reveal_declarations(gm, encounter)
     client = Client()
     client.force_login(gm)

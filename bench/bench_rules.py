@@ -68,16 +68,16 @@ def _ambre_sheet(attrs: tuple[int, ...], chars: tuple[int, ...], powers: tuple[s
 ARIANE = _ambre_sheet((0, 20, -10, 30), (10, 10, 5, 15, 10, 20, 5, 5, 5, 15, 30, 10), ("atouts",))
 BOREL = _ambre_sheet((40, 0, 5, -25), (25, 25, 15, 5, 10, 10, 5, 5, 20, 0, 0, 0), ("logrus", "metamorphose"))
 AMBRE_DECLS = [
-    {"mode": "melee"},
-    {"mode": "ranged", "within_reach": True},
-    {"mode": "thrown", "target_mode": "unarmed"},
-    {"mode": "wrestling"},
-    {"mode": "psychic"},
-    {"mode": "melee", "surprise": True, "weapon_quality": "double"},
+    {"action": "melee"},
+    {"action": "ranged", "within_reach": True},
+    {"action": "thrown", "target_mode": "unarmed"},
+    {"action": "wrestling"},
+    {"action": "psychic"},
+    {"action": "melee", "surprise": True, "weapon_quality": "double"},
 ]
-A_ARIANE = Combatant("ariane", "Ariane", "a", ARIANE, AMBRE.combat_state(ARIANE, karma=15))
-A_BOREL = Combatant("borel", "Borel", "b", BOREL, AMBRE.combat_state(BOREL, karma=-3))
-AMBRE_PAIRS = [((A_BOREL, A_ARIANE) if d["mode"] == "psychic" else (A_ARIANE, A_BOREL), d) for d in AMBRE_DECLS]
+A_ARIANE = Combatant("ariane", "Ariane", "a", ARIANE, AMBRE.combat_state(ARIANE, balances={"karma": 15}))
+A_BOREL = Combatant("borel", "Borel", "b", BOREL, AMBRE.combat_state(BOREL, balances={"karma": -3}))
+AMBRE_PAIRS = [((A_BOREL, A_ARIANE) if d["action"] == "psychic" else (A_ARIANE, A_BOREL), d) for d in AMBRE_DECLS]
 COMPARISON = {"kind": "comparison", "a_value": 45, "b_value": 30, "a_label": "Ariane", "b_label": "Borel"}
 
 
@@ -148,7 +148,7 @@ def bare_ambre_combat(n: int) -> None:
     for i in range(n):
         (actor, target), decl = AMBRE_PAIRS[i % k]
         _bare_exchange(
-            actor.sheet, target.sheet, decl["mode"], decl.get("target_mode", "melee"), decl.get("surprise", False)
+            actor.sheet, target.sheet, decl["action"], decl.get("target_mode", "melee"), decl.get("surprise", False)
         )
 
 
@@ -172,7 +172,7 @@ def _clefs_fighter(cid: str) -> Combatant:
 C_ALICE, C_BOB = _clefs_fighter("alice"), _clefs_fighter("bob")
 CLEFS_TEST = {"kind": "action", "sheet": C_ALICE.sheet, "aspect_code": "PH", "means_code": "PU", "skill_name": "Épée"}
 CLEFS_DECL = {
-    "kind": "opposed",
+    "action": "opposed",
     "aspect_code": "PH",
     "means_code": "PU",
     "skill_name": "Épée",
@@ -305,7 +305,7 @@ def _sms_npc(cid: str) -> Combatant:
 
 S_HERO, S_FOE = _sms_pc("hero"), _sms_npc("foe")
 SMS_TEST = {"kind": "action", "score": 3, "die": 10, "circumstances": 1}
-SMS_DECL = {"kind": "attack", "score": 6, "severity": "critical", "circumstances": -2}
+SMS_DECL = {"action": "attack", "score": 6, "severity": "critical", "circumstances": -2}
 
 
 def sms_test(n: int) -> None:

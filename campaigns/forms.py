@@ -24,44 +24,6 @@ def field_name(path: str, prefix: str = "") -> str:
     return prefix + path.replace(".", "__")
 
 
-#: Display names of the systems' test kinds (the rules declare bare keys such as ``skill_test``).
-TEST_KIND_LABELS = {
-    "comparison": _("Comparison"),
-    "wound": _("Wound"),
-    "spell_cost": _("Spell cost"),
-    "action": _("Action"),
-    "confrontation": _("Confrontation"),
-    "multiple": _("Multiple actions"),
-    "overreach": _("Overreach action"),
-    "attack_npc": _("Attack against an NPC"),
-    "defend_npc": _("Defence against an NPC"),
-    "opposed": _("Opposed test"),
-    "spell_builder": _("Spell builder"),
-    "cast_spell": _("Casting a spell"),
-    "counter_spell": _("Counter-spell"),
-    "dispel": _("Dispel"),
-    "fall": _("Fall"),
-    "projection": _("Projection"),
-    "heal": _("Healing"),
-    "recovery": _("Recovery"),
-    "npc_difficulty": _("NPC difficulty"),
-    "disease": _("Disease"),
-    "poison": _("Poison"),
-    "test": _("Test"),
-    "skill_test": _("Skill test"),
-    "talent_test": _("Talent test"),
-    "opposed_test": _("Opposed test"),
-    "casting": _("Casting"),
-    "magic_attack": _("Magic attack"),
-    "runes_charge": _("Charging runes"),
-    "use_charge": _("Using a charge"),
-    "explosion": _("Explosion"),
-    "learning": _("Learning"),
-    "wake_up": _("Waking up"),
-    "damage": _("Damage"),
-}
-
-
 class OptionalJSONField(forms.JSONField):
     """A JSON text area that shows nothing (not ``null``) when empty."""
 
@@ -296,7 +258,8 @@ class PostForm(forms.Form):
         kinds = system.test_kinds() if is_gm else {}
         self.test_specs: tuple[Field, ...] = ()
         if kinds:
-            named = ((k, TEST_KIND_LABELS.get(k, k.replace("_", " "))) for k in kinds)
+            labels = system.test_kind_labels()
+            named = ((k, labels[k].get(_lang()) if k in labels else k.replace("_", " ")) for k in kinds)
             self.fields["test_kind"].choices = [("", _("No test")), *named]
             kind = test_kind or (self.data.get(self.add_prefix("test_kind")) if self.is_bound else "") or ""
             if kind in kinds:

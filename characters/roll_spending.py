@@ -59,9 +59,10 @@ def lower_roll_die(user: Any, roll: Roll, *, points: Any) -> Roll:
             )
         balance = ledger.balances(character).get("xp", 0)
         try:
-            outcome, draft = system.lower_die(roll.resolution, points, balance, settings=settings_)
+            judged, draft = system.lower_die(roll.resolution, points, balance, settings=settings_)
         except RulesError as exc:
             raise ValidationError({"points": [e.message.get(lang) for e in exc.errors]}) from None
+        outcome = judged["outcome"]
         for key in ("natural_ones", "defender_natural_ones"):
             if key in outcome:
                 outcome[key] = 0
@@ -73,7 +74,7 @@ def lower_roll_die(user: Any, roll: Roll, *, points: Any) -> Roll:
             f"{draft.note.en} (roll #{roll.sequence}): die {outcome.get('die', '?')}, {verdict.en}",
         )
         resolution = {
-            **roll.resolution,
+            **judged,
             "outcome": outcome,
             "summary": summary.to_dict(),
             "tags": [],

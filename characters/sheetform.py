@@ -18,12 +18,13 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
+import rules
 from campaigns.records import (  # noqa: F401  (the record editor, shared with the campaign settings: names kept here)
     MAX_LIST_ITEMS,
     TYPE_ERROR_CODES,
@@ -41,59 +42,7 @@ from campaigns.records import (  # noqa: F401  (the record editor, shared with t
     type_errors,
 )
 from campaigns.records import build_nodes as _build_nodes
-from rules.base import Field, RuleSystem, default_from_fields, get_path, is_digits, set_path
-
-#: Display names of the systems' group and budget-pool keys (the rules declare bare keys).
-GROUP_LABELS = {
-    "assets": gettext_lazy("Assets"),
-    "attributes": gettext_lazy("Attributes"),
-    "background": gettext_lazy("Background"),
-    "characteristics": gettext_lazy("Characteristics"),
-    "characteristics.cbt": gettext_lazy("Characteristics · Combat"),
-    "characteristics.end": gettext_lazy("Characteristics · Endurance"),
-    "characteristics.phy": gettext_lazy("Characteristics · Physical"),
-    "characteristics.psy": gettext_lazy("Characteristics · Psyche"),
-    "combat": gettext_lazy("Combat"),
-    "condition": gettext_lazy("Condition"),
-    "identity": gettext_lazy("Identity"),
-    "karma": gettext_lazy("Karma"),
-    "ladder": gettext_lazy("Ladder"),
-    "levels": gettext_lazy("Levels"),
-    "modifiers": gettext_lazy("Modifiers"),
-    "powers": gettext_lazy("Powers"),
-    "sorcery": gettext_lazy("Sorcery"),
-    "aspects": gettext_lazy("Aspects"),
-    "conditions": gettext_lazy("Conditions"),
-    "creation": gettext_lazy("Creation"),
-    "means": gettext_lazy("Means"),
-    "notes": gettext_lazy("Notes"),
-    "progression": gettext_lazy("Progression"),
-    "skills": gettext_lazy("Skills"),
-    "equipment": gettext_lazy("Equipment"),
-    "health": gettext_lazy("Health"),
-    "magic": gettext_lazy("Magic"),
-    "modules": gettext_lazy("Modules"),
-    "npc": gettext_lazy("Non-player character"),
-    "xp": gettext_lazy("Experience"),
-    "aptitudes": gettext_lazy("Aptitudes"),
-    "capacities": gettext_lazy("Capacities"),
-    "domain_mental": gettext_lazy("Mental domain"),
-    "domain_occulte": gettext_lazy("Occult domain"),
-    "domain_physique": gettext_lazy("Physical domain"),
-    "domain_social": gettext_lazy("Social domain"),
-    "domains": gettext_lazy("Domains"),
-    "endurance": gettext_lazy("Endurance"),
-    "magic_effects": gettext_lazy("Magic effects"),
-    "morality": gettext_lazy("Morality"),
-    "state": gettext_lazy("State"),
-    "aspect_exchanges": gettext_lazy("Aspect exchanges"),
-    "means_exchanges": gettext_lazy("Means exchanges"),
-    "skill_levels": gettext_lazy("Skill levels"),
-    "negative": gettext_lazy("Negative points"),
-    "talents": gettext_lazy("Talents"),
-    "other": gettext_lazy("Other"),
-}
-
+from rules.base import Field, Msg, RuleSystem, default_from_fields, get_path, is_digits, set_path
 
 # ---------------------------------------------------------------------------
 # Parsing a POST into a sheet
@@ -113,10 +62,17 @@ def build_nodes(
     paths: Iterable[str] | None = None,
     locked: Iterable[str] = (),
     allow_dict: bool = False,
+    system: RuleSystem | None = None,
 ) -> list[dict[str, Any]]:
-    """:func:`campaigns.records.build_nodes` with the sheets' group names (:func:`humanize_group`)."""
+    """:func:`campaigns.records.build_nodes` with the sheets' group names in the system's words."""
     return _build_nodes(
-        fields, sheet, errors, paths=paths, locked=locked, allow_dict=allow_dict, group_label=humanize_group
+        fields,
+        sheet,
+        errors,
+        paths=paths,
+        locked=locked,
+        allow_dict=allow_dict,
+        group_label=lambda group: humanize_group(group, system),
     )
 
 
@@ -154,31 +110,33 @@ def step_of_path(system: RuleSystem, path: str) -> str | None:
 # ---------------------------------------------------------------------------
 # Read-only displays
 # ---------------------------------------------------------------------------
-#: Column names of derived tables (record keys the rules return).
-COLUMN_LABELS = {
-    "name": gettext_lazy("Name"),
-    "aspect": gettext_lazy("Aspect"),
-    "default_means": gettext_lazy("Default means"),
-    "nc": pgettext_lazy("Clefs skill level", "NC"),
-    "bc": pgettext_lazy("Clefs skill bonus", "BC"),
-    "title": gettext_lazy("Title"),
-    "default_ca": pgettext_lazy("Clefs default chance", "Default CA"),
-    "next_cost": gettext_lazy("Next level costs"),
-    "level": gettext_lazy("Level"),
-    "chance": gettext_lazy("Chance"),
-    "formula": gettext_lazy("Formula"),
-    "skill": gettext_lazy("Skill"),
-}
+def _labels(system: RuleSystem | None, *, columns: bool = False) -> dict[str, Msg]:
+    """The system's names of its group (or derived column) keys; every registered system's when the
+    caller does not pass its system."""
+    if system is not None:
+        return system.column_labels() if columns else system.group_labels()
+    return _registered_labels(columns)
 
 
-def column_label(key: str) -> str:
-    return str(COLUMN_LABELS[key]) if key in COLUMN_LABELS else humanize_group(key)
+@cache
+def _registered_labels(columns: bool) -> dict[str, Msg]:
+    merged: dict[str, Msg] = {}
+    for system in rules.available_systems():
+        for key, label in (system.column_labels() if columns else system.group_labels()).items():
+            merged.setdefault(key, label)
+    return merged
 
 
-def humanize_group(group: str) -> str:
-    """The translated name of a group key; unknown keys are humanized."""
-    if group in GROUP_LABELS:
-        return str(GROUP_LABELS[group])
+def column_label(key: str, system: RuleSystem | None = None) -> str:
+    label = _labels(system, columns=True).get(key)
+    return msg(label) if label is not None else humanize_group(key, system)
+
+
+def humanize_group(group: str, system: RuleSystem | None = None) -> str:
+    """The name of a group key in the system's words (``group_labels()``); unknown keys are humanized."""
+    label = _labels(system).get(group)
+    if label is not None:
+        return msg(label)
     return group.replace("_", " ").replace(".", " · ").strip().capitalize() if group else _("General")
 
 
@@ -192,12 +150,20 @@ def display_value(f: Field, value: Any) -> Any:
     return value
 
 
-def sheet_groups(fields: Iterable[Field], sheet: dict[str, Any], *, show_empty_lists: bool = False) -> list[dict]:
+def sheet_groups(
+    fields: Iterable[Field],
+    sheet: dict[str, Any],
+    *,
+    show_empty_lists: bool = False,
+    system: RuleSystem | None = None,
+) -> list[dict]:
     """Stored fields grouped for display; list items become small cards."""
     groups: dict[str, dict[str, Any]] = {}
     for f in fields:
         value = get_path(sheet, f.path, None)
-        group = groups.setdefault(f.group, {"key": f.group, "label": humanize_group(f.group), "rows": [], "lists": []})
+        group = groups.setdefault(
+            f.group, {"key": f.group, "label": humanize_group(f.group, system), "rows": [], "lists": []}
+        )
         if f.kind == "list":
             items = value if isinstance(value, list) else []
             if not items and not show_empty_lists:
@@ -261,7 +227,7 @@ def derived_groups(system: RuleSystem, derived: dict[str, Any], *, include_secre
                 columns += [k for k in item if k not in columns]
             row.update(
                 kind="table",
-                columns=[column_label(c) for c in columns],
+                columns=[column_label(c, system) for c in columns],
                 value=[[_flat(item.get(c, "")) for c in columns] for item in value],
             )
         elif isinstance(value, list):
@@ -270,7 +236,9 @@ def derived_groups(system: RuleSystem, derived: dict[str, Any], *, include_secre
             row.update(kind="dict", value=[(k, _flat(v)) for k, v in value.items()])
         elif value is None:
             row["value"] = "—"
-        group = groups.setdefault(spec.group, {"key": spec.group, "label": humanize_group(spec.group), "rows": []})
+        group = groups.setdefault(
+            spec.group, {"key": spec.group, "label": humanize_group(spec.group, system), "rows": []}
+        )
         group["rows"].append(row)
     return list(groups.values())
 
@@ -296,7 +264,7 @@ def _flat(value: Any) -> str:
     return str(value)
 
 
-def budget_view(budget: Any) -> dict[str, Any]:
+def budget_view(budget: Any, system: RuleSystem | None = None) -> dict[str, Any]:
     """A creation budget for display (lines and pools translated)."""
     data = budget.to_dict()
     lines = [
@@ -310,7 +278,7 @@ def budget_view(budget: Any) -> dict[str, Any]:
         pools.append(
             {
                 "key": key,
-                "label": humanize_group(key),
+                "label": humanize_group(key, system),
                 "total": total,
                 "spent": spent,
                 "remaining": pool.get("remaining", total - spent),
@@ -495,7 +463,11 @@ def _derived_cell(system: RuleSystem, derived: dict[str, Any], key: str) -> dict
     if value is None or isinstance(value, (dict, list)):
         return None
     spec = specs.get(key)
-    cell: dict[str, Any] = {"key": key, "label": msg(spec.label) if spec else humanize_group(key), "value": value}
+    cell: dict[str, Any] = {
+        "key": key,
+        "label": msg(spec.label) if spec else humanize_group(key, system),
+        "value": value,
+    }
     if key.endswith(".max"):
         current = get_path(derived, key[:-4] + ".current", None)
         if isinstance(current, int) and isinstance(value, int):
@@ -547,7 +519,7 @@ def sheet_page(
 
     groups = []
     state_rows: list[dict[str, Any]] = []
-    for group in sheet_groups(fields, sheet):
+    for group in sheet_groups(fields, sheet, system=system):
         if group["key"] in hidden_groups:
             continue
         rows = []
@@ -590,7 +562,7 @@ def sheet_page(
                 for key, value in add.items():
                     if key in known or value in (None, "", [], {}):
                         continue
-                    item["rows"].append({"label": column_label(key), "value": _number(_flat(value))})
+                    item["rows"].append({"label": column_label(key, system), "value": _number(_flat(value))})
             shown.add(lst["path"])
 
     gauges: list[dict[str, Any]] = []

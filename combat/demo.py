@@ -96,16 +96,16 @@ def _ambre(context: dict[str, Any]) -> None:
     )
     services.set_gm_notes(mj, encounter, notes="Borel est un agent de Rebma : il fuit s'il tombe sous 10 de vie.")
     services.start_encounter(mj, encounter)
-    services.declare_action(mj, borel, data={"mode": "psychic", "note": "Il sonde l'esprit d'Ariane."}, target=ariane)
+    services.declare_action(mj, borel, data={"action": "psychic", "note": "Il sonde l'esprit d'Ariane."}, target=ariane)
     services.declare_action(
-        hugo, ariane, data={"mode": "melee", "note": "Ariane fond sur Cendre, trompée par l'illusion."}, target=cendre
+        hugo, ariane, data={"action": "melee", "note": "Ariane fond sur Cendre, trompée par l'illusion."}, target=cendre
     )
-    services.declare_action(iris, cendre, data={"mode": "melee", "note": "Cendre charge Borel."}, target=borel)
+    services.declare_action(iris, cendre, data={"action": "melee", "note": "Cendre charge Borel."}, target=borel)
     services.reveal_declarations(mj, encounter)
     services.resolve_round(mj, encounter)
     services.end_round(mj, encounter, expected_round=1)
-    services.declare_action(iris, cendre, data={"mode": "melee", "note": "Cendre achève Borel."}, target=borel)
-    services.declare_action(mj, guards[0], data={"mode": "melee"}, target=cendre)
+    services.declare_action(iris, cendre, data={"action": "melee", "note": "Cendre achève Borel."}, target=borel)
+    services.declare_action(mj, guards[0], data={"action": "melee"}, target=cendre)
     out = context.get("stdout")
     if out is not None:
         out.write(f"Demo fight: /combat/{encounter.pk}/")

@@ -101,7 +101,7 @@ def _clefs(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list[An
         },
     )
     services.start_encounter(mj, encounter)
-    attack = {"kind": "opposed", "aspect_code": "PH", "means_code": "PU", "skill_name": "Épée"}
+    attack = {"action": "opposed", "aspect_code": "PH", "means_code": "PU", "skill_name": "Épée"}
     services.declare_action(hero.controller, hero, data=attack, target=npc)
     services.declare_action(
         mj, npc, data={**attack, "advantage": 8, "harm": 3, "harm_note": "entaille au bras"}, target=hero
@@ -119,9 +119,9 @@ def _sms(mj: Any, users: dict[str, Any], encounter: Encounter, heroes: list[Any]
     )
     services.start_encounter(mj, encounter)
     services.declare_action(
-        hero.controller, hero, data={"kind": "attack", "score": 3, "severity": "light"}, target=wolf
+        hero.controller, hero, data={"action": "attack", "score": 3, "severity": "light"}, target=wolf
     )
-    services.declare_action(mj, wolf, data={"kind": "attack", "severity": "serious"}, target=hero)
+    services.declare_action(mj, wolf, data={"action": "attack", "severity": "serious"}, target=hero)
     services.reveal_declarations(mj, encounter)
     _answer_defences(users, encounter, {"score": 1})  # Sylve's player parries as best she can
     services.resolve_round(mj, encounter)

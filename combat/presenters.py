@@ -23,42 +23,11 @@ LOG_LIMIT = 200
 _MISSING = object()
 
 
-#: Names of the combat-state keys the systems do not label themselves (``keys``, ``wounds.light``...).
+#: The combat app's own words for the state (the conditions it reads); a system names its values
+#: itself (``combat_value_labels()``, ``derived_specs()``).
 STATE_LABELS = {
-    "life": pgettext_lazy("combat state", "Life"),
-    "energy": pgettext_lazy("combat state", "Energy"),
-    "keys": pgettext_lazy("combat state", "Keys"),
-    "wounds": pgettext_lazy("combat state", "Wounds"),
-    "light": pgettext_lazy("combat state", "light"),
-    "serious": pgettext_lazy("combat state", "serious"),
-    # Ambre's wound track: "légère / sérieuse / grave / mortelle" (seed 000, L425–L428).
-    "grave": pgettext_lazy("combat state", "grave"),
-    "mortal": pgettext_lazy("combat state", "mortal"),
-    "wound_points": pgettext_lazy("combat state", "Wound points"),
-    "determined": pgettext_lazy("combat state", "determined"),
-    "coma": pgettext_lazy("combat state", "coma"),
-    "dying": pgettext_lazy("combat state", "dying"),
-    "death_assured": pgettext_lazy("combat state", "death assured"),
     "dead": pgettext_lazy("combat state", "dead"),
-    "karma": pgettext_lazy("combat state", "Karma"),
-    "actions_taken": pgettext_lazy("combat state", "Actions taken"),
-    "dodge": pgettext_lazy("combat state", "Dodge"),
-    "endurance": pgettext_lazy("combat state", "Endurance"),
     "unconscious": pgettext_lazy("combat state", "unconscious"),
-    "unconscious_cause": pgettext_lazy("combat state", "Cause of unconsciousness"),
-    "fatigue": pgettext_lazy("combat state", "Fatigue"),
-    "lasting": pgettext_lazy("combat state", "lasting"),
-    "persistent": pgettext_lazy("combat state", "persistent"),
-    "transient": pgettext_lazy("combat state", "transient"),
-    "initiative": pgettext_lazy("combat state", "Initiative"),
-    "interventions_used": pgettext_lazy("combat state", "Interventions used"),
-    "reactions": pgettext_lazy("combat state", "Reactions"),
-    "spell_cast": pgettext_lazy("combat state", "Spell cast"),
-    "status": pgettext_lazy("combat state", "Status"),
-    "advantages": pgettext_lazy("combat state", "Advantages"),
-    "handicaps": pgettext_lazy("combat state", "Handicaps"),
-    "means_sum": pgettext_lazy("combat state", "Sum of the means"),
-    "value": pgettext_lazy("combat state", "value"),
 }
 
 #: Bookkeeping keys of a list item (who added it, where from) that a log line does not show.

@@ -62,7 +62,7 @@ from characters import services as character_services
 from characters import signals as character_signals
 from characters.models import ChangeRequest, Character, LedgerEntry, SheetVersion
 from live.events import publish, publish_many
-from progression import bulk
+from progression import bulk, signals
 from progression import facts as session_facts_mod
 from progression.hooks import campaign_step
 from progression.labels import purchase_kind_label
@@ -74,7 +74,6 @@ from progression.models import (
     SessionResult,
     SessionReview,
 )
-from rhythm import loop
 from rules.base import FieldError, LedgerDraft, Msg, RulesError, RuleSystem
 
 logger = logging.getLogger(__name__)
@@ -432,7 +431,10 @@ def confirm_session_awards(actor: Any, session: PlaySession, *, entries: dict[in
         review.confirmed_at = timezone.now()
         review.save()
         publish(f"campaign:{campaign.pk}", LIVE_KIND_REVIEW, {"session": session.pk}, gms_only=True)
-        loop.awards_confirmed(actor, session, sorted({line.character for line in new_lines}, key=lambda c: c.pk))
+        awarded = sorted({line.character for line in new_lines}, key=lambda c: c.pk)
+        transaction.on_commit(
+            lambda: signals.awards_confirmed.send(None, actor=actor, session=session, characters=awarded)
+        )
         return _launch(campaign, session, actor=actor, reason="awards_confirmed", revision=revision)
 
 

@@ -12,6 +12,7 @@ from django.dispatch import receiver
 from campaigns.models import Post
 from characters import signals as character_signals
 from combat.signals import defence_asked
+from progression import signals as progression_signals
 from rhythm import loop, services
 from rhythm.middleware import SESSION_KEY
 from rhythm.models import MemberRhythm
@@ -63,3 +64,8 @@ def change_opened(sender: Any, actor: Any, change: Any, **kwargs: Any) -> None:
 @receiver(character_signals.change_decided, dispatch_uid="rhythm-change-decided")
 def change_decided(sender: Any, actor: Any, change: Any, **kwargs: Any) -> None:
     loop.change_decided(actor, change)
+
+
+@receiver(progression_signals.awards_confirmed, dispatch_uid="rhythm-awards-confirmed")
+def awards_confirmed(sender: Any, actor: Any, session: Any, characters: list[Any], **kwargs: Any) -> None:
+    loop.awards_confirmed(actor, session, characters)

@@ -19,10 +19,13 @@ Conventions
   by :meth:`RuleSystem.validate_settings`); ``None`` means defaults.
 * Results (:class:`Resolution`, :class:`CombatResult`) share their envelope
   (``kind``, ``inputs``, ``draws``, ``outcome``, ``summary``, ``success``,
-  ``tags``); the keys inside ``outcome`` are each system's words in its
-  seed's terms. ``rules/README.md`` tabulates them (declaration type, outcome
-  level, margins, severity words) and how to add a system; the contract every
-  system honours is ``rules/tests/test_contract.py``.
+  ``tags``) and one vocabulary: ``level`` (:data:`LEVELS`), ``margin``
+  (signed) and, for combat, ``severity`` (:data:`SEVERITIES`); a combat
+  declaration names its type :data:`ACTION_KEY` (``"action"``). The keys
+  inside ``outcome`` stay each system's words in its seed's terms.
+  ``rules/README.md`` maps each system's seed words onto the shared ones
+  (with seed lines) and tells how to add a system; the contract every system
+  honours is ``rules/tests/test_contract.py``.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, SupportsIndex, SupportsInt, TypeGuard, final, runtime_checkable
 
 JSON = Any
 Lang = Literal["fr", "en"]
@@ -307,6 +310,124 @@ def is_digits(text: object) -> bool:
     ``int()`` reads as 1): ids, indexes and counts from the outside use this.
     """
     return isinstance(text, str) and text.isascii() and text.isdigit()
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is an int (a bool is not: ``True`` is not a rank)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def as_dict(value: object) -> dict[str, Any]:
+    """``value`` when it is a dict, else a new empty one: a stored group read defensively."""
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: object) -> list[Any]:
+    """``value`` when it is a list, else a new empty one: a stored list read defensively."""
+    return value if isinstance(value, list) else []
+
+
+def as_int(value: object, default: int = 0) -> int:
+    """A stored number read defensively: ``value`` when it is an int (a bool is not), else ``default``.
+
+    For values a sheet or a state should already hold as ints (after :func:`clean`): a malformed one
+    gives ``default`` instead of an exception, and validation reports it."""
+    if type(value) is int:  # the common case first (hot path)
+        return value
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def to_int(value: object, default: int = 0, *, bools: bool = False) -> int:
+    """A number typed or stored loosely: ``int(value)`` for an int, a float or a numeric string
+    (``" 3 "``), ``default`` for anything else. A bool gives ``default`` unless ``bools`` (then 0 or 1)."""
+    if type(value) is int:  # the common cases first, without raising (hot path)
+        return value
+    if value is None:
+        return default
+    if type(value) is bool:
+        return int(value) if bools else default
+    if isinstance(value, str | float | bytes | bytearray | SupportsInt | SupportsIndex):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return default
+    return default
+
+
+_TRUE = frozenset({"true", "on", "yes", "1"})
+_FALSE = frozenset({"false", "off", "no", "0", ""})
+
+
+def clean(data: Any, fields: Iterable[Field]) -> dict[str, Any]:
+    """``data`` coerced to the declared kinds and completed with the defaults, once (Foundry's
+    ``DataModel.cleanData``): the values a form or an old record sends become the ones the rules read.
+
+    * a missing or ``None`` value takes the field's default (a fresh copy; ``[]``, ``{}``, ``False``
+      or ``""`` by kind when the field has none, as :func:`default_from_fields`);
+    * ``int``: a string of digits (with a sign, spaces around) becomes an int, a float with no
+      fraction too; ``bool``: ``"true"``/``"on"``/``"yes"``/``"1"`` and ``1`` become ``True``,
+      ``"false"``/``"off"``/``"no"``/``"0"``/``""`` and ``0`` become ``False``; ``choice``: a
+      number whose text is one of the choices becomes that text; ``list`` of records: each dict item
+      is cleaned with ``item_fields`` (other items are kept for validation to report);
+    * anything else is kept as it is: :func:`validate_fields` then reports what is still wrong.
+      Keys no field declares are kept too. ``data`` is never changed (a new dict is returned; a
+      non-dict gives the defaults).
+    """
+    out: dict[str, Any] = _copy(data) if isinstance(data, dict) else {}
+    for f in fields:
+        value = get_path(out, f.path, None)
+        if value is None:
+            if _settable(out, f.path):
+                default = f.default
+                if default is None:
+                    default = {"list": [], "dict": {}, "bool": False, "str": "", "text": ""}.get(f.kind)
+                set_path(out, f.path, _copy(default))
+            continue
+        cleaned = _clean_value(value, f)
+        if cleaned is not value:
+            set_path(out, f.path, cleaned)
+    return out
+
+
+def _settable(data: dict[str, Any], path: str) -> bool:
+    """Whether every container on the way to ``path`` is a dict or missing (a wrong one is kept)."""
+    current: Any = data
+    for part in path.split(".")[:-1]:
+        current = current.get(part)
+        if current is None:
+            return True
+        if not isinstance(current, dict):
+            return False
+    return True
+
+
+def _clean_value(value: Any, f: Field) -> Any:
+    kind = f.kind
+    if kind == "int":
+        if isinstance(value, str):
+            text = value.strip()
+            digits = text[1:] if text[:1] in "+-" else text
+            if is_digits(digits):
+                return int(text)
+        elif isinstance(value, float) and value.is_integer():
+            return int(value)
+    elif kind == "bool":
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if text in _TRUE:
+                return True
+            if text in _FALSE:
+                return False
+        elif value.__class__ is int and value in (0, 1):
+            return bool(value)
+    elif kind == "choice":
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            allowed: set[object] = {v for v, _ in f.choices}
+            if value not in allowed and str(value) in allowed:
+                return str(value)
+    elif kind == "list" and f.item_fields and isinstance(value, list):
+        return [clean(item, f.item_fields) if isinstance(item, dict) else item for item in value]
+    return value
 
 
 def get_path(data: JSON, path: str, default: JSON = None) -> JSON:
@@ -647,17 +768,59 @@ class RecordingRandom:
 
 
 # --------------------------------------------------------------------------
-# Results
+# Results: one vocabulary across systems
 # --------------------------------------------------------------------------
+#: The outcome level every :class:`Resolution` and :class:`CombatResult` carries, seen from the side
+#: that acts (side ``a``, the actor): a closed set, the same in every system. ``"tie"``: neither side
+#: prevails; ``"none"``: the notion does not apply (a spell builder, a heal, a GM adjustment).
+#: A level is consistent with ``success``: ``True`` → a success level, ``False`` → a failure level,
+#: ``None`` → ``"tie"`` or ``"none"``. Each system maps its seed's words in ``rules/README.md``.
+LEVELS: tuple[str, ...] = ("critical_success", "success", "failure", "critical_failure", "tie", "none")
+SUCCESS_LEVELS = frozenset({"critical_success", "success"})
+FAILURE_LEVELS = frozenset({"failure", "critical_failure"})
+
+#: How bad the harm a combat step inflicted is (:attr:`CombatResult.severity`), on one scale for every
+#: system; the seed's own word stays in ``outcome``. ``"none"``: no harm.
+SEVERITIES: tuple[str, ...] = ("none", "light", "serious", "grave", "mortal")
+
+#: The key naming a combat declaration's type in every system: ``action_fields()`` declares it.
+ACTION_KEY = "action"
+
+
+def level_of(success: bool | None, critical: bool = False) -> str:
+    """The :data:`LEVELS` word of a plain result: ``None`` → ``"none"``."""
+    if success is None:
+        return "none"
+    if success:
+        return "critical_success" if critical else "success"
+    return "critical_failure" if critical else "failure"
+
+
+def with_action_key(declaration: Any, legacy: str) -> Any:
+    """``declaration`` with its type under :data:`ACTION_KEY`.
+
+    A declaration stored before the key was shared names its type ``legacy``
+    (Ambre's ``mode``, Clefs' and SMS's ``kind``): it is renamed, order kept,
+    so declarations already in a database still resolve. Anything else is
+    returned as it is (a non-dict is refused by the validation that follows)."""
+    if isinstance(declaration, dict) and legacy in declaration and ACTION_KEY not in declaration:
+        return {ACTION_KEY if k == legacy else k: v for k, v in declaration.items()}
+    return declaration
+
+
 @dataclass
 class Resolution:
     """The result of one test or roll: everything needed to audit it.
 
     ``kind`` names the test (e.g. ``"skill_test"``); ``inputs`` are the
     validated request; ``draws`` the raw dice in draw order (empty for a
-    diceless comparison); ``outcome`` the computed values; ``success`` is
-    ``None`` when the notion does not apply; ``tags`` are facts other apps
-    read (e.g. ``"natural_1"`` for Altaride's experience).
+    diceless comparison); ``outcome`` the computed values, in the seed's
+    words; ``success`` is ``None`` when the notion does not apply; ``tags``
+    are facts other apps read (e.g. ``"natural_1"`` for Altaride's
+    experience). ``level`` (one of :data:`LEVELS`) and ``margin`` (signed:
+    by how much side ``a`` beat the threshold or the other side, negative
+    when it fell short; ``None`` when the system has no such number) are the
+    same words in every system.
     """
 
     system: str
@@ -668,6 +831,8 @@ class Resolution:
     summary: Msg
     success: bool | None = None
     tags: list[str] = field(default_factory=list)
+    level: str = "none"
+    margin: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -736,7 +901,9 @@ class CombatResult:
 
     ``state_changes`` say which participant state paths change; the combat
     app applies them in the same transaction that appends the log entry.
-    ``secret`` holds details only GMs may see (e.g. NPC values).
+    ``secret`` holds details only GMs may see (e.g. NPC values). ``level``
+    and ``margin`` are the actor's, as on :class:`Resolution`; ``severity``
+    (one of :data:`SEVERITIES`) is how bad the harm the step inflicted is.
     """
 
     system: str
@@ -748,6 +915,9 @@ class CombatResult:
     state_changes: list[StateChange] = field(default_factory=list)
     secret: dict[str, Any] = field(default_factory=dict)
     tags: list[str] = field(default_factory=list)
+    level: str = "none"
+    margin: int | None = None
+    severity: str = "none"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -760,6 +930,9 @@ class CombatResult:
             "state_changes": [c.to_dict() for c in self.state_changes],
             "secret": self.secret,
             "tags": self.tags,
+            "level": self.level,
+            "margin": self.margin,
+            "severity": self.severity,
         }
 
 
@@ -938,6 +1111,9 @@ class RuleSystem(ABC):
     schema_version: int = 1
     diceless: bool = False
     currencies: tuple[str, ...] = ("xp",)
+    #: The key a combat declaration's type had before every system shared :data:`ACTION_KEY`
+    #: (declarations stored or sent with it are renamed by :meth:`migrate_declaration`).
+    legacy_action_key: str | None = None
 
     # ---- schema -----------------------------------------------------------
     @abstractmethod
@@ -981,19 +1157,24 @@ class RuleSystem(ABC):
         The defaults are built from the field declarations once per system
         object (they are static) and copied for each call, so a caller may
         still change the merged dict, nested lists included."""
-        defaults = self.__dict__.get("_cached_default_settings")
-        if defaults is None:
-            defaults = self.__dict__["_cached_default_settings"] = self.default_campaign_settings()
-        given = settings or {}
-        # Same keys, order and values as a fresh defaults dict updated with ``given``;
-        # only the defaults ``given`` does not replace are copied.
-        immutable = _IMMUTABLE
-        merged = {
-            k: given[k] if k in given else v if v.__class__ in immutable else _copy(v) for k, v in defaults.items()
-        }
-        merged.update(given)
+        cached = self.__dict__.get("_cached_default_settings")
+        if cached is None:
+            defaults = self.default_campaign_settings()
+            mutable = tuple(k for k, v in defaults.items() if v.__class__ not in _IMMUTABLE)
+            cached = self.__dict__["_cached_default_settings"] = (defaults, mutable)
+        defaults, mutable = cached
+        # Same keys, order and values as a fresh defaults dict updated with ``settings``; only the
+        # nested defaults (lists, dicts) that ``settings`` does not replace are copied.
+        merged = defaults.copy()
+        for key in mutable:
+            if not settings or key not in settings:
+                value = defaults[key]
+                merged[key] = _copy(value) if value else value.__class__()  # most are empty: [] or {}
+        if settings:
+            merged.update(settings)
         return merged
 
+    @final
     def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
         """Field-level errors of a campaign's settings for this system.
 
@@ -1002,7 +1183,11 @@ class RuleSystem(ABC):
         system adds its own checks (Altaride: a skill formula is talent codes;
         Ambre: the shape of a power table) after these.
         """
-        return validate_fields(settings or {}, self.campaign_settings_fields())
+        return self._validate_settings(self.settings(settings))
+
+    def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
+        """The system's part of :meth:`validate_settings`, with the merged ``settings``."""
+        return validate_fields(settings, self.campaign_settings_fields())
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Bring a stored sheet from ``from_version`` to :attr:`schema_version`.
@@ -1034,6 +1219,7 @@ class RuleSystem(ABC):
         """
         return []
 
+    @final
     def follow_edit(
         self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any] | None = None
     ) -> dict[str, Any]:
@@ -1044,13 +1230,23 @@ class RuleSystem(ABC):
         new placement of the rolled aspects restarts the exchanges). Returns a
         new sheet, never mutates its inputs. Default: ``after`` unchanged.
         """
+        return self._follow_edit(before, after, self.settings(settings))
+
+    def _follow_edit(self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        """The system's part of :meth:`follow_edit`, with the merged ``settings``."""
         return after
 
     # ---- validation and derived values ------------------------------------
+    @final
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         """Field-level errors (types and ranges, then the system's rules)."""
+        return self._validate_sheet(sheet, self.settings(settings))
+
+    def _validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
+        """The system's part of :meth:`validate_sheet`, with the merged ``settings``."""
         return validate_fields(sheet, self.sheet_fields())
 
+    @final
     def validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         """Field-level errors of an NPC's sheet, by the system's NPC rules.
 
@@ -1059,19 +1255,38 @@ class RuleSystem(ABC):
         types and ranges of the stored fields only. A system with NPC rules
         (SMS: definition methods, L987–1035) adds its checks.
         """
+        return self._validate_npc(sheet, self.settings(settings))
+
+    def _validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
+        """The system's part of :meth:`validate_npc`, with the merged ``settings``."""
         return validate_fields(sheet, self.sheet_fields())
 
-    @abstractmethod
+    @final
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
         """Derived values, recomputed from the stored sheet."""
+        return self._derive(sheet, self.settings(settings))
 
     @abstractmethod
+    def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        """The system's part of :meth:`derive`, with the merged ``settings``."""
+
+    @final
     def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
         """What the sheet spends of its creation budget."""
+        return self._creation_budget(sheet, self.settings(settings))
 
+    @abstractmethod
+    def _creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any]) -> Budget:
+        """The system's part of :meth:`creation_budget`, with the merged ``settings``."""
+
+    @final
     def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
         """Ledger entries written when the GM approves the sheet (e.g. a creation leftover kept as
         experience, karma spent at creation). Default: none."""
+        return self._creation_ledger(sheet, self.settings(settings))
+
+    def _creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[LedgerDraft]:
+        """The system's part of :meth:`creation_ledger`, with the merged ``settings``."""
         return []
 
     # ---- resolution -------------------------------------------------------
@@ -1079,6 +1294,7 @@ class RuleSystem(ABC):
         """Request kinds :meth:`resolve` accepts, with their fields."""
         return {}
 
+    @final
     def resolve(
         self,
         request: dict[str, Any],
@@ -1089,13 +1305,28 @@ class RuleSystem(ABC):
 
         Raises :class:`RulesError` with field errors for a bad request.
         """
+        return self._resolve(request, rng, self.settings(settings))
+
+    def _resolve(
+        self,
+        request: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any],
+    ) -> Resolution:
+        """The system's part of :meth:`resolve`, with the merged ``settings``."""
         raise RulesError([error("kind", "unsupported", "Test non pris en charge.", "Unsupported test.")])
 
+    @final
     def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """Exact odds of a test, if the system defines them."""
+        return self._odds(request, self.settings(settings))
+
+    def _odds(self, request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:
+        """The system's part of :meth:`odds`, with the merged ``settings``."""
         return None
 
     # ---- tests built from the sheet ----------------------------------------
+    @final
     def sheet_tests(
         self,
         sheet: dict[str, Any],
@@ -1107,6 +1338,15 @@ class RuleSystem(ABC):
         ``state`` is the current situation the app knows beyond the sheet
         (e.g. a combat participant's gauges); ``None`` means the sheet alone.
         """
+        return self._sheet_tests(sheet, self.settings(settings), state)
+
+    def _sheet_tests(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any],
+        state: dict[str, Any] | None = None,
+    ) -> list[SheetTest]:
+        """The system's part of :meth:`sheet_tests`, with the merged ``settings``."""
         return []
 
     def sheet_test_request(
@@ -1140,11 +1380,11 @@ class RuleSystem(ABC):
         hold the test's declared inputs, and a GM-only one (``audience="gm"``)
         only when ``gm`` is true. Raises :class:`RulesError` otherwise: an
         unknown test, an impossible one, an undeclared or GM-only input, a bad
-        value. Not meant to be overridden (override :meth:`sheet_tests` and
+        value. Not meant to be overridden (override :meth:`_sheet_tests` and
         :meth:`sheet_test_request`).
         """
         merged = self.settings(settings)
-        options = {t.key: t for t in self.sheet_tests(sheet, merged, state)}
+        options = {t.key: t for t in self._sheet_tests(sheet, merged, state)}
         test = options.get(str(choice or ""))
         if test is None:
             raise RulesError(
@@ -1194,6 +1434,7 @@ class RuleSystem(ABC):
         (Altaride's *baisser le dé*). Default: never."""
         return False
 
+    @final
     def lower_die(
         self,
         stored: Resolution | dict[str, Any],
@@ -1202,8 +1443,22 @@ class RuleSystem(ABC):
         side: str = "active",
         settings: dict[str, Any] | None = None,
     ) -> tuple[dict[str, Any], LedgerDraft]:
-        """Spend ``points`` of experience to lower a stored test's die: ``(new outcome, ledger draft)``.
-        Refused with :class:`RulesError` where :meth:`can_lower_die` is false (the default)."""
+        """Spend ``points`` of experience to lower a stored test's die: ``(re-judged resolution, ledger draft)``.
+
+        The resolution is a new dict: the stored one with its ``outcome``, ``success``, ``level`` and
+        ``margin`` judged again on the lowered die (the draws never change). Refused with
+        :class:`RulesError` where :meth:`can_lower_die` is false (the default)."""
+        return self._lower_die(stored, points, xp_balance, side, self.settings(settings))
+
+    def _lower_die(
+        self,
+        stored: Resolution | dict[str, Any],
+        points: int,
+        xp_balance: int,
+        side: str,
+        settings: dict[str, Any],
+    ) -> tuple[dict[str, Any], LedgerDraft]:
+        """The system's part of :meth:`lower_die`, with the merged ``settings``."""
         raise RulesError([error("lower_die", "unsupported", "Non prévu par ce système.", "Not in this system.")])
 
     def can_reevaluate(self, resolution: Mapping[str, Any]) -> bool:
@@ -1227,6 +1482,7 @@ class RuleSystem(ABC):
         return None
 
     # ---- combat -----------------------------------------------------------
+    @final
     def combat_state(
         self,
         sheet: dict[str, Any],
@@ -1238,6 +1494,15 @@ class RuleSystem(ABC):
         ``balances`` are the character's ledger balances (``{"karma": 3}``) when it has a
         ledger (``None`` for a quick NPC): a system whose combat reads one (Ambre's karma
         decides what a mortal wound means) takes it from there."""
+        return self._combat_state(sheet, self.settings(settings), balances)
+
+    def _combat_state(
+        self,
+        sheet: dict[str, Any],
+        settings: dict[str, Any],
+        balances: Mapping[str, int] | None = None,
+    ) -> dict[str, Any]:
+        """The system's part of :meth:`combat_state`, with the merged ``settings``."""
         return {}
 
     def private_state_keys(self) -> frozenset[str]:
@@ -1251,10 +1516,17 @@ class RuleSystem(ABC):
         """
         return frozenset(self.currencies)
 
+    def migrate_declaration(self, declaration: dict[str, Any]) -> dict[str, Any]:
+        """A declaration as :meth:`action_fields` names it today: a type sent or stored under the
+        system's key from before the shared :data:`ACTION_KEY` (:attr:`legacy_action_key`) is renamed."""
+        key = self.legacy_action_key
+        return with_action_key(declaration, key) if key else declaration
+
     def action_fields(self) -> tuple[Field, ...]:
         """Fields of a combat declaration for this system."""
         return ()
 
+    @final
     def validate_action(
         self,
         actor_sheet: dict[str, Any],
@@ -1264,8 +1536,19 @@ class RuleSystem(ABC):
     ) -> list[FieldError]:
         """Errors of a declaration (already checked against :meth:`action_fields`) against the sheets
         involved: e.g. a skill the character does not have. Default: none."""
+        return self._validate_action(actor_sheet, declaration, target_sheet, self.settings(settings))
+
+    def _validate_action(
+        self,
+        actor_sheet: dict[str, Any],
+        declaration: dict[str, Any],
+        target_sheet: dict[str, Any] | None,
+        settings: dict[str, Any],
+    ) -> list[FieldError]:
+        """The system's part of :meth:`validate_action`, with the merged ``settings``."""
         return []
 
+    @final
     def initiative(
         self,
         combatants: Sequence[Combatant],
@@ -1274,8 +1557,19 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """Initiative order: ``[{"id": ..., "score": ..., "draws": [...]}, ...]``."""
+        return self._initiative(combatants, declarations, rng, self.settings(settings))
+
+    def _initiative(
+        self,
+        combatants: Sequence[Combatant],
+        declarations: dict[str, dict[str, Any]],
+        rng: RandomSource,
+        settings: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """The system's part of :meth:`initiative`, with the merged ``settings``."""
         return [{"id": c.id, "score": 0, "draws": []} for c in combatants]
 
+    @final
     def resolve_action(
         self,
         actor: Combatant,
@@ -1285,8 +1579,20 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         """Resolve one declared action into a result and state changes."""
+        return self._resolve_action(actor, target, declaration, rng, self.settings(settings))
+
+    def _resolve_action(
+        self,
+        actor: Combatant,
+        target: Combatant | None,
+        declaration: dict[str, Any],
+        rng: RandomSource,
+        settings: dict[str, Any],
+    ) -> CombatResult:
+        """The system's part of :meth:`resolve_action`, with the merged ``settings``."""
         raise RulesError([error("kind", "unsupported", "Action non prise en charge.", "Unsupported action.")])
 
+    @final
     def action_options(
         self,
         sheet: dict[str, Any],
@@ -1299,6 +1605,17 @@ class RuleSystem(ABC):
         (its skills, weapons, spells). ``defending``: the inputs of :meth:`defence_fields`, from the
         defender's sheet. A player's value outside these choices is refused; the GMs may enter any.
         Default: none (free inputs)."""
+        return self._action_options(sheet, state, self.settings(settings), defending=defending)
+
+    def _action_options(
+        self,
+        sheet: dict[str, Any],
+        state: dict[str, Any],
+        settings: dict[str, Any],
+        *,
+        defending: bool = False,
+    ) -> dict[str, tuple[tuple[str, Msg], ...]]:
+        """The system's part of :meth:`action_options`, with the merged ``settings``."""
         return {}
 
     def defence_fields(self, declaration: dict[str, Any], actor: Combatant, target: Combatant) -> tuple[Field, ...]:
@@ -1328,12 +1645,19 @@ class RuleSystem(ABC):
             return "unconscious"
         return "active"
 
+    @final
     def carry_combat_state(
         self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """The sheet with a participant's combat state carried into it (wounds, pools,
         fatigue, handicaps, conditions), as the system keeps them between fights.
         Returns a new dict; the default carries nothing (returns the sheet unchanged)."""
+        return self._carry_combat_state(sheet, state, self.settings(settings))
+
+    def _carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The system's part of :meth:`carry_combat_state`, with the merged ``settings``."""
         return sheet
 
     def combat_state_for_others(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -1353,6 +1677,7 @@ class RuleSystem(ABC):
         """Purchase kinds a player may request, with their fields."""
         return {}
 
+    @final
     def purchase(
         self,
         sheet: dict[str, Any],
@@ -1361,12 +1686,23 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> PurchaseResult:
         """Cost and effect of spending experience/karma on the sheet."""
+        return self._purchase(sheet, request, balances, self.settings(settings))
+
+    def _purchase(
+        self,
+        sheet: dict[str, Any],
+        request: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any],
+    ) -> PurchaseResult:
+        """The system's part of :meth:`purchase`, with the merged ``settings``."""
         return PurchaseResult(
             sheet,
             [],
             [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")],
         )
 
+    @final
     def purchase_offers(
         self,
         sheet: dict[str, Any],
@@ -1380,6 +1716,16 @@ class RuleSystem(ABC):
         are inputs the app knows (e.g. ``already_bought``), passed to the kinds that declare them.
         Default: every purchase kind whose only required input is a choice, one offer per choice.
         """
+        return self._purchase_offers(sheet, balances, self.settings(settings), facts)
+
+    def _purchase_offers(
+        self,
+        sheet: dict[str, Any],
+        balances: dict[str, int],
+        settings: dict[str, Any],
+        facts: dict[str, Any] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The system's part of :meth:`purchase_offers`, with the merged ``settings``."""
         facts = facts or {}
         out: list[dict[str, Any]] = []
         for kind, fields in self.purchase_fields().items():
@@ -1392,7 +1738,7 @@ class RuleSystem(ABC):
                 if not value:
                     continue
                 offer = {required[0].path: value}
-                result = self.purchase(sheet, {"kind": kind, **offer, **known}, balances, settings)
+                result = self._purchase(sheet, {"kind": kind, **offer, **known}, balances, settings)
                 if result.errors or not result.entries:
                     continue
                 cost = -sum(d.amount for d in result.entries)
@@ -1403,6 +1749,7 @@ class RuleSystem(ABC):
         """The GM's inputs on the session award screen that :meth:`suggest_session_awards` reads."""
         return ()
 
+    @final
     def suggest_session_awards(
         self,
         sheet: dict[str, Any],
@@ -1414,8 +1761,18 @@ class RuleSystem(ABC):
         ``facts`` come from the app: ``{"resolutions": [Resolution dicts of
         the character's rolls in the session], "present": bool, ...}``.
         """
+        return self._suggest_session_awards(sheet, facts, self.settings(settings))
+
+    def _suggest_session_awards(
+        self,
+        sheet: dict[str, Any],
+        facts: dict[str, Any],
+        settings: dict[str, Any],
+    ) -> list[LedgerDraft]:
+        """The system's part of :meth:`suggest_session_awards`, with the merged ``settings``."""
         return []
 
+    @final
     def apply_progression(
         self,
         sheet: dict[str, Any],
@@ -1428,11 +1785,21 @@ class RuleSystem(ABC):
         with ``currency``, ``amount``, ``kind``, ``data``), in order. Must be
         idempotent: same entries, same result.
         """
+        return self._apply_progression(sheet, entries, self.settings(settings))
+
+    def _apply_progression(
+        self,
+        sheet: dict[str, Any],
+        entries: Sequence[dict[str, Any]],
+        settings: dict[str, Any],
+    ) -> ProgressionResult:
+        """The system's part of :meth:`apply_progression`, with the merged ``settings``."""
         balances: dict[str, int] = {c: 0 for c in self.currencies}
         for entry in entries:
             balances[entry["currency"]] = balances.get(entry["currency"], 0) + int(entry["amount"])
         return ProgressionResult(balances=balances, sheet=sheet)
 
+    @final
     def campaign_progression(
         self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any] | None = None
     ) -> dict[int, dict[str, Any]] | None:
@@ -1442,6 +1809,12 @@ class RuleSystem(ABC):
         ``sheets`` maps a character id to its current sheet. Returns ``{id: {"sheet": new sheet,
         "state": {...}}}`` for the characters it changes, or ``None`` (the default) when the
         system has no such step."""
+        return self._campaign_progression(sheets, self.settings(settings))
+
+    def _campaign_progression(
+        self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any]
+    ) -> dict[int, dict[str, Any]] | None:
+        """The system's part of :meth:`campaign_progression`, with the merged ``settings``."""
         return None
 
     def balance_state(self, balances: Mapping[str, int]) -> dict[str, Any]:
@@ -1453,6 +1826,12 @@ class RuleSystem(ABC):
     def group_labels(self) -> dict[str, Msg]:
         """Names of the sheet's group keys and budget pools (``Field.group``, ``Budget.pools``),
         in the system's words. Default: none (the caller humanizes the key)."""
+        return {}
+
+    def column_labels(self) -> dict[str, Msg]:
+        """Names of the keys of the records in derived tables (a list of dicts returned by
+        :meth:`derive`, such as Clefs' skills with their BC and default CA). Default: none (the caller
+        humanizes the key)."""
         return {}
 
     def test_kind_labels(self) -> dict[str, Msg]:

@@ -77,7 +77,7 @@ def roll_expression(expression: str, rng: RandomSource, system: str = "dice") ->
     recorder = rng if isinstance(rng, RecordingRandom) else RecordingRandom(rng)
     with _lock:
         saved = d20.expression.random
-        d20.expression.random = recorder  # type: ignore[assignment]
+        d20.expression.random = recorder
         try:
             result = d20.roll(expression.strip(), allow_comments=False)
         except d20.TooManyRolls:
@@ -87,7 +87,7 @@ def roll_expression(expression: str, rng: RandomSource, system: str = "dice") ->
                 [error("expression", "invalid", "Jet impossible : {e}", "Cannot roll: {e}", e=str(exc))]
             ) from None
         finally:
-            d20.expression.random = saved  # type: ignore[assignment]
+            d20.expression.random = saved
     detail = str(result)
     return Resolution(
         system=system,

@@ -69,15 +69,15 @@ def test_it_runs_declarations_by_their_controller(table: Any, fight: dict[str, A
     assert_error(token_client(table.player2).post(url, {"data": {}}, format="json"), 403, "permission_denied")
     assert_error(token_client(table.outsider).post(url, {"data": {}}, format="json"), 404, "not_found")
     assert_error(
-        token_client(table.player).post(url, {"data": {}, "target": npc.pk}, format="json"), 400, "invalid", "mode"
+        token_client(table.player).post(url, {"data": {}, "target": npc.pk}, format="json"), 400, "invalid", "action"
     )
-    bad_mode = {"data": {"mode": "laser"}, "target": npc.pk}
-    assert_error(token_client(table.player).post(url, bad_mode, format="json"), 400, "invalid", "mode")
-    bad_target = {"data": {"mode": "melee"}, "target": 999999}
+    bad_mode = {"data": {"action": "laser"}, "target": npc.pk}
+    assert_error(token_client(table.player).post(url, bad_mode, format="json"), 400, "invalid", "action")
+    bad_target = {"data": {"action": "melee"}, "target": 999999}
     assert_error(token_client(table.player).post(url, bad_target, format="json"), 400, "invalid", "target")
-    declared = token_client(table.player).post(url, {"data": {"mode": "melee"}, "target": npc.pk}, format="json")
+    declared = token_client(table.player).post(url, {"data": {"action": "melee"}, "target": npc.pk}, format="json")
     assert declared.status_code == 200, declared.json()
-    assert declared.json()["data"] == {"mode": "melee"}
+    assert declared.json()["data"] == {"action": "melee"}
     assert Declaration.objects.get(participant=pc).target_id == npc.pk
     # Before the reveal another player does not see it.
     others = {
@@ -90,7 +90,7 @@ def test_it_runs_declarations_by_their_controller(table: Any, fight: dict[str, A
     assert revealed.json()["round"]["phase"] == "resolution"
     assert revealed.json()["round"]["next_participant"] == pc.pk
     view = token_client(table.player2).get(f"/api/v1/encounters/{encounter.pk}/").json()
-    assert {p["name"]: p for p in view["participants"]}["Corwin"]["declaration"] == {"mode": "melee"}
+    assert {p["name"]: p for p in view["participants"]}["Corwin"]["declaration"] == {"action": "melee"}
     resolve = f"/api/v1/encounters/{encounter.pk}/resolve-next/"
     assert_error(token_client(table.gm).post(resolve, {"expected_step": 5}, format="json"), 400, "invalid")
     step = token_client(table.gm).post(resolve, {"expected_step": 0}, format="json")

@@ -71,6 +71,12 @@ def test_it_lowers_the_die_with_a_new_roll_and_a_ledger_entry(scene: Any) -> Non
     assert lowered.post == post and lowered.sequence == roll.sequence + 1 and lowered.session is None
     assert lowered.resolution["outcome"]["die"] == 11 and lowered.resolution["outcome"]["success"] is True
     assert lowered.resolution["lowers"] == {"sequence": roll.sequence, "points": 3, "xp": 3}
+    # The shared words follow the lowered die, not the stored roll (level and margin from the rules).
+    assert (lowered.resolution["success"], lowered.resolution["level"], lowered.resolution["margin"]) == (
+        True,
+        "success",
+        1,
+    )
     assert lowered.resolution["summary"]["fr"].endswith(": dé 11, réussite")
     assert _xp(hero) == 7
     entry = LedgerEntry.objects.get(character=hero, kind="purchase")

@@ -61,6 +61,7 @@ def clean_declaration(
     declaration (``previous``, kept as it is), is refused with a field error.
     """
     fields = system.action_fields() if fields is None else fields
+    data = system.migrate_declaration(dict(data or {}))  # a client may still send the type's older key
     known = {f.path.split(".")[0] for f in fields}  # dotted paths are nested (``spell.nature``)
     cleaned = {k: v for k, v in (data or {}).items() if k in known}
     if not gm:

@@ -12,11 +12,13 @@ from combat.models import Declaration, LogEntry, Participant, Round
 
 def _declare_round_one(fight):
     t = fight.table
-    services.declare_action(t.gm, fight.borel, data={"mode": "psychic", "target_mode": "melee"}, target=fight.ariane)
+    services.declare_action(t.gm, fight.borel, data={"action": "psychic", "target_mode": "melee"}, target=fight.ariane)
     services.declare_action(
-        t.player2, fight.ariane, data={"mode": "melee", "target_mode": "melee"}, target=fight.cendre
+        t.player2, fight.ariane, data={"action": "melee", "target_mode": "melee"}, target=fight.cendre
     )
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee", "target_mode": "melee"}, target=fight.borel)
+    services.declare_action(
+        t.player, fight.cendre, data={"action": "melee", "target_mode": "melee"}, target=fight.borel
+    )
 
 
 def test_it_builds_initial_state_from_the_rules(fight):
@@ -131,9 +133,9 @@ def test_it_validates_declarations_through_the_rules(fight):
     t = fight.table
     services.start_encounter(t.gm, fight.encounter)
     with pytest.raises(ValidationError) as exc:
-        services.declare_action(t.player, fight.cendre, data={"mode": "laser"}, target=fight.borel)
-    assert "mode" in exc.value.message_dict
-    assert "Choix invalide" in exc.value.message_dict["mode"][0]  # French by default
+        services.declare_action(t.player, fight.cendre, data={"action": "laser"}, target=fight.borel)
+    assert "action" in exc.value.message_dict
+    assert "Choix invalide" in exc.value.message_dict["action"][0]  # French by default
     assert not Declaration.objects.exists()
 
 
@@ -142,7 +144,7 @@ def test_it_refuses_declaring_for_someone_else(fight, who):
     t = fight.table
     services.start_encounter(t.gm, fight.encounter)
     with pytest.raises(PermissionDenied):
-        services.declare_action(getattr(t, who), fight.cendre, data={"mode": "melee"}, target=fight.borel)
+        services.declare_action(getattr(t, who), fight.cendre, data={"action": "melee"}, target=fight.borel)
     assert not Declaration.objects.exists()
 
 
@@ -150,7 +152,7 @@ def test_it_hides_the_encounter_from_outsiders(fight):
     from django.http import Http404
 
     with pytest.raises(Http404):
-        services.declare_action(fight.table.outsider, fight.cendre, data={"mode": "melee"})
+        services.declare_action(fight.table.outsider, fight.cendre, data={"action": "melee"})
     with pytest.raises(Http404):
         services.get_encounter_for_user(fight.table.outsider, fight.encounter.pk)
 
@@ -175,7 +177,7 @@ def test_it_keeps_gm_actions_for_gms(fight, who):
 def test_the_cogm_can_run_the_fight(fight):
     t = fight.table
     services.start_encounter(t.cogm, fight.encounter)
-    services.declare_action(t.cogm, fight.borel, data={"mode": "psychic"}, target=fight.ariane)
+    services.declare_action(t.cogm, fight.borel, data={"action": "psychic"}, target=fight.ariane)
     services.reveal_declarations(t.cogm, fight.encounter)
     services.resolve_round(t.cogm, fight.encounter)
     fight.ariane.refresh_from_db()
@@ -185,10 +187,10 @@ def test_the_cogm_can_run_the_fight(fight):
 def test_it_refuses_declarations_once_revealed(fight):
     t = fight.table
     services.start_encounter(t.gm, fight.encounter)
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.borel)
+    services.declare_action(t.player, fight.cendre, data={"action": "melee"}, target=fight.borel)
     services.reveal_declarations(t.gm, fight.encounter)
     with pytest.raises(ValidationError, match="closes"):
-        services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.borel)
+        services.declare_action(t.player2, fight.ariane, data={"action": "melee"}, target=fight.borel)
 
 
 def test_a_stale_resolve_click_gets_a_clear_message(fight):
@@ -220,7 +222,7 @@ def test_it_ends_rounds_and_the_encounter(fight):
     fight.encounter.refresh_from_db()
     assert fight.encounter.status == "ended"
     with pytest.raises(ValidationError):
-        services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.borel)
+        services.declare_action(t.player, fight.cendre, data={"action": "melee"}, target=fight.borel)
 
 
 def test_the_round_summary_is_public_and_posted(fight):

@@ -39,9 +39,9 @@ def test_the_players_page_updates_live(asgi_server: Any, browser: Any, screensho
 
     # The GM starts the fight: the player's declaration form appears by itself.
     gm.click("text=Commencer le combat")
-    player.wait_for_selector(f"select[name=p{fight.cendre.pk}-mode]")
+    player.wait_for_selector(f"select[name=p{fight.cendre.pk}-action]")
     assert "Borel" in player.locator("#combat-live").inner_text()
-    player.select_option(f"select[name=p{fight.cendre.pk}-mode]", "melee")
+    player.select_option(f"select[name=p{fight.cendre.pk}-action]", "melee")
     player.select_option(f"select[name=p{fight.cendre.pk}-target]", str(fight.borel.pk))
     player.click("#combat-declare form button[type=submit]")
     player.wait_for_load_state("networkidle")

@@ -68,10 +68,10 @@ def test_players_declaring_at_the_same_moment_are_all_recorded(table, settings):
     services.start_encounter(t.gm, fight.encounter)
     before = LogEntry.objects.filter(encounter=fight.encounter).count()
     calls = [
-        lambda: services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.borel),
-        lambda: services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.borel),
-        lambda: services.declare_action(t.gm, fight.borel, data={"mode": "psychic"}, target=fight.ariane),
-    ] + [(lambda p=p: services.declare_action(t.cogm, p, data={"mode": "melee"}, target=fight.cendre)) for p in extra]
+        lambda: services.declare_action(t.player, fight.cendre, data={"action": "melee"}, target=fight.borel),
+        lambda: services.declare_action(t.player2, fight.ariane, data={"action": "melee"}, target=fight.borel),
+        lambda: services.declare_action(t.gm, fight.borel, data={"action": "psychic"}, target=fight.ariane),
+    ] + [(lambda p=p: services.declare_action(t.cogm, p, data={"action": "melee"}, target=fight.cendre)) for p in extra]
     results = _race(calls)
     assert not [r for r in results if isinstance(r, Exception)]
     assert Declaration.objects.filter(round__encounter=fight.encounter).count() == len(calls)
@@ -84,8 +84,8 @@ def test_two_gms_clicking_resolve_at_once_resolve_one_step(table, settings):
     fight = _fight(table)
     t = fight.table
     services.start_encounter(t.gm, fight.encounter)
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.borel)
-    services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.borel)
+    services.declare_action(t.player, fight.cendre, data={"action": "melee"}, target=fight.borel)
+    services.declare_action(t.player2, fight.ariane, data={"action": "melee"}, target=fight.borel)
     services.reveal_declarations(t.gm, fight.encounter)
     results = _race(
         [
@@ -111,7 +111,7 @@ def test_many_concurrent_resolutions_never_duplicate_or_reorder(table, settings)
     guards = services.add_participant(t.gm, fight.encounter, name="Garde", count=6, side="opponents")
     services.start_encounter(t.gm, fight.encounter)
     for guard in guards:
-        services.declare_action(t.gm, guard, data={"mode": "power", "energy_cost": 1})
+        services.declare_action(t.gm, guard, data={"action": "power", "energy_cost": 1})
     services.reveal_declarations(t.gm, fight.encounter)
     users = [t.gm, t.cogm] * 4
     results = _race([(lambda u=u: services.resolve_next_step(u, fight.encounter)) for u in users])
@@ -134,7 +134,7 @@ def test_two_gms_resolving_everything_at_once_share_the_steps(table, settings):
     guards = services.add_participant(t.gm, fight.encounter, name="Garde", count=8, side="opponents")
     services.start_encounter(t.gm, fight.encounter)
     for guard in guards:
-        services.declare_action(t.gm, guard, data={"mode": "power", "energy_cost": 2})
+        services.declare_action(t.gm, guard, data={"action": "power", "energy_cost": 2})
     services.reveal_declarations(t.gm, fight.encounter)
     results = _race(
         [lambda: services.resolve_round(t.gm, fight.encounter), lambda: services.resolve_round(t.cogm, fight.encounter)]

@@ -142,5 +142,7 @@ def test_the_declaration_endpoint_keeps_a_nested_gm_input_from_the_player(fight)
         format="json",
     )
     assert response.status_code == 200, response.content
-    assert "613" not in response.content.decode() and response.json()["data"]["mode"] == "melee"
+    assert (
+        "613" not in response.content.decode() and response.json()["data"]["action"] == "melee"
+    )  # the older key is read as today's
     assert response.json()["defence"] is None

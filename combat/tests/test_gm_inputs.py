@@ -34,7 +34,7 @@ def test_a_player_gm_modifier_is_refused_through_the_page(fight):
     prefix = f"p{fight.cendre.pk}"
     response = client.post(
         reverse("combat:declare", args=[fight.encounter.pk, fight.cendre.pk]),
-        {f"{prefix}-mode": "melee", f"{prefix}-target": fight.borel.pk, f"{prefix}-actor_modifier": "100"},
+        {f"{prefix}-action": "melee", f"{prefix}-target": fight.borel.pk, f"{prefix}-actor_modifier": "100"},
     )
     assert response.status_code == 400
     html = response.content.decode()
@@ -60,7 +60,7 @@ def test_a_player_gm_modifier_is_refused_through_the_api(fight):
     api = token_client(fight.table.player)
     response = api.post(
         f"/api/v1/participants/{fight.cendre.pk}/declaration/",
-        {"data": {"mode": "melee", "actor_modifier": 100}, "target": fight.borel.pk},
+        {"data": {"action": "melee", "actor_modifier": 100}, "target": fight.borel.pk},
         format="json",
     )
     assert response.status_code == 400
@@ -71,14 +71,16 @@ def test_a_player_gm_modifier_is_refused_through_the_api(fight):
 def test_what_the_gm_set_stays_when_the_player_changes_the_declaration(fight):
     _start(fight)
     t = fight.table
-    services.declare_action(t.gm, fight.cendre, data={"mode": "melee", "actor_modifier": 5}, target=fight.borel)
-    services.declare_action(t.player, fight.cendre, data={"mode": "ranged"}, target=fight.borel)
+    services.declare_action(t.gm, fight.cendre, data={"action": "melee", "actor_modifier": 5}, target=fight.borel)
+    services.declare_action(t.player, fight.cendre, data={"action": "ranged"}, target=fight.borel)
     declaration = Declaration.objects.get(participant=fight.cendre)
-    assert declaration.data["mode"] == "ranged" and declaration.data["actor_modifier"] == 5
+    assert declaration.data["action"] == "ranged" and declaration.data["actor_modifier"] == 5
     # Re-sending the GM's own value is not a change; another value is refused.
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee", "actor_modifier": 5}, target=fight.borel)
+    services.declare_action(t.player, fight.cendre, data={"action": "melee", "actor_modifier": 5}, target=fight.borel)
     with pytest.raises(ValidationError) as exc:
-        services.declare_action(t.player, fight.cendre, data={"mode": "melee", "actor_modifier": 6}, target=fight.borel)
+        services.declare_action(
+            t.player, fight.cendre, data={"action": "melee", "actor_modifier": 6}, target=fight.borel
+        )
     assert "actor_modifier" in exc.value.message_dict
     declaration.refresh_from_db()
     assert declaration.data["actor_modifier"] == 5

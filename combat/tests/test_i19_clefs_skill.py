@@ -26,11 +26,11 @@ def test_an_unknown_skill_is_refused_with_a_field_message_and_nothing_saved(db, 
     (npc,) = services.add_participant(t.gm, encounter, name="Brigand", side="opponents")
     services.start_encounter(t.gm, encounter)
     with pytest.raises(ValidationError) as exc:
-        services.declare_action(t.player, pc, data={"kind": "simple", "skill_name": "Hache"}, target=npc)
+        services.declare_action(t.player, pc, data={"action": "simple", "skill_name": "Hache"}, target=npc)
     assert "skill_name" in exc.value.message_dict
     assert "Hache" in exc.value.message_dict["skill_name"][0]
     assert not Declaration.objects.filter(participant=pc).exists()
-    services.declare_action(t.player, pc, data={"kind": "simple", "skill_name": "Épée"}, target=npc)
+    services.declare_action(t.player, pc, data={"action": "simple", "skill_name": "Épée"}, target=npc)
     assert Declaration.objects.get(participant=pc).data["skill_name"] == "Épée"
 
 
@@ -62,7 +62,7 @@ def test_only_the_gm_marks_a_roll_untrained(db, settings):
     encounter = services.create_encounter(t.gm, make_thread(t.campaign, t.gm), title="Au gué")
     (pc,) = services.add_participant(t.gm, encounter, character=hero, side="allies")
     services.start_encounter(t.gm, encounter)
-    data = {"kind": "simple", "skill_name": "Hache", "skill_untrained": True}
+    data = {"action": "simple", "skill_name": "Hache", "skill_untrained": True}
     with pytest.raises(ValidationError) as exc:
         services.declare_action(t.player, pc, data=data)
     assert "skill_untrained" in exc.value.message_dict

@@ -8,8 +8,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from combat.presenters import _readable_changes, state_rows
+from rules import get_system
 
 pytestmark = pytest.mark.django_db
+
+
+def _ambre(lang: str) -> dict[str, str]:
+    """Ambre's words for its combat values (what ``presenters._labels`` reads from the system)."""
+    return {key: label.get(lang) for key, label in get_system("ambre").combat_value_labels().items()}
 
 
 def test_it_names_the_ambre_state_in_french(fight):
@@ -27,29 +33,31 @@ def test_it_writes_log_changes_readably():
         {"name": "Borel", "path": "dead", "before": False, "after": True},
     ]
     with translation.override("fr"):
-        rows = _readable_changes({"life": "Vie"}, changes)
+        rows = _readable_changes(_ambre("fr"), changes)
     assert [(r["path"], r["before"], r["after"]) for r in rows] == [
         ("Blessures", "légères 0, sérieuses 0", "légères 1, sérieuses 0"),
-        ("Blessures · légères", "0", "1"),
-        ("mort", "—", "✓"),
+        ("Blessures légères", "0", "1"),
+        ("Mort", "—", "✓"),
     ]
+    with translation.override("fr"):
+        assert _readable_changes({}, changes[2:])[0]["path"] == "mort"  # the combat app's own word
     with translation.override("en"):
-        assert _readable_changes({}, changes[:1])[0]["after"] == "light 1, serious 0"
+        assert _readable_changes(_ambre("en"), changes[:1])[0]["after"] == "light 1, serious 0"
 
 
 def test_it_names_ambre_wounds_as_the_text_does():
     """Issue #19 item 4: L425–L428 "légère / sérieuse / grave / mortelle", not "graves / critiques"."""
     state = {"wounds": {"light": 1, "serious": 1, "grave": 1, "mortal": 1}}
     with translation.override("fr"):
-        (row,) = state_rows(state, {})
+        (row,) = state_rows(state, _ambre("fr"))
     assert row["value"] == "légères 1, sérieuses 1, graves 1, mortelles 1"
     with translation.override("en"):
-        assert state_rows(state, {})[0]["value"] == "light 1, serious 1, grave 1, mortal 1"
+        assert state_rows(state, _ambre("en"))[0]["value"] == "light 1, serious 1, grave 1, mortal 1"
 
 
 def test_it_keeps_unknown_keys_humanized_and_declared_labels_first():
     with translation.override("fr"):
-        rows = state_rows({"life": 3, "life_max": 5, "odd_counter": 2, "keys": 4}, {"life": "Vie"})
+        rows = state_rows({"life": 3, "life_max": 5, "odd_counter": 2, "keys": 4}, {"life": "Vie", "keys": "Clés"})
     assert [r["label"] for r in rows] == ["Vie", "odd counter", "Clés"]
 
 
@@ -66,10 +74,12 @@ def test_the_gms_details_are_labelled_values_not_engine_tags(fight):
 
     t = fight.table
     services.start_encounter(t.gm, fight.encounter)
-    services.declare_action(t.gm, fight.borel, data={"mode": "psychic", "target_mode": "melee"}, target=fight.ariane)
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee", "target_mode": "melee"}, target=fight.borel)
+    services.declare_action(t.gm, fight.borel, data={"action": "psychic", "target_mode": "melee"}, target=fight.ariane)
     services.declare_action(
-        t.player2, fight.ariane, data={"mode": "melee", "target_mode": "melee"}, target=fight.cendre
+        t.player, fight.cendre, data={"action": "melee", "target_mode": "melee"}, target=fight.borel
+    )
+    services.declare_action(
+        t.player2, fight.ariane, data={"action": "melee", "target_mode": "melee"}, target=fight.cendre
     )
     services.reveal_declarations(t.gm, fight.encounter)
     services.resolve_next_step(t.gm, fight.encounter, expected_step=0)

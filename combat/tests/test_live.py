@@ -44,7 +44,7 @@ def test_actions_still_save_when_redis_is_down(table, settings):
     hub._redis_sync = None
     try:
         services.start_encounter(table.gm, fight.encounter)
-        services.declare_action(table.player, fight.cendre, data={"mode": "melee"}, target=fight.borel)
+        services.declare_action(table.player, fight.cendre, data={"action": "melee"}, target=fight.borel)
         services.reveal_declarations(table.gm, fight.encounter)
         entry = services.resolve_next_step(table.gm, fight.encounter)
     finally:

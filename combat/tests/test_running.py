@@ -30,7 +30,7 @@ def test_the_gm_changes_sides_removes_and_re_adds_with_a_record(fight):
     fight.ariane.refresh_from_db()
     assert fight.ariane.side == "opponents"
     services.start_encounter(t.gm, fight.encounter)
-    services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.cendre)
+    services.declare_action(t.player2, fight.ariane, data={"action": "melee"}, target=fight.cendre)
     services.remove_participant(t.gm, fight.ariane, reason="Fuit par la fenêtre")
     fight.ariane.refresh_from_db()
     assert not fight.ariane.active
@@ -46,9 +46,9 @@ def test_the_gm_changes_sides_removes_and_re_adds_with_a_record(fight):
 def test_a_dead_or_unconscious_participant_is_skipped(fight):
     t = fight.table
     services.start_encounter(t.gm, fight.encounter)
-    services.declare_action(t.gm, fight.borel, data={"mode": "melee"}, target=fight.cendre)
-    services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.cendre)
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.ariane)
+    services.declare_action(t.gm, fight.borel, data={"action": "melee"}, target=fight.cendre)
+    services.declare_action(t.player2, fight.ariane, data={"action": "melee"}, target=fight.cendre)
+    services.declare_action(t.player, fight.cendre, data={"action": "melee"}, target=fight.ariane)
     services.reveal_declarations(t.gm, fight.encounter)
     services.adjust_value(t.gm, fight.borel, path="coma", value=True, reason="Assommé")
     entries = services.resolve_round(t.gm, fight.encounter)

@@ -17,7 +17,7 @@ def _exchange(fight):
     t = fight.table
     services.start_encounter(t.gm, fight.encounter)
     # Ariane (Cbt 30) attacks Cendre (Cbt 35): Cendre wins the touch and Ariane is hurt (L418).
-    services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.cendre)
+    services.declare_action(t.player2, fight.ariane, data={"action": "melee"}, target=fight.cendre)
     services.reveal_declarations(t.gm, fight.encounter)
     return services.resolve_next_step(t.gm, fight.encounter)
 
@@ -56,7 +56,7 @@ def test_a_dead_pc_is_marked_dead_cannot_post_and_the_gm_brings_it_back(fight):
     # A dead participant declares nothing more.
     services.start_encounter(t.gm, fight.encounter)
     with pytest.raises(ValidationError):
-        services.declare_action(t.player2, fight.ariane, data={"mode": "melee"}, target=fight.borel)
+        services.declare_action(t.player2, fight.ariane, data={"action": "melee"}, target=fight.borel)
     with pytest.raises(PermissionDenied):
         revive_character(t.player2, ariane, reason="Je triche")
     with pytest.raises(ValidationError):

@@ -41,7 +41,7 @@ def test_a_spell_declared_on_the_page_is_built_and_wounds(duel):
     response = client.post(
         reverse("combat:declare", args=[encounter.pk, ysolde.pk]),
         {
-            f"{p}-kind": "spell",
+            f"{p}-action": "spell",
             f"{p}-timing": "action",
             f"{p}-target": garde.pk,
             f"{p}-score": "6",

@@ -30,10 +30,10 @@ def _fight(fight):
     services.adjust_value(t.gm, fight.ariane, path="karma", value=KARMA, reason="karma du registre")
     services.start_encounter(t.gm, fight.encounter)
     services.declare_action(
-        t.gm, fight.ariane, data={"mode": "melee", "actor_modifier": GM_MODIFIER}, target=fight.borel
+        t.gm, fight.ariane, data={"action": "melee", "actor_modifier": GM_MODIFIER}, target=fight.borel
     )
-    services.declare_action(t.gm, fight.borel, data={"mode": "melee"}, target=fight.cendre)
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.borel)
+    services.declare_action(t.gm, fight.borel, data={"action": "melee"}, target=fight.cendre)
+    services.declare_action(t.player, fight.cendre, data={"action": "melee"}, target=fight.borel)
     services.reveal_declarations(t.gm, fight.encounter)
     services.resolve_round(t.gm, fight.encounter)
     return t

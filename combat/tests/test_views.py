@@ -38,12 +38,12 @@ def test_the_gm_runs_a_round_through_the_pages(fight):
     assert gm.post(reverse("combat:start", args=[pk])).status_code == 302
     player = _client(t.player)
     page = player.get(reverse("combat:detail", args=[pk])).content.decode()
-    assert "Déclarez vos actions" in page and f'name="p{fight.cendre.pk}-mode"' in page
-    assert f'name="p{fight.ariane.pk}-mode"' not in page  # only the participants one controls
+    assert "Déclarez vos actions" in page and f'name="p{fight.cendre.pk}-action"' in page
+    assert f'name="p{fight.ariane.pk}-action"' not in page  # only the participants one controls
     response = player.post(
         reverse("combat:declare", args=[pk, fight.cendre.pk]),
         {
-            f"p{fight.cendre.pk}-mode": "melee",
+            f"p{fight.cendre.pk}-action": "melee",
             f"p{fight.cendre.pk}-target_mode": "melee",
             f"p{fight.cendre.pk}-target": fight.borel.pk,
             f"p{fight.cendre.pk}-weapon_class": "normal",
@@ -51,7 +51,7 @@ def test_the_gm_runs_a_round_through_the_pages(fight):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     declaration = Declaration.objects.get(participant=fight.cendre)
-    assert declaration.data["mode"] == "melee" and declaration.target == fight.borel
+    assert declaration.data["action"] == "melee" and declaration.target == fight.borel
     # htmx: the GM's buttons answer with the refreshed live fragment.
     response = gm.post(reverse("combat:reveal", args=[pk]), HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and 'id="combat-live"' in response.content.decode()
@@ -79,7 +79,7 @@ def test_the_declaration_form_reports_field_errors_in_french(fight):
     _client(t.gm).post(reverse("combat:start", args=[fight.encounter.pk]))
     response = _client(t.player).post(
         reverse("combat:declare", args=[fight.encounter.pk, fight.cendre.pk]),
-        {f"p{fight.cendre.pk}-mode": "laser", f"p{fight.cendre.pk}-modifications": "beaucoup"},
+        {f"p{fight.cendre.pk}-action": "laser", f"p{fight.cendre.pk}-modifications": "beaucoup"},
     )
     html = response.content.decode()
     assert response.status_code == 400

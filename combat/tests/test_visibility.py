@@ -22,18 +22,18 @@ def _setup(fight):
     t = fight.table
     services.set_gm_notes(t.gm, fight.encounter, notes=SECRET_NOTE)
     services.start_encounter(t.gm, fight.encounter)
-    services.declare_action(t.player2, fight.ariane, data={"mode": "melee", "note": SECRET_PLAN}, target=fight.cendre)
+    services.declare_action(t.player2, fight.ariane, data={"action": "melee", "note": SECRET_PLAN}, target=fight.cendre)
     # The GM modifier is the GM's input (Field.audience "gm"), added to Ariane's declaration.
     services.declare_action(
         t.gm,
         fight.ariane,
-        data={"mode": "melee", "note": SECRET_PLAN, "actor_modifier": GM_MODIFIER},
+        data={"action": "melee", "note": SECRET_PLAN, "actor_modifier": GM_MODIFIER},
         target=fight.cendre,
     )
     services.declare_action(
-        t.gm, fight.borel, data={"mode": "psychic", "note": "Borel vise Ariane"}, target=fight.ariane
+        t.gm, fight.borel, data={"action": "psychic", "note": "Borel vise Ariane"}, target=fight.ariane
     )
-    services.declare_action(t.player, fight.cendre, data={"mode": "melee"}, target=fight.borel)
+    services.declare_action(t.player, fight.cendre, data={"action": "melee"}, target=fight.borel)
 
 
 def _page(client, user, fight, name="combat:detail"):

@@ -47,7 +47,7 @@ def test_it_names_a_request_by_its_kind_not_its_key(table: Any, client: Any) -> 
 
 
 def test_it_makes_unknown_kinds_readable() -> None:
-    assert purchase_kind_label("raise_talent") == "Augmenter un talent"
+    assert purchase_kind_label("raise_skill") == "Augmenter une compétence"
     assert purchase_kind_label("brand_new_kind") == "Brand new kind"
 
 

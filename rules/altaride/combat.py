@@ -21,7 +21,7 @@ start of every round after the first; :meth:`initiative` entries carry
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -32,11 +32,13 @@ from rules.altaride.resolution import (
     damage_amount,
     evaluate,
     opposed,
+    roll_level,
     validate_extras,
     vig_min_malus,
 )
 from rules.altaride.schema import catalogue
 from rules.base import (
+    ACTION_KEY,
     Combatant,
     CombatResult,
     Field,
@@ -346,7 +348,7 @@ def resolve_action(
     errors = validate_fields(declaration, action_fields())
     if errors:
         raise RulesError(errors)
-    action = declaration.get("action", "attack")
+    action = declaration.get(ACTION_KEY, "attack")
     handler = {
         "attack": _attack,
         "cast": _cast,
@@ -356,7 +358,30 @@ def resolve_action(
         "heal": _heal,
         "sleep": _sleep,
     }[action]
-    return handler(actor, target, declaration, rng, settings)
+    result = handler(actor, target, declaration, rng, settings)
+    out = result.outcome
+    # Level: the attack hits (L105), the spell works (L120, L173), the magic attack affects its target
+    # (L180); recovering, healing, sleeping and the GM's damage have no level.
+    success = _SUCCESS_KEYS.get(action)
+    result.level, result.margin = roll_level(out, out.get(success) if success else None)
+    if action in ("attack", "damage"):
+        result.severity = _severity(out.get("damage") if action == "attack" else out)
+    return result
+
+
+_SUCCESS_KEYS = {"attack": "hit", "cast": "spell_works", "magic_attack": "target_affected"}
+
+
+def _severity(effects: Mapping[str, Any] | None) -> str:
+    """Damage on the shared severity scale: the text has Endurance points, no wound words (L117-L120).
+    Death (EP at the threshold) is "mortal", unconsciousness (a pool at 0) "grave", other damage "light"."""
+    if not effects:
+        return "none"
+    if effects.get("dead"):
+        return "mortal"
+    if effects.get("unconscious"):
+        return "grave"
+    return "light" if int(effects.get("before") or 0) > int(effects.get("after") or 0) else "none"
 
 
 def _lowering(natural: int, die_modifier: int, wanted: int) -> int:

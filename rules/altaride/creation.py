@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules.altaride import tables as T
-from rules.altaride.derive import _int, formula_value, talent
+from rules.altaride.derive import formula_value, talent
 from rules.altaride.schema import catalogue, sheet_fields, skill_formula
-from rules.base import Budget, FieldError, LedgerDraft, Msg, error, validate_fields
+from rules.base import Budget, FieldError, LedgerDraft, Msg, as_int, error, validate_fields
 
 
 def in_creation(sheet: dict[str, Any]) -> bool:
@@ -27,7 +27,7 @@ def in_creation(sheet: dict[str, Any]) -> bool:
 def talent_pool_spent(sheet: dict[str, Any]) -> int:
     """Σ cost from 5 to each talent (C2): 5 x (t(t+1)/2 - 15) per talent."""
     talents = sheet.get("talents") or {}
-    return sum(T.talent_cost(T.TALENT_BASE, _int(talents.get(t), T.TALENT_BASE)) for t in T.TALENTS)
+    return sum(T.talent_cost(T.TALENT_BASE, as_int(talents.get(t), T.TALENT_BASE)) for t in T.TALENTS)
 
 
 def other_pool_lines(sheet: dict[str, Any], settings: dict[str, Any]) -> list[dict[str, Any]]:
@@ -35,7 +35,7 @@ def other_pool_lines(sheet: dict[str, Any], settings: dict[str, Any]) -> list[di
     lines: list[dict[str, Any]] = []
     for index, item in enumerate(sheet.get("skills") or []):
         if isinstance(item, dict):
-            level = _int(item.get("level"), 0)
+            level = as_int(item.get("level"), 0)
             if level > 0:
                 lines.append(
                     _line(
@@ -46,7 +46,7 @@ def other_pool_lines(sheet: dict[str, Any], settings: dict[str, Any]) -> list[di
                 )
     bought = sheet.get("endurance_bought") or {}
     for p in T.POOLS:
-        points = _int(bought.get(p), 0)
+        points = as_int(bought.get(p), 0)
         if points > 0:
             lines.append(
                 _line(
@@ -72,7 +72,7 @@ def other_pool_lines(sheet: dict[str, Any], settings: dict[str, Any]) -> list[di
             lines.append(_line(f"schools.{index}.magic_level", extra, Msg("Niveaux de magie", "Magic levels")))
     for index, item in enumerate(sheet.get("capacities") or []):
         if isinstance(item, dict):
-            level = _int(item.get("level"), 1)
+            level = as_int(item.get("level"), 1)
             lines.append(
                 _line(
                     f"capacities.{index}.level",
@@ -83,8 +83,8 @@ def other_pool_lines(sheet: dict[str, Any], settings: dict[str, Any]) -> list[di
     aptitudes = catalogue(settings, "aptitude_catalogue")
     for index, item in enumerate(sheet.get("aptitudes") or []):
         if isinstance(item, dict) and item.get("key") in aptitudes:
-            level = _int(item.get("level"), 1)
-            p1 = _int(aptitudes[item["key"]].get("level1_cost"), 0)
+            level = as_int(item.get("level"), 1)
+            p1 = as_int(aptitudes[item["key"]].get("level1_cost"), 0)
             lines.append(
                 _line(
                     f"aptitudes.{index}.level",
@@ -92,7 +92,7 @@ def other_pool_lines(sheet: dict[str, Any], settings: dict[str, Any]) -> list[di
                     Msg(f"Aptitude {item.get('key')} niveau {level}", f"Aptitude {item.get('key')} level {level}"),
                 )
             )
-    scruples = _int(sheet.get("scruples"), T.SCRUPLES_BASE)
+    scruples = as_int(sheet.get("scruples"), T.SCRUPLES_BASE)
     if scruples != T.SCRUPLES_BASE:
         lines.append(
             _line("scruples", T.scruples_cost(scruples), Msg(f"Scrupules 10 → {scruples}", f"Scruples 10 → {scruples}"))
@@ -102,12 +102,12 @@ def other_pool_lines(sheet: dict[str, Any], settings: dict[str, Any]) -> list[di
 
 def _school_levels_cost(item: dict[str, Any]) -> int:
     if item.get("school") == T.ELEMENTALISTS:
-        return T.magic_level_cost(1, _int(item.get("major_level"), 1), True) + T.magic_level_cost(
-            1, _int(item.get("minor_level"), 1), True
+        return T.magic_level_cost(1, as_int(item.get("major_level"), 1), True) + T.magic_level_cost(
+            1, as_int(item.get("minor_level"), 1), True
         )
     if item.get("school") == T.SORCIERS:
         return 0
-    return T.magic_level_cost(1, _int(item.get("magic_level"), 1))
+    return T.magic_level_cost(1, as_int(item.get("magic_level"), 1))
 
 
 def _line(path: str, amount: int, label: Msg) -> dict[str, Any]:
@@ -126,7 +126,7 @@ def creation_budget(sheet: dict[str, Any], settings: dict[str, Any]) -> Budget:
     lines = [
         _line(
             f"talents.{t}",
-            T.talent_cost(T.TALENT_BASE, _int((sheet.get("talents") or {}).get(t), 5)),
+            T.talent_cost(T.TALENT_BASE, as_int((sheet.get("talents") or {}).get(t), 5)),
             Msg(
                 f"{T.TALENT_LABELS[t].fr} {talent(sheet, t, False)}",
                 f"{T.TALENT_LABELS[t].en} {talent(sheet, t, False)}",
@@ -208,7 +208,7 @@ def validate_sheet(sheet: dict[str, Any], settings: dict[str, Any]) -> list[Fiel
     creating = in_creation(sheet)
     talents = sheet.get("talents") or {}
     for t in T.TALENTS:
-        value = _int(talents.get(t), T.TALENT_BASE)
+        value = as_int(talents.get(t), T.TALENT_BASE)
         if creating and not T.TALENT_CREATION_MIN <= value <= T.TALENT_CREATION_MAX:
             errors.append(
                 error(
@@ -277,8 +277,8 @@ def _validate_skills(sheet: dict[str, Any], settings: dict[str, Any], creating: 
                 )
             )
             continue
-        level = _int(item.get("level"), 0)
-        cap = min(_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
+        level = as_int(item.get("level"), 0)
+        cap = min(as_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
         if capped and level > cap:
             errors.append(
                 error(
@@ -325,7 +325,7 @@ def _validate_schools(sheet: dict[str, Any], settings: dict[str, Any], creating:
                 "Only one school at creation (L144).",
             )
         )
-    seen: set[str] = set()
+    seen: set[object] = set()
     for index, item in enumerate(schools):
         path = f"schools.{index}"
         school = item.get("school")
@@ -380,7 +380,7 @@ def _validate_schools(sheet: dict[str, Any], settings: dict[str, Any], creating:
                         "Major and minor elements differ.",
                     )
                 )
-            if _int(item.get("major_level"), 1) < _int(item.get("minor_level"), 1):
+            if as_int(item.get("major_level"), 1) < as_int(item.get("minor_level"), 1):
                 errors.append(
                     error(
                         f"{path}.minor_level",

@@ -6,20 +6,17 @@ from typing import Any
 
 from rules.altaride import tables as T
 from rules.altaride.schema import skill_formula, skill_name
-
-
-def _int(value: Any, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
+from rules.base import DerivedSpec, Msg, as_int
 
 
 def talent(sheet: dict[str, Any], code: str, with_magic: bool = True) -> int:
     """Talent score (+ temporary magic bonus, which may pass 20: L55)."""
     value = (sheet.get("talents") or {}).get(code)
-    score = value if value.__class__ is int else _int(value, T.TALENT_BASE)
+    score = value if value.__class__ is int else as_int(value, T.TALENT_BASE)
     if with_magic:
         bonus = sheet.get("talent_magic_bonus")
         if bonus:
-            score += _int(bonus.get(code), 0)
+            score += as_int(bonus.get(code), 0)
     return score
 
 
@@ -29,13 +26,13 @@ def domain(sheet: dict[str, Any], name: str) -> int:
     total = 0
     for code in T.DOMAINS[name]:
         value = talents.get(code)
-        total += value if value.__class__ is int else _int(value, T.TALENT_BASE)
+        total += value if value.__class__ is int else as_int(value, T.TALENT_BASE)
     return total // 3
 
 
 def endurance_max(sheet: dict[str, Any], pool: str) -> int:
     """Max = Domain + points bought (L113, L115; reading A4)."""
-    return domain(sheet, T.POOL_DOMAIN[pool]) + _int((sheet.get("endurance_bought") or {}).get(pool), 0)
+    return domain(sheet, T.POOL_DOMAIN[pool]) + as_int((sheet.get("endurance_bought") or {}).get(pool), 0)
 
 
 def endurance_current(sheet: dict[str, Any], pool: str) -> int:
@@ -65,7 +62,7 @@ def skill_cr(sheet: dict[str, Any], key: str, settings: dict[str, Any]) -> int |
     codes = skill_formula(item, settings)
     if codes is None:
         return None
-    return formula_value(sheet, codes) + _int(item.get("level"), 0)
+    return formula_value(sheet, codes) + as_int(item.get("level"), 0)
 
 
 def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
@@ -77,7 +74,7 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
             continue
         key = str(item.get("key", ""))
         codes = skill_formula(item, settings)
-        level = _int(item.get("level"), 0)
+        level = as_int(item.get("level"), 0)
         formula = formula_value(sheet, codes) if codes else None
         skills.append(
             {
@@ -99,3 +96,19 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         "talent_at_zero": any(talent(sheet, t) <= 0 for t in T.TALENTS),  # L55 "0 correspondrait à la mort" (A38)
     }
     return result
+
+
+def derived_specs() -> tuple[DerivedSpec, ...]:
+    """Labels of the derived values: domains, Endurance maxima, success chances."""
+    specs = [DerivedSpec(f"domains.{d}", T.DOMAIN_LABELS[d], "domains") for d in T.DOMAINS]
+    specs += [DerivedSpec(f"endurance.{p}.max", T.POOL_LABELS[p], "endurance") for p in T.POOLS]
+    specs.append(DerivedSpec("skills", Msg("Chances de réussite", "Success chances"), "skills"))
+    return tuple(specs)
+
+
+#: Names of the keys of the derived skill records (the sheet's skills table).
+COLUMN_LABELS: dict[str, Msg] = {
+    "name": Msg("Nom", "Name"),
+    "level": Msg("Niveau", "Level"),
+    "formula": Msg("Formule", "Formula"),
+}

@@ -35,7 +35,7 @@ import copy
 from typing import Any
 
 from rules.altaride import tables as T
-from rules.altaride.derive import _int, domain
+from rules.altaride.derive import domain
 from rules.altaride.schema import catalogue, parse_formula, skill_formula
 from rules.base import (
     Field,
@@ -45,6 +45,8 @@ from rules.base import (
     ProgressionResult,
     PurchaseResult,
     RulesError,
+    as_dict,
+    as_int,
     error,
     validate_fields,
 )
@@ -58,6 +60,44 @@ _COMMON = (
         max_items=500,
     ),
     Field("gm_confirmed", "bool", Msg("Confirmé par le MJ", "Confirmed by the GM"), default=False),
+)
+
+
+#: The GM's inputs on the session award screen, read by ``suggest_session_awards``
+#: (L101, L128, L213): award 15–50 per session, override, Scruples consistency, scenario end.
+SESSION_FACT_FIELDS: tuple[Field, ...] = (
+    Field(
+        "gm_award",
+        "int",
+        Msg("Expérience de fin de séance (15 à 50)", "End-of-session experience (15 to 50)"),
+        default=15,
+        minimum=0,
+        maximum=1000,
+    ),
+    Field("gm_award_override", "bool", Msg("Hors barème (MJ)", "Outside the range (GM)"), default=False),
+    Field(
+        "consistency_award",
+        "int",
+        Msg("Cohérence des Scrupules", "Scruples consistency"),
+        default=0,
+        minimum=0,
+        maximum=1000,
+    ),
+    Field(
+        "scruples_changed_in_scenario",
+        "bool",
+        Msg("Scrupules modifiés pendant le scénario", "Scruples changed during the scenario"),
+        default=False,
+    ),
+    Field("scenario_ended", "bool", Msg("Fin de scénario", "End of scenario"), default=False),
+    Field(
+        "scenario_award",
+        "int",
+        Msg("Expérience de fin de scénario", "End-of-scenario experience"),
+        default=0,
+        minimum=0,
+        maximum=1000,
+    ),
 )
 
 
@@ -142,7 +182,8 @@ def _already(request: dict[str, Any], kind: str, key: str | None = None) -> bool
     for item in request.get("already_bought") or []:
         if not isinstance(item, dict):
             continue
-        data = item.get("data") if isinstance(item.get("data"), dict) else item
+        raw = item.get("data")
+        data = raw if isinstance(raw, dict) else item
         if data.get("purchase") == kind and (key is None or data.get("key") == key):
             return True
     return False
@@ -198,7 +239,7 @@ def _buy_talent(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, 
     if _already(req, "talent", code):
         raise RulesError([_limit_error("talent", "Ce Talent a déjà augmenté d'un point", "This talent already rose")])
     talents = sheet.setdefault("talents", {})
-    current = _int(talents.get(code), T.TALENT_BASE)
+    current = as_int(talents.get(code), T.TALENT_BASE)
     new = current + 1
     if sheet.get("is_anthropoid", True) and new > T.TALENT_ANTHROPOID_MAX:
         raise _fail(
@@ -245,9 +286,9 @@ def _buy_skill(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, A
     codes = skill_formula(item, settings) or parse_formula(req.get("formula") or "")
     if codes is None:
         raise _fail("skill", "unknown_skill", "Formule inconnue.", "Unknown formula.")
-    current = _int(item.get("level"), 0)
+    current = as_int(item.get("level"), 0)
     new = current + 1
-    cap = min(_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
+    cap = min(as_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
     if settings.get("skill_level_capped_by_talents", True) and new > cap:
         raise _fail(
             "skill",
@@ -271,7 +312,7 @@ def _buy_endurance(sheet: dict[str, Any], req: dict[str, Any], settings: dict[st
             [_limit_error("pool", "Cette Endurance a déjà augmenté d'un point", "This Endurance already rose")]
         )
     bought = sheet.setdefault("endurance_bought", {})
-    current = _int(bought.get(pool), 0)
+    current = as_int(bought.get(pool), 0)
     bought[pool] = current + 1
     cur = sheet.setdefault("endurance_current", {})
     if isinstance(cur.get(pool), int):  # the current value rises with the max (A42)
@@ -355,20 +396,20 @@ def _buy_magic_level(sheet: dict[str, Any], req: dict[str, Any], settings: dict[
         field = f"{which}_level"
     else:
         field = "magic_level"
-    current = _int(item.get(field), 1)
+    current = as_int(item.get(field), 1)
     new = current + 1
     if new > T.MAGIC_LEVEL_MAX:
         raise _fail(
             "school", "magic_level_max", "10 niveaux de magie au plus (L157).", "At most 10 magic levels (L157)."
         )
-    if elemental and field == "minor_level" and new > _int(item.get("major_level"), 1):
+    if elemental and field == "minor_level" and new > as_int(item.get("major_level"), 1):
         raise _fail(
             "element",
             "minor_above_major",
             "Le niveau majeur doit rester ≥ au mineur (L159).",
             "The major level must stay ≥ the minor level (L159).",
         )
-    if new > _int(item.get("max_accessible_level"), T.DEFAULT_GRIMOIRE_LEVEL) and not req.get("gm_confirmed"):
+    if new > as_int(item.get("max_accessible_level"), T.DEFAULT_GRIMOIRE_LEVEL) and not req.get("gm_confirmed"):
         raise _fail(
             "gm_confirmed",
             "teacher_required",
@@ -421,11 +462,11 @@ def _buy_aptitude(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str
     if item is None:
         item = {"key": key, "level": 0}
         apts.append(item)
-    current = _int(item.get("level"), 0)
+    current = as_int(item.get("level"), 0)
     new = current + 1
     item["level"] = new
     return (
-        T.aptitude_step_cost(new, _int(row.get("level1_cost"), 0)),
+        T.aptitude_step_cost(new, as_int(row.get("level1_cost"), 0)),
         {"key": key, "from": current, "to": new},
         Msg(f"Aptitude {row.get('name') or key} niveau {new}", f"Aptitude {row.get('name') or key} level {new}"),
     )
@@ -471,7 +512,7 @@ def count_natural_ones(resolutions: list[dict[str, Any]]) -> int:
         if res.get("system") not in (None, "altaride"):
             continue
         defender = res.get("role") == "defender"
-        outcome = res.get("outcome") if isinstance(res.get("outcome"), dict) else {}
+        outcome = as_dict(res.get("outcome"))
         field = "defender_natural_ones" if defender else "natural_ones"
         tag = "defender_natural_1" if defender else "natural_1"
         value = outcome.get(field)
@@ -569,3 +610,16 @@ def apply_progression(
     return ProgressionResult(
         balances={"xp": xp}, sheet=sheet, flags=flags, notes=[Msg(f"{spent} XP dépensés", f"{spent} XP spent")]
     )
+
+
+#: Names of the purchase kinds (*types d'achat*, the ``purchase_fields()`` keys).
+PURCHASE_KIND_LABELS: dict[str, Msg] = {
+    "talent": Msg("Talent", "Talent"),
+    "skill": Msg("Compétence", "Skill"),
+    "endurance": Msg("Endurance", "Endurance"),
+    "school": Msg("École de magie", "Magic school"),
+    "magic_level": Msg("Niveau de magie", "Magic level"),
+    "capacity": Msg("Capacité", "Capacity"),
+    "aptitude": Msg("Aptitude", "Aptitude"),
+    "guild_spell": Msg("Sortilège de guilde", "Guild spell"),
+}

@@ -21,6 +21,7 @@ credit +1 XP per natural 1 (L213) from stored rolls.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -144,7 +145,7 @@ def lower_die(
     side: str = "active",
     settings: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], LedgerDraft]:
-    """Spend XP to lower a stored roll's die (L217; A13) and return ``(new outcome, ledger draft)``.
+    """Spend XP to lower a stored roll's die (L217; A13) and return ``(re-judged resolution, ledger draft)``.
 
     ``side`` picks the roll in an opposed test (``"active"`` or ``"defender"``).
     Refused: a natural 20 (stays a critical failure), points < 1, a die below 1,
@@ -179,7 +180,7 @@ def lower_die(
         xp_lowering=roll["xp_lowering"] + points,
         required_margin=roll["required_margin"],
     )
-    outcome[roll_key] = new_roll  # type: ignore[index]
+    outcome[roll_key] = new_roll
     if side == "active" and "contest" not in outcome and "natural" in outcome:
         outcome.update(new_roll)  # simple tests mirror the roll at the top level
     crit_wins = (settings or {}).get("crit_success_wins_opposed", True)
@@ -207,7 +208,9 @@ def lower_die(
         Msg(f"Dé abaissé de {points}", f"Die lowered by {points}"),
         {"purchase": "die_lowering", "points": points, "side": side},
     )
-    return outcome, draft
+    judged = {**data, "outcome": outcome, "success": outcome["success"]}
+    judged["level"], judged["margin"] = roll_level(outcome, outcome["success"])
+    return judged, draft
 
 
 # ---------------------------------------------------------------------------
@@ -432,8 +435,28 @@ def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
         raise RulesError([error("", "invalid_request", "Requête invalide.", "Invalid request.")])
     kind = str(request.get("kind", ""))
     _validate(kind, request)
-    handler = _HANDLERS[kind]
-    return handler(kind, request, rng, settings)
+    result = _HANDLERS[kind](kind, request, rng, settings)
+    result.level, result.margin = roll_level(result.outcome, result.success)
+    return result
+
+
+def roll_level(outcome: Mapping[str, Any], success: bool | None) -> tuple[str, int | None]:
+    """The shared level and margin of a result whose outcome holds the active ``roll`` (``rules/README.md``).
+
+    ``crit_success`` (a natural 1) and ``crit_failure`` (a natural 20) are the critical levels when the
+    result goes their way (L101, L103); an opposed roll won or lost follows the contest (L105). The
+    margin is the roll's ``signed_margin`` (target − die, L103); ``None`` without a roll."""
+    roll = outcome.get("roll")
+    if roll.__class__ is not dict:
+        return _PLAIN_LEVELS[success], None
+    return _CRITICAL_LEVELS.get((success, roll["outcome"])) or _PLAIN_LEVELS[success], roll.get("signed_margin")
+
+
+_PLAIN_LEVELS: dict[bool | None, str] = {True: "success", False: "failure", None: "none"}
+_CRITICAL_LEVELS: dict[tuple[bool | None, str], str] = {
+    (True, "crit_success"): "critical_success",
+    (False, "crit_failure"): "critical_failure",
+}
 
 
 def _simple_test(kind: str, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
@@ -824,3 +847,20 @@ def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | 
         required = int(request.get("required_margin") or 0)
     target_mod, die_mod = _mods(request)
     return success_odds(base + target_mod, die_mod, required)
+
+
+#: Names of the test kinds (:func:`test_kinds` keys).
+TEST_KIND_LABELS: dict[str, Msg] = {
+    "test": Msg("Test", "Test"),
+    "skill_test": Msg("Test de compétence", "Skill test"),
+    "talent_test": Msg("Test de talent", "Talent test"),
+    "opposed_test": Msg("Test en opposition", "Opposed test"),
+    "casting": Msg("Incantation", "Casting"),
+    "magic_attack": Msg("Attaque magique", "Magic attack"),
+    "runes_charge": Msg("Charge de runes", "Charging runes"),
+    "use_charge": Msg("Utiliser une charge", "Using a charge"),
+    "explosion": Msg("Explosion", "Explosion"),
+    "learning": Msg("Apprentissage", "Learning"),
+    "wake_up": Msg("Réveil", "Waking up"),
+    "damage": Msg("Dégâts", "Damage"),
+}

@@ -523,7 +523,7 @@ def validate_settings(settings: dict[str, Any]) -> list[FieldError]:
 
     errors = validate_fields(settings, campaign_settings_fields())
     for name in ("skill_catalogue", "weapon_catalogue", "aptitude_catalogue"):
-        seen: set[str] = set()
+        seen: set[object] = set()
         for index, row in enumerate(settings.get(name) or []):
             if not isinstance(row, dict):
                 continue
@@ -565,3 +565,25 @@ def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
             merged.update(result[key])
             result[key] = merged
     return result
+
+
+#: Names of the sheet's group keys and budget pools (``Field.group``, ``DerivedSpec.group``, ``Budget.pools``).
+GROUP_LABELS: dict[str, Msg] = {
+    "aptitudes": Msg("Aptitudes", "Aptitudes"),
+    "capacities": Msg("Capacités", "Capacities"),
+    "domain_mental": Msg("Domaine mental", "Mental domain"),
+    "domain_occulte": Msg("Domaine occulte", "Occult domain"),
+    "domain_physique": Msg("Domaine physique", "Physical domain"),
+    "domain_social": Msg("Domaine social", "Social domain"),
+    "domains": Msg("Domaines", "Domains"),
+    "endurance": Msg("Endurance", "Endurance"),
+    "equipment": Msg("Équipement", "Equipment"),
+    "identity": Msg("Identité", "Identity"),
+    "magic_effects": Msg("Effets magiques", "Magic effects"),
+    "morality": Msg("Moralité", "Morality"),
+    "other": Msg("Autres", "Other"),
+    "skills": Msg("Compétences", "Skills"),
+    "sorcery": Msg("Sorcellerie", "Sorcery"),
+    "state": Msg("État", "State"),
+    "talents": Msg("Talents", "Talents"),
+}

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules.altaride import tables as T
-from rules.altaride.derive import _int, endurance_current, skill_cr, talent
+from rules.altaride.derive import endurance_current, skill_cr, talent
 from rules.altaride.resolution import test_kinds
 from rules.altaride.schema import skill_formula, skill_name
-from rules.base import Msg, SheetRead, SheetTest, pick_fields
+from rules.base import Msg, SheetRead, SheetTest, as_int, pick_fields
 
 GROUP_SKILLS = Msg("Compétences", "Skills")
 GROUP_TALENTS = Msg("Talents", "Talents")
@@ -42,7 +42,7 @@ def sheet_tests(sheet: dict[str, Any], settings: dict[str, Any]) -> list[SheetTe
         name = skill_name(key, settings)
         reads = [_talent_read(sheet, c) for c in codes if c in T.TALENT_LABELS]
         reads.append(
-            SheetRead(f"skills.{index}.level", Msg(f"{name} (niveau)", f"{name} (level)"), _int(item.get("level"), 0))
+            SheetRead(f"skills.{index}.level", Msg(f"{name} (niveau)", f"{name} (level)"), as_int(item.get("level"), 0))
         )
         out.append(
             SheetTest(
@@ -70,7 +70,7 @@ def sheet_tests(sheet: dict[str, Any], settings: dict[str, Any]) -> list[SheetTe
         if not isinstance(spell, dict) or not str(spell.get("name") or "").strip():
             continue
         name = str(spell["name"]).strip()
-        level = max(1, _int(spell.get("level"), 1))
+        level = max(1, as_int(spell.get("level"), 1))
         impossible = None
         if eo < level:
             impossible = Msg(
@@ -109,6 +109,6 @@ def sheet_test_request(
         request = {
             "incantation": talent(sheet, "INC"),
             "eo_current": endurance_current(sheet, "EO"),
-            "spell_level": max(1, _int(spell.get("level"), 1)),
+            "spell_level": max(1, as_int(spell.get("level"), 1)),
         }
     return {**request, **declared}, list(test.reads)

@@ -158,9 +158,8 @@ def refunds(state: AuctionState, player: str) -> int:
 
 def spent(state: AuctionState, player: str) -> int:
     """Creation points paid: highest bid per attribute + buy-ups from the pool."""
-    return sum(lot["bids"].get(player, 0) for lot in state.lots.values()) + sum(
-        b.get(player, 0) for b in state.buy_ups.values()
-    )
+    total: int = sum(lot["bids"].get(player, 0) for lot in state.lots.values())
+    return total + sum(b.get(player, 0) for b in state.buy_ups.values())
 
 
 def remaining(state: AuctionState, player: str) -> int:
@@ -276,10 +275,10 @@ def apply(state: AuctionState | dict[str, Any], event: dict[str, Any]) -> Auctio
     if not isinstance(event, dict) or not isinstance(event.get("type"), str) or event["type"] not in EVENT_TYPES:
         raise _fail("type", "unknown_event", "Événement inconnu.", "Unknown event.")
     kind = event["type"]
-    player = event.get("player")
+    player: str = event["player"] if isinstance(event.get("player"), str) else ""  # "" is nobody's name
     if kind == "join":
         budget = event.get("budget", T.STARTING_BUDGET)
-        if not isinstance(player, str) or not player or player in state.players:
+        if not player or player in state.players:
             raise _fail("player", "invalid_player", "Joueur invalide ou déjà présent.", "Invalid or existing player.")
         if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
             raise _fail("budget", "invalid_int", "Budget invalide.", "Invalid budget.")

@@ -47,6 +47,7 @@ from rules.ambre.derive import global_levels, minor_keys, normalise_wounds, woun
 from rules.ambre.schema import safe_validate
 from rules.ambre.sorcery import spell_cost, spell_request_errors
 from rules.base import (
+    ACTION_KEY,
     Combatant,
     CombatResult,
     Field,
@@ -55,7 +56,9 @@ from rules.base import (
     RandomSource,
     RulesError,
     StateChange,
+    as_int,
     error,
+    with_action_key,
 )
 
 SLUG = "ambre"
@@ -99,10 +102,6 @@ MODE_LABELS = {
     "unarmed": Msg("Sans arme", "Unarmed"),
     "none": Msg("Aucune défense déclarée", "No declared defence"),
 }
-
-
-def _i(value: Any, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
 # --------------------------------------------------------------------------
@@ -166,7 +165,7 @@ _CHARACTERISTICS = frozenset(T.CHARACTERISTICS)
 _ATTR_KEYS = {f"attr_{a}": a for a in T.ATTRIBUTES}
 
 
-class _Stats(dict):  # type: ignore[type-arg]
+class _Stats(dict[str, int]):
     """A sheet's characteristics, global levels and attribute points, each
     computed the first time an exchange reads it (an exchange reads a handful).
 
@@ -184,16 +183,16 @@ class _Stats(dict):  # type: ignore[type-arg]
 
     def __missing__(self, key: str) -> int:
         if key in _CHARACTERISTICS:
-            value = _i(self._chars(key))
+            value = as_int(self._chars(key))
         elif key in _LEVELS:
             attrs, char, constant = _LEVELS[key]
-            value = constant + sum(_i(self._attrs(a)) for a in attrs)
+            value = constant + sum(as_int(self._attrs(a)) for a in attrs)
             if char:
                 value += self[char]
             if self._mods:
-                value += _i(self._mods(key))  # GM modifiers (L400)
+                value += as_int(self._mods(key))  # GM modifiers (L400)
         elif key in _ATTR_KEYS:
-            value = _i(self._attrs(_ATTR_KEYS[key]))
+            value = as_int(self._attrs(_ATTR_KEYS[key]))
         else:
             raise KeyError(key)
         self[key] = value
@@ -217,15 +216,15 @@ def combat_state(
     condition = sheet.get("condition") or {}
     chars = sheet.get("characteristics") or {}
     wounds = normalise_wounds(wound_points(condition.get("wounds") or {}))
-    keys = minor_keys(_i(chars.get("mental")), _i(chars.get("volonte")))
-    life = levels["life_max"] - _i(condition.get("life_damage"))
-    energy = levels["energy_max"] - _i(condition.get("energy_spent"))
+    keys = minor_keys(as_int(chars.get("mental")), as_int(chars.get("volonte")))
+    life = levels["life_max"] - as_int(condition.get("life_damage"))
+    energy = levels["energy_max"] - as_int(condition.get("energy_spent"))
     return {
         "life": life,
         "life_max": levels["life_max"],
         "energy": energy,
         "energy_max": levels["energy_max"],
-        "keys": max(0, keys - _i(condition.get("keys_used"))),
+        "keys": max(0, keys - as_int(condition.get("keys_used"))),
         "wounds": wounds,
         "wound_points": wound_points(wounds),
         "determined": True,
@@ -251,7 +250,7 @@ def action_fields() -> tuple[Field, ...]:
     resistance = (("", Msg("—", "—")), *T.QUALITIES["resistance_degats"].tiers)
     return (
         Field(
-            "mode",
+            ACTION_KEY,
             "choice",
             Msg("Action", "Action"),
             required=True,
@@ -401,7 +400,7 @@ def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(declaration, dict):
         raise RulesError([error("", "invalid_request", "Déclaration invalide.", "Invalid declaration.")])
     errors = safe_validate(declaration, _ACTION_FIELDS)
-    mode = declaration.get("mode")
+    mode = declaration.get(ACTION_KEY)
     action_type = declaration.get("action_type")
     if mode in MODES and action_type:
         expected = "physical" if mode in PHYSICAL_MODES else "mental"
@@ -428,10 +427,11 @@ def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
 
 
 def action_type_of(declaration: dict[str, Any] | None) -> str:
-    declaration = declaration or {}
-    if declaration.get("action_type") in ("physical", "mental"):
-        return declaration["action_type"]
-    return "mental" if declaration.get("mode") in MENTAL_MODES else "physical"
+    declaration = with_action_key(declaration or {}, "mode")
+    declared = declaration.get("action_type")
+    if declared == "physical" or declared == "mental":
+        return "physical" if declared == "physical" else "mental"
+    return "mental" if declaration.get(ACTION_KEY) in MENTAL_MODES else "physical"
 
 
 # --------------------------------------------------------------------------
@@ -449,14 +449,14 @@ def initiative(
     ``initiative_tie`` setting breaks them by the parent attribute.
     """
     by_attribute = (settings or {}).get("initiative_tie") == "attribute"
-    rows = []
+    rows: list[dict[str, Any]] = []
     for c in combatants:
         decl = declarations.get(c.id) or {}
         kind = action_type_of(decl)
         char = "rapidite" if kind == "physical" else "concentration"
         chars = c.sheet.get("characteristics") or {}
-        score = _i(chars.get(char)) + _i(decl.get("initiative_modifier"))
-        tiebreak = _i((c.sheet.get("attributes") or {}).get(T.PARENT[char])) if by_attribute else 0
+        score = as_int(chars.get(char)) + as_int(decl.get("initiative_modifier"))
+        tiebreak = as_int((c.sheet.get("attributes") or {}).get(T.PARENT[char])) if by_attribute else 0
         rows.append(
             {
                 "id": c.id,
@@ -557,8 +557,8 @@ def _touch_values(
     return (
         a_char,
         d_char,
-        actor[a_char] + _i(decl.get("actor_modifier")),
-        target[d_char] + _i(decl.get("target_modifier")),
+        actor[a_char] + as_int(decl.get("actor_modifier")),
+        target[d_char] + as_int(decl.get("target_modifier")),
     )
 
 
@@ -569,10 +569,13 @@ def resolve_action(
     rng: RandomSource | None = None,
     settings: dict[str, Any] | None = None,
 ) -> CombatResult:
-    """Resolve one declared action of ``actor`` against ``target``."""
+    """Resolve one declared action of ``actor`` against ``target``.
+
+    The action is ``declaration["action"]`` (``"mode"`` in a declaration stored before #16)."""
     settings = settings or {}
+    declaration = with_action_key(declaration, "mode")
     decl = _validate_declaration(declaration)
-    mode = decl["mode"]
+    mode = decl[ACTION_KEY]
     if mode in ("spell", "power"):
         return _resolve_power(actor, target, decl, settings)
     if target is None:
@@ -609,6 +612,7 @@ def resolve_action(
 
     # Step 3: touch (skipped by a surprise attack, L416).
     a_char, d_char, a_val, d_val = _touch_values(mode, target_mode, surprise, a_stats, t_stats, decl, settings)
+    winner: str | None
     if surprise:
         winner = "actor"
         outcome["touch"] = {"skipped": True, "winner": "actor"}
@@ -633,6 +637,8 @@ def resolve_action(
             if rule == "gm":
                 tags.append("gm_decision")
         outcome["touch"] = touch
+    # The touch decides the level (README): the actor's characteristic minus the target's is the margin.
+    margin = None if surprise else a_val - d_val
     if winner is None:
         tags.append("stalemate")
         return CombatResult(
@@ -648,7 +654,10 @@ def resolve_action(
             [],
             {},
             tags,
+            "tie",
+            margin,
         )
+    step_level = "success" if winner == "actor" else "failure"
 
     w, lo = (actor, target) if winner == "actor" else (target, actor)
     w_stats, l_stats = (a_stats, t_stats) if winner == "actor" else (t_stats, a_stats)
@@ -668,6 +677,8 @@ def resolve_action(
             [],
             {},
             tags,
+            step_level,
+            margin,
         )
     if winner == "target":
         tags.append("attacker_hit")  # L418 "un assaillant peut donc être blessé"
@@ -707,6 +718,8 @@ def resolve_action(
             changes.items,
             {},
             tags,
+            step_level,
+            margin,
         )
 
     # Step 4: parade (L420).
@@ -781,7 +794,11 @@ def resolve_action(
         f"{w.name} hits {lo.name}: raw damage {raw}, net {net}, {wound_txt.en} wound"
         f"{', breaks off' if determined is False else ''}.",
     )
-    return CombatResult(SLUG, "exchange", dict(declaration), [], outcome, summary, changes.items, {}, tags)
+    # Severity: the wound word itself (L424-L429: légère, sérieuse, grave, mortelle).
+    severity = wound or "none"
+    return CombatResult(
+        SLUG, "exchange", dict(declaration), [], outcome, summary, changes.items, {}, tags, step_level, margin, severity
+    )
 
 
 def _tier(slug: str) -> int:
@@ -817,9 +834,10 @@ def _resolve_power(
 ) -> CombatResult:
     state = _full_state(actor, settings)
     changes = _Changes()
-    tags = [decl["mode"], "gm_adjudication"]
-    outcome: dict[str, Any] = {"mode": decl["mode"], "action_type": "mental", "target": target.id if target else None}
-    if decl["mode"] == "spell":
+    mode = decl[ACTION_KEY]
+    tags = [mode, "gm_adjudication"]
+    outcome: dict[str, Any] = {"mode": mode, "action_type": "mental", "target": target.id if target else None}
+    if mode == "spell":
         cost = spell_cost(
             decl.get("base_cost") or 0,
             decl.get("modifications") or 0,
@@ -832,7 +850,7 @@ def _resolve_power(
         keys, energy = cost["keys"], cost["energy"]
         outcome.update(cost)
     else:
-        keys, energy = 0, _i(decl.get("energy_cost"))
+        keys, energy = 0, as_int(decl.get("energy_cost"))
         outcome.update({"keys": 0, "energy": energy})
     errors: list[FieldError] = []
     if keys > state["keys"]:
@@ -866,7 +884,7 @@ def _resolve_power(
     if energy > 0 and state["energy"] <= 0:
         changes.set(actor.id, state, "coma", True)  # L404 "descendant à 0"
         tags.append("coma")
-    label = MODE_LABELS[decl["mode"]]
+    label = MODE_LABELS[mode]
     summary = Msg(
         f"{actor.name} : {label.fr.lower()} ({keys} clé(s), {energy} énergie). Effet arbitré par le MJ (L422).",
         f"{actor.name}: {label.en.lower()} ({keys} key(s), {energy} energy). Effect adjudicated by the GM (L422).",

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.ambre import tables as T
-from rules.base import FieldError, Msg, error, is_digits
+from rules.base import FieldError, Msg, as_dict, error, is_digits
 
 
 @dataclass
@@ -120,7 +120,7 @@ def pattern_conversion_cost(settings: dict[str, Any] | None = None) -> int:
 
 
 def power_cost(
-    power: str,
+    power: object,
     level: int | None = None,
     settings: dict[str, Any] | None = None,
     via_broken_pattern: bool = False,
@@ -168,7 +168,7 @@ def power_cost(
         )
         return result
     if level > spec.level:
-        rows = {r["level"]: r for r in power_table(power, settings)}
+        rows = {r["level"]: r for r in power_table(str(power), settings)}
         start_row, row = rows.get(spec.level), rows.get(level)
         if row is None:
             result.errors.append(
@@ -794,8 +794,8 @@ def invented_power_cost(spec: dict[str, Any], settings: dict[str, Any] | None = 
         result.errors.append(error(_p(prefix, "domain"), "invalid_choice", "Domaine invalide.", "Invalid domain."))
     else:
         result.add(Msg(f"Domaine : {domain}", f"Domain: {domain}"), T.INVENTED_DOMAINS[domain], _p(prefix, "domain"))
-    versus = spec.get("versus") if isinstance(spec.get("versus"), dict) else {}
-    chosen = spec.get("multipliers") if isinstance(spec.get("multipliers"), dict) else {}
+    versus = as_dict(spec.get("versus"))
+    chosen = as_dict(spec.get("multipliers"))
     for index, opponent in enumerate(T.INVENTED_OPPONENTS):
         strength = versus.get(opponent)
         path = _p(prefix, f"versus.{opponent}")

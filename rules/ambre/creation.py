@@ -22,12 +22,8 @@ from rules.ambre.costs import (
     shadow_cost,
 )
 from rules.ambre.derive import attribute_points, characteristic, pool
-from rules.ambre.schema import coerce
-from rules.base import Budget, FieldError, Msg, error
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+from rules.ambre.schema import coerce, safe_validate
+from rules.base import Budget, Field, FieldError, LedgerDraft, Msg, error, is_int
 
 
 def _key(value: Any) -> str | None:
@@ -56,10 +52,10 @@ def attribute_cost(points: int) -> int:
 
 def starting_points(sheet: dict[str, Any], settings: dict[str, Any] | None) -> int:
     own = coerce(sheet).get("creation_points")
-    if _int(own):
+    if is_int(own):
         return own
     value = (settings or {}).get("starting_budget")
-    return value if _int(value) else T.STARTING_BUDGET
+    return value if is_int(value) else T.STARTING_BUDGET
 
 
 def _items(sheet: dict[str, Any], key: str) -> list[tuple[int, dict[str, Any]]]:
@@ -72,7 +68,7 @@ def asset_costs(sheet: dict[str, Any], settings: dict[str, Any] | None) -> list[
     held = owner_powers(sheet)
     out: list[tuple[str, Msg, Cost]] = []
     for i, item in _items(sheet, "powers"):
-        spec = T.POWERS.get(_key(item.get("power")))
+        spec = T.POWERS.get(_key(item.get("power")) or "")
         label = spec.label if spec else Msg("Pouvoir", "Power")
         out.append(
             (
@@ -166,10 +162,10 @@ def creation_budget(sheet: dict[str, Any], settings: dict[str, Any] | None = Non
             "total": pool(points),
             "spent": sum(characteristic(sheet, c) for c in T.GOVERNS[key]),
         }
-    for path, label, cost in asset_costs(sheet, settings):
-        budget.spent += cost.paid
-        budget.lines.append({"label": label.to_dict(), "amount": -cost.paid, "path": path})
-        budget.errors.extend(cost.errors)
+    for path, label, asset in asset_costs(sheet, settings):
+        budget.spent += asset.paid
+        budget.lines.append({"label": label.to_dict(), "amount": -asset.paid, "path": path})
+        budget.errors.extend(asset.errors)
     budget.errors.extend(karma_errors(budget.remaining, sheet, settings))
     return budget
 
@@ -189,7 +185,7 @@ def karma_errors(balance: int, sheet: dict[str, Any], settings: dict[str, Any] |
                 )
             )
         limit = (settings or {}).get("debt_limit")
-        if _int(limit) and -balance > limit:
+        if is_int(limit) and -balance > limit:
             errors.append(
                 error(
                     "karma_loan",
@@ -200,6 +196,16 @@ def karma_errors(balance: int, sheet: dict[str, Any], settings: dict[str, Any] |
                 )
             )
     return errors
+
+
+def validate_sheet(sheet: Any, settings: dict[str, Any], fields: tuple[Field, ...]) -> list[FieldError]:
+    """The declared types and ranges (``fields``), then the rule checks of :func:`validate_rules`."""
+    if not isinstance(sheet, dict):
+        return [FieldError("", "invalid_dict", Msg("Objet attendu.", "Expected an object."))]
+    errors = safe_validate(sheet, fields)
+    if errors:
+        return errors
+    return validate_rules(sheet, settings)
 
 
 def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
@@ -244,13 +250,13 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
             )
         )
     held = owner_powers(sheet)
-    seen: set[str] = set()
+    seen: set[str | None] = set()
     for i, item in powers:
-        key = _key(item.get("power"))
-        if key in seen:
+        power = _key(item.get("power"))
+        if power in seen:
             errors.append(error(f"powers.{i}.power", "power_duplicate", "Pouvoir déjà pris.", "Power already taken."))
-        seen.add(key)
-        spec = T.POWERS.get(key)
+        seen.add(power)
+        spec = T.POWERS.get(power or "")
         if spec is None:
             continue
         for need in spec.requires:
@@ -265,7 +271,7 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
                         ),
                     )
                 )
-        if item.get("via_marelle_brisee") and key != "marelle":
+        if item.get("via_marelle_brisee") and power != "marelle":
             errors.append(
                 error(
                     f"powers.{i}.via_marelle_brisee",
@@ -275,7 +281,7 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
                 )
             )
         if (
-            key == "marelle"
+            power == "marelle"
             and item.get("via_marelle_brisee")
             and "marelle_brisee" in seen | {p.get("power") for _, p in powers}
         ):
@@ -304,3 +310,28 @@ def validate_rules(sheet: dict[str, Any], settings: dict[str, Any] | None = None
     known = {(e.path, e.code) for e in errors}
     errors.extend(e for e in budget.errors if (e.path, e.code) not in known)
     return errors
+
+
+def creation_ledger(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
+    """The karma ledger entries that record a validated creation (L18, L22): the starting points,
+    the refunds of ranks given back, the auction bids and every purchase, one entry per budget line."""
+    budget = creation_budget(sheet, settings)
+    entries = []
+    for line in budget.lines:
+        path = line["path"]
+        kind = (
+            "creation_budget"
+            if path == "creation_points"
+            else "rank_refund"
+            if path.startswith("attributes.") and line["amount"] > 0
+            else "auction_bid"
+            if path.startswith("attributes.")
+            else "purchase"
+        )
+        if line["amount"]:
+            entries.append(
+                LedgerDraft(
+                    "karma", line["amount"], kind, Msg(line["label"]["fr"], line["label"]["en"]), {"path": path}
+                )
+            )
+    return entries

@@ -18,19 +18,16 @@ from rules.ambre import tables as T
 from rules.ambre.costs import power_rank
 from rules.ambre.ranks import known_rank
 from rules.ambre.schema import coerce
-
-
-def _int(value: Any, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
+from rules.base import DerivedSpec, Msg, as_int
 
 
 def attribute_points(sheet: dict[str, Any], key: str) -> int:
     """Signed attribute points A of ``key`` (0 = Amberite)."""
-    return _int((sheet.get("attributes") or {}).get(key), 0)
+    return as_int((sheet.get("attributes") or {}).get(key), 0)
 
 
 def characteristic(sheet: dict[str, Any], key: str) -> int:
-    return _int((sheet.get("characteristics") or {}).get(key), 0)
+    return as_int((sheet.get("characteristics") or {}).get(key), 0)
 
 
 def pool(points: int) -> int:
@@ -89,7 +86,7 @@ def global_levels(sheet: dict[str, Any]) -> dict[str, int]:
         "wrestling_level": phy + c("force") + T.HUMAN_GAP,  # L408 "force dans le cadre de lutte"
     }
     for key in levels:
-        levels[key] += _int(mods.get(key), 0)
+        levels[key] += as_int(mods.get(key), 0)
     return levels
 
 
@@ -101,7 +98,7 @@ def wound_points(wounds: dict[str, Any]) -> int:
     for key, weight in _WEIGHTS:
         v = wounds.get(key)
         if v.__class__ is not int:
-            v = _int(v, 0)
+            v = as_int(v, 0)
         if v > 0:
             total += weight * v
     return total
@@ -143,7 +140,7 @@ def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) 
     powers = []
     for item in sheet.get("powers") or []:
         if isinstance(item.get("power"), str) and item["power"] in T.POWERS:
-            level = _int(item.get("level"), T.POWERS[item["power"]].level)
+            level = as_int(item.get("level"), T.POWERS[item["power"]].level)
             powers.append({"power": item["power"], "level": level, **power_rank(max(1, level), settings)})
     warnings = []
     if characteristic(sheet, "resistance") == 0:
@@ -158,10 +155,10 @@ def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) 
         )
     return {
         **levels,
-        "life": levels["life_max"] - _int(condition.get("life_damage"), 0),
-        "energy": levels["energy_max"] - _int(condition.get("energy_spent"), 0),
+        "life": levels["life_max"] - as_int(condition.get("life_damage"), 0),
+        "energy": levels["energy_max"] - as_int(condition.get("energy_spent"), 0),
         "minor_keys": keys,
-        "keys_available": max(0, keys - _int(condition.get("keys_used"), 0)),
+        "keys_available": max(0, keys - as_int(condition.get("keys_used"), 0)),
         "initiative_physical": characteristic(sheet, "rapidite"),  # L416
         "initiative_mental": characteristic(sheet, "concentration"),  # L416
         "one_vs_many": characteristic(sheet, "strategie") + characteristic(sheet, "adaptation"),  # L51
@@ -171,3 +168,30 @@ def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) 
         "powers": powers,
         "warnings": warnings,
     }
+
+
+_DERIVED: tuple[tuple[str, Msg, str], ...] = (
+    ("life", Msg("Vie", "Life"), "levels"),
+    ("life_max", Msg("Jauge de vie (L402)", "Life gauge (L402)"), "levels"),
+    ("energy", Msg("Énergie", "Energy"), "levels"),
+    ("energy_max", Msg("Jauge d'énergie (L404)", "Energy gauge (L404)"), "levels"),
+    ("ranged_level", Msg("Niveau en combat à distance (L406)", "Ranged combat level (L406)"), "levels"),
+    ("thrown_level", Msg("Niveau armes de lancer (L406)", "Thrown weapons level (L406)"), "levels"),
+    ("melee_level", Msg("Niveau au corps à corps (L408)", "Melee level (L408)"), "levels"),
+    ("wrestling_level", Msg("Niveau de lutte (L408)", "Wrestling level (L408)"), "levels"),
+    ("minor_keys", Msg("Clés mineures (L440)", "Minor keys (L440)"), "sorcery"),
+    ("keys_available", Msg("Clés disponibles", "Keys available"), "sorcery"),
+    ("initiative_physical", Msg("Initiative physique (Rapidité)", "Physical initiative (Speed)"), "combat"),
+    ("initiative_mental", Msg("Initiative mentale (Concentration)", "Mental initiative (Concentration)"), "combat"),
+    (
+        "one_vs_many",
+        Msg("Un contre plusieurs (Stratégie + Adaptation, L51)", "One against many (Strategy + Adaptation, L51)"),
+        "combat",
+    ),
+    ("wound_points", Msg("Poids des blessures", "Wound weight"), "condition"),
+)
+
+
+def derived_specs() -> tuple[DerivedSpec, ...]:
+    """Labels of the derived values: gauges and levels (L402-L408), keys (L440), initiatives, wounds."""
+    return tuple(DerivedSpec(key, label, group) for key, label, group in _DERIVED)

@@ -244,13 +244,13 @@ def purchase(
                 )
             else:
                 before = power_cost(key, current, settings, bool(item.get("via_marelle_brisee")))
-                after = power_cost(key, level, settings, bool(item.get("via_marelle_brisee")), prefix="")
-                errors.extend(e for e in after.errors)
+                raised = power_cost(key, level, settings, bool(item.get("via_marelle_brisee")), prefix="")
+                errors.extend(e for e in raised.errors)
                 errors.extend(e for e in before.errors)
                 if not errors:
                     cost.add(
                         Msg(f"{T.POWERS[key].label.fr} niveau {level}", f"{T.POWERS[key].label.en} level {level}"),
-                        max(0, after.amount - before.amount),
+                        max(0, raised.amount - before.amount),
                         "level",
                     )
                     item["level"] = level
@@ -415,3 +415,15 @@ def campaign_ladders(
                 "secret": bool(info["secret"]),
             }
     return out
+
+
+#: Names of the purchase kinds (*types d'achat*, the ``purchase_fields()`` keys).
+PURCHASE_KIND_LABELS: dict[str, Msg] = {
+    "attribute": Msg("Points d'attribut", "Attribute points"),
+    "power": Msg("Nouveau pouvoir", "New power"),
+    "power_level": Msg("Niveau de pouvoir", "Power level"),
+    "artefact": Msg("Artefact", "Artefact"),
+    "shadow": Msg("Ombre personnelle", "Personal shadow"),
+    "construct": Msg("Construct", "Construct"),
+    "ally": Msg("Allié", "Ally"),
+}

@@ -17,7 +17,7 @@ from rules.ambre import tables as T
 from rules.ambre.combat import stays_determined, wound_severity
 from rules.ambre.schema import safe_validate
 from rules.ambre.sorcery import spell_cost, spell_request_errors
-from rules.base import Field, Msg, RandomSource, Resolution, RulesError, error
+from rules.base import Field, Msg, RandomSource, Resolution, RulesError, error, level_of
 
 SLUG = "ambre"
 
@@ -126,7 +126,7 @@ def resolve(
         raise RulesError(errors)
     settings = settings or {}
     get = request.get
-    inputs = {path: get(path, default) for path, default in _DEFAULTS[kind]}
+    inputs: dict[str, Any] = {path: get(path, default) for path, default in _DEFAULTS[kind]}
     inputs["kind"] = kind
     if kind == "comparison":
         rule = settings.get("tie_rule", "stalemate")
@@ -148,7 +148,11 @@ def resolve(
                 f"{name} wins ({inputs['a_value']} vs {inputs['b_value']}).",
             )
             tags = ["tiebreak"] if tie else []
-        return Resolution(SLUG, kind, inputs, [], outcome, summary, None if winner is None else winner == "a", tags)
+        # Level (README): the winner is side a → success, side b → failure, no winner → tie (L5-L51).
+        if winner is None:
+            return Resolution(SLUG, kind, inputs, [], outcome, summary, None, tags, "tie", margin)
+        won = winner == "a"
+        return Resolution(SLUG, kind, inputs, [], outcome, summary, won, tags, "success" if won else "failure", margin)
     if kind == "wound":
         wound = wound_severity(inputs["net"], inputs["resistance"])
         determined = None
@@ -167,6 +171,7 @@ def resolve(
             Msg(f"Blessure {label.fr}.", f"Wound: {label.en}."),
             determined,
             tags,
+            level_of(determined),  # the wounded stays determined (L431-L434): success
         )
     cost = spell_cost(
         inputs["base_cost"],
@@ -187,7 +192,8 @@ def resolve(
         f"{cost['keys']} clé(s), {cost['energy']} points d'énergie, {cost['turns']} tour(s).",
         f"{cost['keys']} key(s), {cost['energy']} energy points, {cost['turns']} turn(s).",
     )
-    return Resolution(SLUG, kind, inputs, [], outcome, summary, affordable, [] if affordable else ["unaffordable"])
+    tags = [] if affordable else ["unaffordable"]
+    return Resolution(SLUG, kind, inputs, [], outcome, summary, affordable, tags, level_of(affordable))
 
 
 def odds(request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
@@ -205,3 +211,11 @@ def odds(request: dict[str, Any], settings: dict[str, Any] | None = None) -> dic
         "tie": 1.0 if winner is None else 0.0,
         "exact": True,
     }
+
+
+#: Names of the test kinds (:func:`test_kinds` keys).
+TEST_KIND_LABELS: dict[str, Msg] = {
+    "comparison": Msg("Comparaison", "Comparison"),
+    "wound": Msg("Blessure", "Wound"),
+    "spell_cost": Msg("Coût d'un sort", "Spell cost"),
+}

@@ -938,3 +938,50 @@ def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         for key in ("powers", "artefacts", "shadows", "constructs", "allies", "demons", "invented_powers"):
             data.setdefault(key, [])
     return data
+
+
+def validate_settings(settings: dict[str, Any], fields: tuple[Field, ...]) -> list[FieldError]:
+    """A campaign's settings: the declared types, then the shape of the power tables (``{level, cost}`` rows)."""
+    errors = safe_validate(settings, fields)
+    tables = settings.get("power_tables") or {}
+    if isinstance(tables, dict):
+        for power, rows in tables.items():
+            if power not in T.POWERS:
+                errors.append(
+                    FieldError(f"power_tables.{power}", "invalid_choice", Msg("Pouvoir inconnu.", "Unknown power."))
+                )
+                continue
+            if not isinstance(rows, list) or not all(
+                isinstance(r, dict) and isinstance(r.get("level"), int) and isinstance(r.get("cost"), int) for r in rows
+            ):
+                errors.append(
+                    FieldError(
+                        f"power_tables.{power}",
+                        "invalid_table",
+                        Msg("Liste attendue de {level, cost} entiers.", "Expected a list of integer {level, cost}."),
+                    )
+                )
+    return errors
+
+
+#: Names of the sheet's group keys and budget pools (``Field.group``, ``DerivedSpec.group``, ``Budget.pools``).
+GROUP_LABELS: dict[str, Msg] = {
+    "assets": Msg("Possessions et alliés", "Assets"),
+    "attributes": Msg("Attributs", "Attributes"),
+    "background": Msg("Historique", "Background"),
+    "characteristics": Msg("Caractéristiques", "Characteristics"),
+    "characteristics.cbt": Msg("Caractéristiques · Combat", "Characteristics · Combat"),
+    "characteristics.end": Msg("Caractéristiques · Endurance", "Characteristics · Endurance"),
+    "characteristics.phy": Msg("Caractéristiques · Physique", "Characteristics · Physical"),
+    "characteristics.psy": Msg("Caractéristiques · Psyché", "Characteristics · Psyche"),
+    "combat": Msg("Combat", "Combat"),
+    "condition": Msg("État", "Condition"),
+    "creation": Msg("Création", "Creation"),
+    "identity": Msg("Identité", "Identity"),
+    "karma": Msg("Karma", "Karma"),
+    "ladder": Msg("Classement", "Ladder"),
+    "levels": Msg("Niveaux", "Levels"),
+    "modifiers": Msg("Modificateurs", "Modifiers"),
+    "powers": Msg("Pouvoirs", "Powers"),
+    "sorcery": Msg("Sorcellerie", "Sorcery"),
+}

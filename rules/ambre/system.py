@@ -1,27 +1,24 @@
-"""The Ambre "Système V2.1" rule system object (diceless, karma currency)."""
+"""The Ambre "Système V2.1" rule system object (diceless, karma currency).
+
+Thin methods: each delegates to the module that holds the rule (see the
+package docstring and ``rules/README.md``).
+"""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
 from rules.ambre import sheet_tests as _sheet_tests
-from rules.ambre.schema import safe_validate
 from rules.base import (
-    Budget,
     Combatant,
     CombatResult,
     DerivedSpec,
     Field,
     FieldError,
-    LedgerDraft,
     Msg,
-    ProgressionResult,
-    PurchaseResult,
-    RandomSource,
-    Resolution,
     RuleSystem,
     SheetContext,
     SheetLayout,
@@ -30,30 +27,10 @@ from rules.base import (
     Step,
 )
 
-_DERIVED = (
-    ("life", Msg("Vie", "Life"), "levels"),
-    ("life_max", Msg("Jauge de vie (L402)", "Life gauge (L402)"), "levels"),
-    ("energy", Msg("Énergie", "Energy"), "levels"),
-    ("energy_max", Msg("Jauge d'énergie (L404)", "Energy gauge (L404)"), "levels"),
-    ("ranged_level", Msg("Niveau en combat à distance (L406)", "Ranged combat level (L406)"), "levels"),
-    ("thrown_level", Msg("Niveau armes de lancer (L406)", "Thrown weapons level (L406)"), "levels"),
-    ("melee_level", Msg("Niveau au corps à corps (L408)", "Melee level (L408)"), "levels"),
-    ("wrestling_level", Msg("Niveau de lutte (L408)", "Wrestling level (L408)"), "levels"),
-    ("minor_keys", Msg("Clés mineures (L440)", "Minor keys (L440)"), "sorcery"),
-    ("keys_available", Msg("Clés disponibles", "Keys available"), "sorcery"),
-    ("initiative_physical", Msg("Initiative physique (Rapidité)", "Physical initiative (Speed)"), "combat"),
-    ("initiative_mental", Msg("Initiative mentale (Concentration)", "Mental initiative (Concentration)"), "combat"),
-    (
-        "one_vs_many",
-        Msg("Un contre plusieurs (Stratégie + Adaptation, L51)", "One against many (Strategy + Adaptation, L51)"),
-        "combat",
-    ),
-    ("wound_points", Msg("Poids des blessures", "Wound weight"), "condition"),
-)
-
 
 class AmbreSystem(RuleSystem):
     slug = "ambre"
+    legacy_action_key = "mode"
     name = Msg("Ambre (Système V2.1)", "Amber (V2.1 system)")
     schema_version = schema.SCHEMA_VERSION
     diceless = True
@@ -93,7 +70,7 @@ class AmbreSystem(RuleSystem):
         )
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
-        return tuple(DerivedSpec(key, label, group) for key, label, group in _DERIVED)
+        return derive.derived_specs()
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return self._settings_fields
@@ -101,31 +78,9 @@ class AmbreSystem(RuleSystem):
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         return schema.migrate(sheet, from_version)
 
-    def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
-        """Extra: check a campaign's settings (types, power table shape)."""
-        errors = safe_validate(settings or {}, self._settings_fields)
-        tables = (settings or {}).get("power_tables") or {}
-        if isinstance(tables, dict):
-            for power, rows in tables.items():
-                if power not in __import__("rules.ambre.tables", fromlist=["POWERS"]).POWERS:
-                    errors.append(
-                        FieldError(f"power_tables.{power}", "invalid_choice", Msg("Pouvoir inconnu.", "Unknown power."))
-                    )
-                    continue
-                if not isinstance(rows, list) or not all(
-                    isinstance(r, dict) and isinstance(r.get("level"), int) and isinstance(r.get("cost"), int)
-                    for r in rows
-                ):
-                    errors.append(
-                        FieldError(
-                            f"power_tables.{power}",
-                            "invalid_table",
-                            Msg(
-                                "Liste attendue de {level, cost} entiers.", "Expected a list of integer {level, cost}."
-                            ),
-                        )
-                    )
-        return errors
+    def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
+        """Types, then the shape of the power tables."""
+        return schema.validate_settings(settings, self._settings_fields)
 
     def locked_paths(self, sheet: dict[str, Any], context: SheetContext) -> list[str]:
         """GM-only fields, plus the ladder (ranks come from the auction and the GM, never the
@@ -140,29 +95,22 @@ class AmbreSystem(RuleSystem):
         return locked
 
     # ---- validation and derived values ------------------------------------
-    def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
-        if not isinstance(sheet, dict):
-            return [FieldError("", "invalid_dict", Msg("Objet attendu.", "Expected an object."))]
-        errors = safe_validate(sheet, self._fields)
-        if errors:
-            return errors
-        return creation.validate_rules(sheet, self.settings(settings))
+    def _validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
+        return creation.validate_sheet(sheet, settings, self._fields)
 
-    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        return derive.derive_sheet(sheet, self.settings(settings))
+    _derive = staticmethod(derive.derive_sheet)
 
-    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
-        return creation.creation_budget(sheet, self.settings(settings))
+    _creation_budget = staticmethod(creation.creation_budget)
 
     # ---- resolution -------------------------------------------------------
     def test_kinds(self) -> dict[str, tuple[Field, ...]]:
         return resolution.test_kinds()
 
-    def sheet_tests(
-        self, sheet: dict[str, Any], settings: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+    def _sheet_tests(
+        self, sheet: dict[str, Any], settings: dict[str, Any], state: dict[str, Any] | None = None
     ) -> list[SheetTest]:
         """Comparisons on each attribute and characteristic (L5-L51); a spell with its cost (L436-L446)."""
-        return _sheet_tests.sheet_tests(sheet, self.settings(settings))
+        return _sheet_tests.sheet_tests(sheet, settings)
 
     def sheet_test_request(
         self,
@@ -174,22 +122,17 @@ class AmbreSystem(RuleSystem):
     ) -> tuple[dict[str, Any], list[SheetRead]]:
         return _sheet_tests.sheet_test_request(sheet, test, declared, settings)
 
-    def resolve(self, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any] | None = None) -> Resolution:
-        return resolution.resolve(request, rng, self.settings(settings))
+    _resolve = staticmethod(resolution.resolve)
 
-    def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        return resolution.odds(request, self.settings(settings))
+    _odds = staticmethod(resolution.odds)
 
     # ---- combat -----------------------------------------------------------
-    def combat_state(
-        self,
-        sheet: dict[str, Any],
-        settings: dict[str, Any] | None = None,
-        balances: Mapping[str, int] | None = None,
+    def _combat_state(
+        self, sheet: dict[str, Any], settings: dict[str, Any], balances: Mapping[str, int] | None = None
     ) -> dict[str, Any]:
         """The karma balance decides what a mortal wound means (L429); unknown for a quick NPC."""
         karma = None if balances is None else int(balances.get("karma", 0))
-        return combat.combat_state(sheet, self.settings(settings), karma)
+        return combat.combat_state(sheet, settings, karma)
 
     def private_state_keys(self) -> frozenset[str]:
         """Gauges that give the true attribute points away (L18: only the ladder is public).
@@ -206,88 +149,47 @@ class AmbreSystem(RuleSystem):
     def action_fields(self) -> tuple[Field, ...]:
         return combat._ACTION_FIELDS
 
-    def initiative(
-        self,
-        combatants: Sequence[Combatant],
-        declarations: dict[str, dict[str, Any]],
-        rng: RandomSource,
-        settings: dict[str, Any] | None = None,
-    ) -> list[dict[str, Any]]:
-        return combat.initiative(combatants, declarations, rng, self.settings(settings))
+    _initiative = staticmethod(combat.initiative)
 
-    def resolve_action(
-        self,
-        actor: Combatant,
-        target: Combatant | None,
-        declaration: dict[str, Any],
-        rng: RandomSource,
-        settings: dict[str, Any] | None = None,
-    ) -> CombatResult:
-        return combat.resolve_action(actor, target, declaration, rng, self.settings(settings))
+    _resolve_action = staticmethod(combat.resolve_action)
 
     def public_outcome(self, result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
         return outcome.public_outcome(result, actor, target)
 
-    def carry_combat_state(
-        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any] | None = None
+    def _carry_combat_state(
+        self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any]
     ) -> dict[str, Any]:
         return outcome.carry_combat_state(sheet, state)
 
     def combat_value_labels(self) -> dict[str, Msg]:
         return outcome.VALUE_LABELS
 
+    # ---- words ------------------------------------------------------------
+    def group_labels(self) -> dict[str, Msg]:
+        return schema.GROUP_LABELS
+
+    def test_kind_labels(self) -> dict[str, Msg]:
+        return resolution.TEST_KIND_LABELS
+
+    def purchase_kind_labels(self) -> dict[str, Msg]:
+        return progression.PURCHASE_KIND_LABELS
+
     # ---- progression ------------------------------------------------------
     def purchase_fields(self) -> dict[str, tuple[Field, ...]]:
         return progression.purchase_fields()
 
-    def purchase(
-        self,
-        sheet: dict[str, Any],
-        request: dict[str, Any],
-        balances: dict[str, int],
-        settings: dict[str, Any] | None = None,
-    ) -> PurchaseResult:
-        return progression.purchase(sheet, request, balances, self.settings(settings))
+    _purchase = staticmethod(progression.purchase)
 
-    def suggest_session_awards(
-        self, sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any] | None = None
-    ) -> list[LedgerDraft]:
-        return progression.suggest_session_awards(sheet, facts, self.settings(settings))
+    _suggest_session_awards = staticmethod(progression.suggest_session_awards)
 
-    def campaign_progression(
-        self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any] | None = None
-    ) -> dict[int, dict[str, Any]] | None:
-        """The ladders after buy-ups (L18): true ranks to the GMs, known ranks to each owner."""
-        return progression.campaign_ladders(sheets, self.settings(settings))
+    #: The ladders after buy-ups (L18): true ranks to the GMs, known ranks to each owner.
+    _campaign_progression = staticmethod(progression.campaign_ladders)
 
     def balance_state(self, balances: Mapping[str, int]) -> dict[str, Any]:
         """Good, neutral or bad karma and the loan (L3, L464-L470)."""
         return progression.karma_state(int(balances.get("karma", 0)))
 
-    def apply_progression(
-        self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any] | None = None
-    ) -> ProgressionResult:
-        return progression.apply_progression(sheet, entries, self.settings(settings))
+    _apply_progression = staticmethod(progression.apply_progression)
 
-    def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
-        """Extra: the ledger entries that record a validated creation (L18, L22)."""
-        budget = self.creation_budget(sheet, settings)
-        entries = []
-        for line in budget.lines:
-            path = line["path"]
-            kind = (
-                "creation_budget"
-                if path == "creation_points"
-                else "rank_refund"
-                if path.startswith("attributes.") and line["amount"] > 0
-                else "auction_bid"
-                if path.startswith("attributes.")
-                else "purchase"
-            )
-            if line["amount"]:
-                entries.append(
-                    LedgerDraft(
-                        "karma", line["amount"], kind, Msg(line["label"]["fr"], line["label"]["en"]), {"path": path}
-                    )
-                )
-        return entries
+    #: The ledger entries that record a validated creation (L18, L22).
+    _creation_ledger = staticmethod(creation.creation_ledger)

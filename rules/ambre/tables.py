@@ -72,6 +72,24 @@ BASE_RANK_LABELS: dict[str, Msg] = {
     "dominant": Msg("Dominant", "Dominant"),
 }
 
+#: A character's rank on an attribute's ladder as the auction and the sheet page name it
+#: (L17-L18): the lower-case words of a sentence ("Psyché : classé").
+RANK_LABELS: dict[str, Msg] = {
+    "dominant": Msg("dominant", "dominant"),
+    "ranked": Msg("classé", "ranked"),
+    "amberite": Msg("ambrien", "Amberite"),
+    "chaosian": Msg("chaosien", "chaosian"),
+    "human": Msg("humain", "human"),
+}
+
+#: The state of one attribute's lot in the auction (:mod:`rules.ambre.auction`): bidding now,
+#: still to come, closed (L17).
+LOT_STATE_LABELS: dict[str, Msg] = {
+    "open": Msg("en cours", "open"),
+    "pending": Msg("à venir", "to come"),
+    "closed": Msg("close", "closed"),
+}
+
 #: Default creation budget (L22).
 STARTING_BUDGET = 100
 

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.base import (
+    ACTION_KEY,
     Combatant,
     CombatResult,
     FieldError,
@@ -45,11 +46,15 @@ from rules.base import (
     RandomSource,
     RulesError,
     StateChange,
+    as_int,
     error,
+    with_action_key,
 )
 from rules.clefs import tables as t
-from rules.clefs.derive import _as_int, current_aspect, find_skill
+from rules.clefs.derive import find_skill
 from rules.clefs.resolution import (
+    WINNER_LEVELS,
+    action_level,
     confrontation_winner,
     draw,
     evaluate,
@@ -58,59 +63,7 @@ from rules.clefs.resolution import (
     summary_for,
     unplanned_action_handicap,
 )
-
-
-def request_from_sheet(
-    sheet: dict[str, Any],
-    aspect_code: str,
-    means_code: str | None = None,
-    skill_name: str | None = None,
-    **extra: Any,
-) -> dict[str, Any]:
-    """Build an ``action`` request from a sheet: current aspect, means value, skill NC.
-
-    The aspect is the one named (the GM may pick another aspect than the
-    skill's, L482-L485: flagged ``other_aspect``; reading G26, BC applies).
-    An unknown skill name means an untrained character: NC 0, BC −10
-    (reading G13 (a)). Active sheet conditions are added as handicaps and
-    advantages.
-    """
-    errors: list[FieldError] = []
-    aspect = t.ASPECT_ALIASES.get(str(aspect_code or "").upper())
-    if aspect is None:
-        errors.append(error("aspect_code", "invalid_choice", "Aspect inconnu.", "Unknown aspect."))
-    means = t.MEANS_ALIASES.get(str(means_code).upper()) if means_code else None
-    if means_code and means is None:
-        errors.append(error("means_code", "invalid_choice", "Moyen inconnu.", "Unknown means."))
-    if skill_name is not None and not isinstance(skill_name, str):
-        errors.append(error("skill_name", "invalid_str", "Texte invalide.", "Invalid text."))
-    if errors:
-        raise RulesError(errors)
-    request: dict[str, Any] = {
-        "aspect": current_aspect(sheet, aspect),  # type: ignore[arg-type]
-        "aspect_code": aspect,
-        "means": _as_int((sheet.get("means") or {}).get(means)) if means else 0,
-    }
-    if means:
-        request["means_code"] = means
-    if skill_name:
-        found = find_skill(sheet, skill_name, aspect) or find_skill(sheet, skill_name)
-        request["skill_name"] = skill_name
-        request["skill_nc"] = _as_int(found[1].get("nc")) if found else 0
-        if found and found[1].get("aspect") != aspect:
-            request["other_aspect"] = True
-    handicaps: list[int] = []
-    advantages: list[int] = []
-    for condition in sheet.get("conditions") or []:
-        if isinstance(condition, dict) and condition.get("active", True):
-            target = advantages if condition.get("kind") == "advantage" else handicaps
-            target.append(_as_int(condition.get("value")))
-    extra_handicaps = extra.pop("handicaps", None) or []
-    extra_advantages = extra.pop("advantages", None) or []
-    request["handicaps"] = handicaps + list(extra_handicaps)
-    request["advantages"] = advantages + list(extra_advantages)
-    request.update(extra)
-    return request
+from rules.clefs.sheet_tests import request_from_sheet
 
 
 def declaration_errors(
@@ -156,7 +109,7 @@ def combat_state(sheet: dict[str, Any]) -> dict[str, Any]:
     for condition in sheet.get("conditions") or []:
         if isinstance(condition, dict) and condition.get("active", True):
             item = {
-                "value": _as_int(condition.get("value")),
+                "value": as_int(condition.get("value")),
                 "source": condition.get("source", ""),
                 "note": condition.get("note", ""),
             }
@@ -166,7 +119,7 @@ def combat_state(sheet: dict[str, Any]) -> dict[str, Any]:
 
 
 def _state_values(state: dict[str, Any], key: str) -> list[int]:
-    return [_as_int(item.get("value")) for item in state.get(key) or [] if isinstance(item, dict)]
+    return [as_int(item.get("value")) for item in state.get(key) or [] if isinstance(item, dict)]
 
 
 def _check(declaration: dict[str, Any], key: str, lo: int, hi: int, default: int, errors: list[FieldError]) -> int:
@@ -248,11 +201,9 @@ def initiative(
         rows.sort(key=lambda row: (-row[0][0], -row[0][1], row[1]))
         return [row[2] for row in rows]
     ordered = sorted(
-        enumerate(combatants), key=lambda pair: (_as_int((declarations.get(pair[1].id) or {}).get("order")), pair[0])
+        enumerate(combatants), key=lambda pair: (as_int((declarations.get(pair[1].id) or {}).get("order")), pair[0])
     )
-    return [
-        {"id": c.id, "score": _as_int((declarations.get(c.id) or {}).get("order")), "draws": []} for _, c in ordered
-    ]
+    return [{"id": c.id, "score": as_int((declarations.get(c.id) or {}).get("order")), "draws": []} for _, c in ordered]
 
 
 def resolve_action(
@@ -260,7 +211,8 @@ def resolve_action(
 ) -> CombatResult:
     if not isinstance(declaration, dict):
         raise RulesError([error("", "invalid_dict", "Objet attendu.", "Expected an object.")])
-    kind = declaration.get("kind", "opposed")
+    declaration = with_action_key(declaration, "kind")  # a declaration stored before #16
+    kind = declaration.get(ACTION_KEY, "opposed")
     if kind == "condition":
         return _condition(actor, target, declaration)
     if kind not in ("opposed", "simple"):
@@ -315,6 +267,8 @@ def resolve_action(
             outcome,
             summary_for(actor_out, actor.name),
             tags=[actor_out["level"].lower()],
+            level=action_level(actor_out),
+            margin=actor_out["signed_degree"],
         )
     assert target is not None
     defense_request = _side_request(
@@ -368,7 +322,13 @@ def resolve_action(
     summary = Msg(f"{a_sum.fr} | {b_sum.fr} → {verdict.fr}", f"{a_sum.en} | {b_sum.en} → {verdict.en}")
     secret = {"target_ca": target_out["ca"]} if target.is_npc else {}
     tags = ["confrontation", f"winner_{winner or 'none'}"]
-    return CombatResult(t.SLUG, "opposed", inputs, actor_draws + target_draws, outcome, summary, changes, secret, tags)
+    # Level: the actor wins, loses or nobody does (WINNER_LEVELS). Severity: the text has no wound
+    # scale (gap G1); the harm a win inflicts is a handicap, "light" on the shared scale.
+    severity = "light" if inflicted else "none"
+    draws = actor_draws + target_draws
+    return CombatResult(
+        t.SLUG, "opposed", inputs, draws, outcome, summary, changes, secret, tags, WINNER_LEVELS[winner], None, severity
+    )
 
 
 def _condition(actor: Combatant, target: Combatant | None, declaration: dict[str, Any]) -> CombatResult:

@@ -18,9 +18,21 @@ import copy
 from collections import Counter
 from typing import Any
 
-from rules.base import FieldError, Msg, RandomSource, RulesError, ScriptedRandom, error
+from rules.base import (
+    Budget,
+    FieldError,
+    Msg,
+    RandomSource,
+    RulesError,
+    ScriptedRandom,
+    as_dict,
+    as_int,
+    error,
+    validate_fields,
+)
+from rules.clefs import schema
 from rules.clefs import tables as t
-from rules.clefs.derive import _as_int, creation_level, means_errors, skills_of
+from rules.clefs.derive import creation_level, means_errors, skills_of
 
 
 def _roll_sum(rng: RandomSource, dice: int, sides: int) -> list[int]:
@@ -123,7 +135,7 @@ def server_roll_errors(sheet: dict[str, Any], rolls: Any) -> list[FieldError]:
     the server never rolled, is refused. A sheet without a record is :func:`creation_errors`'
     business (``roll_missing`` when the methods need dice).
     """
-    creation = sheet.get("creation") if isinstance(sheet.get("creation"), dict) else {}
+    creation = as_dict(sheet.get("creation"))
     record = creation.get("roll")
     if not record:
         return []
@@ -235,7 +247,7 @@ def _int_map(data: Any, codes: tuple[str, ...]) -> dict[str, int] | None:
 
 def creation_errors(sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
     """Every creation check of spec §3.6 (skipped for the ``free`` package)."""
-    creation = sheet.get("creation") if isinstance(sheet.get("creation"), dict) else {}
+    creation = as_dict(sheet.get("creation"))
     package = creation.get("skill_package", "standard")
     if package == "free":
         return []
@@ -319,7 +331,7 @@ def creation_errors(sheet: dict[str, Any], settings: dict[str, Any]) -> list[Fie
             )
         )
     elif means is not None:
-        later = _as_int(sheet.get("means_exchanges_done"))
+        later = as_int(sheet.get("means_exchanges_done"))
         used = means_exchange_points(placed, means)
         if used > t.MEANS_EXCHANGE_POINTS + later:
             errors.append(
@@ -369,7 +381,7 @@ def creation_errors(sheet: dict[str, Any], settings: dict[str, Any]) -> list[Fie
 
 def creation_pools(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     """Exchange points and skill levels used, for the wizard's budget display."""
-    creation = sheet.get("creation") if isinstance(sheet.get("creation"), dict) else {}
+    creation = as_dict(sheet.get("creation"))
     assigned = _int_map(creation.get("aspects_assigned"), t.ASPECTS)
     aspects = _int_map(sheet.get("aspects"), t.ASPECTS)
     placed = _int_map(creation.get("means_assigned"), t.MEANS)
@@ -385,9 +397,74 @@ def creation_pools(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     }
 
 
+def validate_sheet(sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
+    """Field types, then unique skills per aspect, creation levels, means and creation rules (L517-L621)."""
+    errors = validate_fields(sheet, schema.sheet_fields())
+    if errors:
+        return errors
+    seen: set[tuple[str, str]] = set()
+    for index, skill in enumerate(skills_of(sheet)):
+        key = (str(skill.get("name", "")).strip().casefold(), str(skill.get("aspect")))
+        if key in seen:
+            errors.append(
+                error(
+                    f"skills.{index}.name",
+                    "duplicate_skill",
+                    "Cette compétence existe déjà sous cet aspect.",
+                    "This skill already exists under this aspect.",
+                )
+            )
+        seen.add(key)
+        nc = skill.get("nc") or 0
+        if skill.get("creation_nc") is not None and skill["creation_nc"] > nc:
+            errors.append(
+                error(
+                    f"skills.{index}.creation_nc",
+                    "creation_nc_above_nc",
+                    "Le NC de création dépasse le NC actuel.",
+                    "The creation NC exceeds the current NC.",
+                )
+            )
+        if skill.get("aspect_px_granted") is not None and skill["aspect_px_granted"] > nc:
+            errors.append(
+                error(
+                    f"skills.{index}.aspect_px_granted",
+                    "granted_above_nc",
+                    "Une compétence ne donne pas plus de PX d'aspect que son NC.",
+                    "A skill gives no more aspect PX than its NC.",
+                )
+            )
+    errors += [FieldError(path, code, msg) for path, code, msg in means_errors(sheet.get("means") or {})]
+    errors += creation_errors(sheet, settings)
+    return errors
+
+
+def creation_budget(sheet: dict[str, Any], settings: dict[str, Any]) -> Budget:
+    """The aspect exchanges and means exchange points spent (L550-L577)."""
+    pools = creation_pools(sheet)
+    spent = pools["aspect_exchanges"]["spent"] + pools["means_exchanges"]["spent"]
+    lines = [
+        {
+            "label": Msg("Échanges d'aspects", "Aspect exchanges").to_dict(),
+            "amount": pools["aspect_exchanges"]["spent"],
+            "path": "aspects",
+        },
+        {
+            "label": Msg("Points d'échange de moyens", "Means exchange points").to_dict(),
+            "amount": pools["means_exchanges"]["spent"],
+            "path": "means",
+        },
+    ]
+    errors = creation_errors(sheet, settings)
+    errors += [FieldError(path, code, msg) for path, code, msg in means_errors(sheet.get("means") or {})]
+    total = t.ASPECT_EXCHANGES + t.MEANS_EXCHANGE_POINTS
+    return Budget("points", total, spent, lines, errors, pools)
+
+
 __all__ = [
     "Msg",
     "aspect_exchange_errors",
+    "creation_budget",
     "creation_errors",
     "creation_pools",
     "creation_roll",
@@ -395,4 +472,5 @@ __all__ = [
     "means_exchange_points",
     "replay_creation_roll",
     "roll_errors",
+    "validate_sheet",
 ]

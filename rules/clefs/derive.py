@@ -18,9 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Msg
+from rules.base import DerivedSpec, Msg, as_dict, as_int, as_list
 from rules.clefs import tables as t
-from rules.clefs.resolution import skill_bonus
+
+
+def skill_bonus(nc: int) -> int:
+    """BC (bonus de compétence) = NC − 10 (L493-L495)."""
+    return nc - t.BC_OFFSET
 
 
 def aspect_ladder(aspect: int, px: int) -> tuple[int, int, int]:
@@ -52,24 +56,20 @@ def skill_title(nc: int) -> Msg:
     return title
 
 
-def _as_int(value: Any, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
 def creation_level(skill: dict[str, Any]) -> int:
     """NC a skill had at creation: ``creation_nc``, or the current NC when unset (still in creation)."""
     value = skill.get("creation_nc")
     if value is None:
-        return _as_int(skill.get("nc"))
-    return _as_int(value)
+        return as_int(skill.get("nc"))
+    return as_int(value)
 
 
 def granted_px(skill: dict[str, Any]) -> int:
     """Aspect-PX this skill has given in total: ``aspect_px_granted``, or its NC (no anti-abuse limit)."""
     value = skill.get("aspect_px_granted")
     if value is None:
-        return _as_int(skill.get("nc"))
-    return _as_int(value)
+        return as_int(skill.get("nc"))
+    return as_int(value)
 
 
 def skills_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
@@ -79,7 +79,7 @@ def skills_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
 
 def aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     """Per aspect: base, creation-final value, current value, aspect-PX left, post-creation increases."""
-    aspects: dict[str, Any] = sheet["aspects"] if isinstance(sheet.get("aspects"), dict) else {}
+    aspects = as_dict(sheet.get("aspects"))
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
     skills = skills_of(sheet)
     return {code: _aspect_values(code, aspects, skills, free) for code in t.ASPECTS}
@@ -89,13 +89,13 @@ def current_aspect(sheet: dict[str, Any], code: str) -> int:
     """``aspect_state(sheet)[code]["current"]``, computing that aspect only (a test reads one)."""
     if code not in t.ASPECTS:
         raise KeyError(code)
-    aspects: dict[str, Any] = sheet["aspects"] if isinstance(sheet.get("aspects"), dict) else {}
+    aspects = as_dict(sheet.get("aspects"))
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
     return _aspect_values(code, aspects, skills_of(sheet), free)["current"]
 
 
 def _aspect_values(code: str, aspects: dict[str, Any], skills: list[dict[str, Any]], free: bool) -> dict[str, int]:
-    base = _as_int(aspects.get(code), 10)
+    base = as_int(aspects.get(code), 10)
     mine = [s for s in skills if s.get("aspect") == code]
     creation_px = 0 if free else sum(creation_level(s) for s in mine)
     total_px = sum(granted_px(s) for s in mine) - (sum(creation_level(s) for s in mine) if free else 0)
@@ -119,13 +119,13 @@ def current_aspects(sheet: dict[str, Any]) -> dict[str, int]:
 def pending_means_exchanges(sheet: dict[str, Any]) -> int:
     """Means exchanges earned by post-creation aspect increases, not yet used or declined (L650-L653)."""
     earned = sum(v["increases_after_creation"] for v in aspect_state(sheet).values())
-    return max(earned - _as_int(sheet.get("means_exchanges_done")), 0)
+    return max(earned - as_int(sheet.get("means_exchanges_done")), 0)
 
 
 def means_errors(means: dict[str, Any]) -> list[tuple[str, str, Msg]]:
     """Constraints M1-M5 on a profile (L318-L341, L578-L579): (path, code, message) tuples."""
     problems: list[tuple[str, str, Msg]] = []
-    values = {code: _as_int(means.get(code)) for code in t.MEANS}
+    values = {code: as_int(means.get(code)) for code in t.MEANS}
     for code, value in values.items():
         if not t.MEANS_MIN <= value <= t.MEANS_MAX:
             problems.append(
@@ -165,15 +165,15 @@ def derive_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     """All derived values of a sheet (spec §2.7)."""
     state = aspect_state(sheet)
     aspects = {code: v["current"] for code, v in state.items()}
-    means = sheet.get("means") if isinstance(sheet.get("means"), dict) else {}
+    means = as_dict(sheet.get("means"))
     skills = []
     for skill in skills_of(sheet):
-        nc = _as_int(skill.get("nc"))
+        nc = as_int(skill.get("nc"))
         aspect_code = skill.get("aspect")
         means_code = skill.get("default_means")
         default_ca = None
         if aspect_code in aspects and means_code in t.MEANS:
-            default_ca = aspects[aspect_code] + _as_int(means.get(means_code)) + skill_bonus(nc)
+            default_ca = aspects[aspect_code] + as_int(means.get(means_code)) + skill_bonus(nc)
         skills.append(
             {
                 "name": skill.get("name", ""),
@@ -186,7 +186,7 @@ def derive_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
                 "next_cost": nc + 1 if nc < t.NC_MAX else None,
             }
         )
-    conditions = sheet.get("conditions") if isinstance(sheet.get("conditions"), list) else []
+    conditions = as_list(sheet.get("conditions"))
     active = [c for c in conditions if isinstance(c, dict) and c.get("active", True)]
     return {
         "aspects": aspects,
@@ -194,11 +194,11 @@ def derive_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         "aspect_px": {code: v["px"] for code, v in state.items()},
         "aspect_thresholds": {code: v["threshold"] for code, v in state.items()},
         "pending_means_exchanges": pending_means_exchanges(sheet),
-        "means_sum": sum(_as_int(means.get(code)) for code in t.MEANS),
+        "means_sum": sum(as_int(means.get(code)) for code in t.MEANS),
         "means_valid": not means_errors(means),
         "skills": skills,
-        "handicap_total": sum(_as_int(c.get("value")) for c in active if c.get("kind", "handicap") == "handicap"),
-        "advantage_total": sum(_as_int(c.get("value")) for c in active if c.get("kind") == "advantage"),
+        "handicap_total": sum(as_int(c.get("value")) for c in active if c.get("kind", "handicap") == "handicap"),
+        "advantage_total": sum(as_int(c.get("value")) for c in active if c.get("kind") == "advantage"),
     }
 
 
@@ -232,3 +232,31 @@ def combinations_table() -> list[dict[str, Any]]:
         }
         for means in t.MEANS
     ]
+
+
+def derived_specs() -> tuple[DerivedSpec, ...]:
+    """Labels of the derived values: current aspects and aspect-PX, pending exchanges, skills, conditions."""
+    specs = [DerivedSpec(f"aspects.{c}", t.ASPECT_LABELS[c], "aspects") for c in t.ASPECTS]
+    specs += [DerivedSpec(f"aspect_px.{c}", Msg(f"PX d'aspect {c}", f"Aspect PX {c}"), "aspects") for c in t.ASPECTS]
+    specs += [
+        DerivedSpec(
+            "pending_means_exchanges", Msg("Échanges de moyens en attente", "Pending means exchanges"), "means"
+        ),
+        DerivedSpec("skills", Msg("Compétences : BC, CA par défaut, titre", "Skills: BC, default CA, title"), "skills"),
+        DerivedSpec("handicap_total", Msg("Handicaps actifs", "Active handicaps"), "conditions"),
+        DerivedSpec("advantage_total", Msg("Avantages actifs", "Active advantages"), "conditions"),
+    ]
+    return tuple(specs)
+
+
+#: Names of the keys of the derived skill records (the sheet's skills table).
+COLUMN_LABELS: dict[str, Msg] = {
+    "name": Msg("Nom", "Name"),
+    "aspect": Msg("Aspect", "Aspect"),
+    "default_means": Msg("Moyen par défaut", "Default means"),
+    "nc": Msg("NC", "NC"),
+    "bc": Msg("BC", "BC"),
+    "title": Msg("Titre", "Title"),
+    "default_ca": Msg("CA par défaut", "Default CA"),
+    "next_cost": Msg("Coût du niveau suivant", "Next level costs"),
+}

@@ -22,6 +22,9 @@ VALUE_LABELS: dict[str, Msg] = {
     "advantages": Msg("Avantages", "Advantages"),
     "unconscious": Msg("Hors de combat", "Out of the fight"),
     "dead": Msg("Mort", "Dead"),
+    # Parts of the values: a handicap's or advantage's value, the means' sum.
+    "value": Msg("valeur", "value"),
+    "means_sum": Msg("Somme des moyens", "Sum of the means"),
 }
 
 

@@ -23,10 +23,9 @@ import copy
 from collections.abc import Sequence
 from typing import Any
 
-from rules.base import FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error, is_digits
+from rules.base import FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, as_int, error, is_digits
 from rules.clefs import tables as t
 from rules.clefs.derive import (
-    _as_int,
     aspect_state,
     find_skill,
     means_errors,
@@ -41,7 +40,7 @@ def _limit(settings: dict[str, Any]) -> int | None:
 
 
 def _in_top(skills: list[dict[str, Any]], index: int, limit: int) -> bool:
-    order = sorted(range(len(skills)), key=lambda i: (-_as_int(skills[i].get("nc")), i))
+    order = sorted(range(len(skills)), key=lambda i: (-as_int(skills[i].get("nc")), i))
     return index in order[:limit]
 
 
@@ -49,7 +48,7 @@ def raise_skill_levels(sheet: dict[str, Any], index: int, to: int, settings: dic
     """Raise skill ``index`` of ``sheet`` (in place) to NC ``to``; returns the aspect-PX it gave."""
     skills = sheet["skills"]
     skill = skills[index]
-    start = _as_int(skill.get("nc"))
+    start = as_int(skill.get("nc"))
     if skill.get("creation_nc") is None:
         skill["creation_nc"] = start  # freeze the creation level before the first purchase
     limit = _limit(settings)
@@ -57,14 +56,14 @@ def raise_skill_levels(sheet: dict[str, Any], index: int, to: int, settings: dic
     if limit is None:
         skill["nc"] = to
         if granted_before is not None:
-            skill["aspect_px_granted"] = _as_int(granted_before) + (to - start)
+            skill["aspect_px_granted"] = as_int(granted_before) + (to - start)
         return to - start
     counted = 0
     for level in range(start + 1, to + 1):
         skill["nc"] = level
         if _in_top([s if isinstance(s, dict) else {} for s in skills], index, limit):
             counted += 1
-    base = start if granted_before is None else _as_int(granted_before)
+    base = start if granted_before is None else as_int(granted_before)
     skill["aspect_px_granted"] = base + counted
     return counted
 
@@ -81,12 +80,13 @@ def purchase(
     sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int], settings: dict[str, Any]
 ) -> PurchaseResult:
     kind = request.get("kind") if isinstance(request, dict) else None
-    handler = {
+    handlers = {
         "raise_skill": _raise_skill,
         "new_skill": _new_skill,
         "means_exchange": _means_exchange,
         "decline_means_exchange": _decline,
-    }.get(kind)  # type: ignore[arg-type]
+    }
+    handler = handlers.get(kind) if isinstance(kind, str) else None
     if handler is None:
         return PurchaseResult(
             sheet, [], [error("kind", "unsupported", "Achat non pris en charge.", "Unsupported purchase.")]
@@ -121,7 +121,7 @@ def _spend(
     kind: str,
 ) -> PurchaseResult:
     cost = skill_cost(start, to)
-    available = _as_int(balances.get("xp"))
+    available = as_int(balances.get("xp"))
     if cost > available:
         return PurchaseResult(
             sheet,
@@ -196,7 +196,7 @@ def _raise_skill(
         )
     index, skill = found
     errors: list[FieldError] = []
-    start = _as_int(skill.get("nc"))
+    start = as_int(skill.get("nc"))
     to = _target(request, start, errors)
     if errors:
         return PurchaseResult(sheet, [], errors)
@@ -208,10 +208,10 @@ def _new_skill(
     sheet: dict[str, Any], request: dict[str, Any], balances: dict[str, int], settings: dict[str, Any]
 ) -> PurchaseResult:
     errors: list[FieldError] = []
-    name = request.get("skill")
+    name: str = request["skill"] if isinstance(request.get("skill"), str) else ""
     aspect = request.get("aspect")
     means = request.get("default_means")
-    if not isinstance(name, str) or not name.strip() or len(name) > 80:
+    if not name.strip() or len(name) > 80:
         errors.append(
             error(
                 "skill",
@@ -226,7 +226,7 @@ def _new_skill(
         errors.append(
             error("default_means", "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=means)
         )
-    if not errors and find_skill(sheet, name, aspect) is not None:  # type: ignore[arg-type]
+    if not errors and find_skill(sheet, name, aspect) is not None:
         errors.append(
             error(
                 "skill",
@@ -247,7 +247,7 @@ def _new_skill(
             "aspect": aspect,
             "default_means": means,
             "nc": 0,
-            "creation_nc": 0,  # type: ignore[union-attr]
+            "creation_nc": 0,
             "aspect_px_granted": granted,
         }
     )
@@ -272,12 +272,12 @@ def _means_exchange(
     if errors:
         return PurchaseResult(sheet, [], errors)
     new = copy.deepcopy(sheet)
-    new["means"][source] = _as_int(new["means"].get(source)) - 1
-    new["means"][target] = _as_int(new["means"].get(target)) + 1
+    new["means"][source] = as_int(new["means"].get(source)) - 1
+    new["means"][target] = as_int(new["means"].get(target)) + 1
     problems = means_errors(new["means"])
     if problems:
         return PurchaseResult(sheet, [], [FieldError(path, code, msg) for path, code, msg in problems])
-    new["means_exchanges_done"] = _as_int(new.get("means_exchanges_done")) + 1
+    new["means_exchanges_done"] = as_int(new.get("means_exchanges_done")) + 1
     return PurchaseResult(new, [])
 
 
@@ -291,7 +291,7 @@ def _decline(
             [error("", "no_means_exchange", "Aucun échange de moyens disponible.", "No means exchange available.")],
         )
     new = copy.deepcopy(sheet)
-    new["means_exchanges_done"] = _as_int(new.get("means_exchanges_done")) + 1
+    new["means_exchanges_done"] = as_int(new.get("means_exchanges_done")) + 1
     return PurchaseResult(new, [])
 
 
@@ -325,14 +325,14 @@ def apply_progression(
 def suggest_session_awards(sheet: dict[str, Any], facts: dict[str, Any], settings: dict[str, Any]) -> list[LedgerDraft]:
     """GM-configured suggestions only: the text has no award formula (L626-L642)."""
     drafts: list[LedgerDraft] = []
-    per_session = _as_int(settings.get("px_per_session"))
+    per_session = as_int(settings.get("px_per_session"))
     if per_session > 0 and facts.get("present", True):
         drafts.append(
             LedgerDraft(
                 "xp", per_session, "system_award", Msg("PX de séance", "Session PX"), {"rule": "px_per_session"}
             )
         )
-    per_crit = _as_int(settings.get("px_per_critical"))
+    per_crit = as_int(settings.get("px_per_critical"))
     if per_crit > 0:
         count = sum(1 for r in facts.get("resolutions") or [] if "critical_triggered" in (r.get("tags") or []))
         if count:
@@ -346,3 +346,35 @@ def suggest_session_awards(sheet: dict[str, Any], facts: dict[str, Any], setting
                 )
             )
     return drafts
+
+
+def skill_offers(sheet: dict[str, Any], balances: dict[str, int], settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """One level more in each skill the PX pay for: "chaque niveau coûte le nouveau NC"
+    (L626-L667, :func:`~rules.clefs.derive.skill_cost`), priced by :func:`purchase`."""
+    out: list[dict[str, Any]] = []
+    for skill in skills_of(sheet):
+        name, nc = skill.get("name"), skill.get("nc")
+        if not isinstance(name, str) or not name.strip() or not isinstance(nc, int) or nc >= t.NC_MAX:
+            continue
+        offer = {"skill": name, "aspect": skill.get("aspect"), "to": nc + 1}
+        result = purchase(sheet, {"kind": "raise_skill", **offer}, balances, settings)
+        if result.errors or not result.entries:
+            continue
+        out.append(
+            {
+                "kind": "raise_skill",
+                "request": offer,
+                "label": Msg(f"{name} : NC {nc} → {nc + 1}", f"{name}: NC {nc} → {nc + 1}"),
+                "cost": -sum(d.amount for d in result.entries if d.currency == "xp"),
+            }
+        )
+    return out
+
+
+#: Names of the purchase kinds (*types d'achat*, the ``purchase_fields()`` keys).
+PURCHASE_KIND_LABELS: dict[str, Msg] = {
+    "raise_skill": Msg("Augmenter une compétence", "Raise a skill"),
+    "new_skill": Msg("Nouvelle compétence", "New skill"),
+    "means_exchange": Msg("Échange de moyens", "Means exchange"),
+    "decline_means_exchange": Msg("Refuser l'échange de moyens", "Decline the means exchange"),
+}

@@ -36,17 +36,25 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules.base import FieldError, Msg, RandomSource, Resolution, RulesError, ScriptedRandom, error, is_digits
+from rules.base import (
+    Field,
+    FieldError,
+    Msg,
+    RandomSource,
+    Resolution,
+    RulesError,
+    ScriptedRandom,
+    error,
+    is_digits,
+)
+from rules.clefs import schema
 from rules.clefs import tables as t
+from rules.clefs.derive import skill_bonus
+from rules.clefs.sheet_tests import request_from_sheet
 
 # ---------------------------------------------------------------------------
 # Small formulas
 # ---------------------------------------------------------------------------
-
-
-def skill_bonus(nc: int) -> int:
-    """BC (bonus de compétence) = NC − 10 (L493-L495)."""
-    return nc - t.BC_OFFSET
 
 
 def target_number(
@@ -351,10 +359,10 @@ def evaluate(inputs: dict[str, Any], draws: Sequence[int]) -> dict[str, Any]:
                 "extra": extra,
                 "bonus": bonus,
             }
-            if level == "SUCCESS":
-                out["dr"] = dr + bonus  # type: ignore[operator]
+            if level == "SUCCESS":  # a success has its °R, a failure its degree (base_result)
+                out["dr"] = (dr or 0) + bonus
             else:
-                out["de"] = de + bonus  # type: ignore[operator]
+                out["de"] = (de or 0) + bonus
         elif len(draws) != 1:
             raise ValueError("unexpected extra draws")
     out["r"] = out["d20"]  # spec §4.12 output name
@@ -419,6 +427,27 @@ def summary_for(outcome: dict[str, Any], label: str | None = None) -> Msg:
     return Msg(fr, en)
 
 
+def action_level(outcome: dict[str, Any]) -> str:
+    """The shared level of one action's outcome (``rules/README.md``).
+
+    SUCCESS and AUTO_SUCCESS are a success, FAILURE and AUTO_FAILURE a failure
+    (L724-L768); a triggered critical die makes the rolled SUCCESS a
+    "prouesse exceptionnelle" (critical_success) and the FAILURE a
+    "maladresse exceptionnelle" (critical_failure), L993-L1047."""
+    level = outcome["level"]
+    crit = outcome.get("crit")
+    if crit and crit["triggered"]:
+        if level == "SUCCESS":
+            return "critical_success"
+        if level == "FAILURE":
+            return "critical_failure"
+    return "success" if level in t.SUCCESS_LEVELS else "failure"
+
+
+#: The shared level of a confrontation, from side a: it wins, it loses, nobody does (equal °R, G4).
+WINNER_LEVELS: dict[str | None, str] = {"a": "success", "b": "failure", None: "tie"}
+
+
 def resolve_simple(inputs: dict[str, Any], rng: RandomSource, kind: str = "action") -> Resolution:
     draws = draw(inputs, rng)
     outcome = evaluate(inputs, draws)
@@ -431,6 +460,8 @@ def resolve_simple(inputs: dict[str, Any], rng: RandomSource, kind: str = "actio
         summary=summary_for(outcome, inputs.get("label") or inputs.get("skill_name")),
         success=outcome["success"],
         tags=tags_for(outcome),
+        level=action_level(outcome),
+        margin=outcome["signed_degree"],  # °R, or minus the degree of failure (L759-L768)
     )
 
 
@@ -494,12 +525,12 @@ def add_critical_die(resolution: dict[str, Any] | Resolution, sides: int, rng: R
                 "crit_die", "already_rolled", "Le dé critique a déjà été lancé.", "The critical die was already rolled."
             )
         )
-    if errors:
+    if errors or size is None:  # no size is one of the errors
         raise RulesError(errors)
     inputs = dict(data["inputs"])
     inputs["crit_die"] = size
     draws = list(data["draws"]) or [rng.randint(1, t.D20)]
-    draws += _draw_crit(size, rng)  # type: ignore[arg-type]
+    draws += _draw_crit(size, rng)
     new = resolve_simple(inputs, ScriptedRandom(draws), kind=data["kind"])
     return new.to_dict()
 
@@ -547,12 +578,12 @@ def _met_with_bonus(level: str, dr: int | None, de: int | None, nd: int | None, 
     """P(ND met) once the open-ended bonus X is added to °R or to the degree of failure."""
     if nd is None:
         return Fraction(1 if level == "SUCCESS" else 0)
-    if level == "SUCCESS":
-        return p_open_ended_greater(nd - dr)  # type: ignore[operator]
+    if level == "SUCCESS":  # a success has its °R, a failure its degree of failure
+        return p_open_ended_greater(nd - (dr or 0))
     if not (negative_nd and nd < 0):
         return Fraction(0)
     # −(de + X) > nd  ⇔  X < −nd − de  ⇔  not X > −nd − de − 1
-    bound = -nd - de - 1  # type: ignore[operator]
+    bound = -nd - (de or 0) - 1
     if bound < 1:
         return Fraction(0)
     return 1 - p_open_ended_greater(bound)
@@ -640,3 +671,242 @@ def _odds_summary(report: dict[str, Any], nd: int | None) -> Msg:
         fr += f", {p} de battre la difficulté {nd}"
         en += f", {p} to beat difficulty {nd}"
     return Msg(fr, en)
+
+
+# ---------------------------------------------------------------------------
+# The system's entry points: test kinds, resolve, odds
+# ---------------------------------------------------------------------------
+def test_kinds() -> dict[str, tuple[Field, ...]]:
+    """The request kinds :func:`resolve` accepts (fields declared in :mod:`rules.clefs.schema`)."""
+    return schema.test_kinds()
+
+
+def _inputs(request: dict[str, Any], settings: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    if isinstance(request, dict) and isinstance(request.get("sheet"), dict):
+        extra = {
+            k: v for k, v in request.items() if k not in ("sheet", "aspect_code", "means_code", "skill_name", "kind")
+        }
+        request = request_from_sheet(
+            request["sheet"],
+            request.get("aspect_code", ""),
+            request.get("means_code"),
+            request.get("skill_name"),
+            **extra,
+        )
+    return normalize_action(request, settings, prefix)
+
+
+def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+    """Resolve an action, an overreach, a confrontation or multiple actions (L691-L1134)."""
+    if not isinstance(request, dict):
+        raise RulesError([error("", "invalid_dict", "Objet attendu.", "Expected an object.")])
+    kind = request.get("kind", "action")
+    if kind == "action":
+        return resolve_simple(_inputs(request, settings), rng)
+    if kind == "overreach":
+        return _overreach(request, rng, settings)
+    if kind == "confrontation":
+        return _confrontation(request, rng, settings)
+    if kind == "multiple":
+        return _multiple(request, rng, settings)
+    raise RulesError([error("kind", "unsupported", "Test non pris en charge.", "Unsupported test.")])
+
+
+def _overreach(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+    """Overreach action (action de dépassement, L1111-L1134), as far as the truncated text goes.
+
+    Resolved like a simple action (L1114-L1116); Diff, "la difficulté du
+    jet de résolution" (L1122-L1126), is used as the roll's ND unless an
+    ND is given; Eff (effort maximal, "le [dom] maximal", L1130-L1132) is
+    recorded without mechanics (reading G21). The player-controlled risk
+    element is not in the supplied text.
+    """
+    errors: list[FieldError] = []
+    values = {}
+    for key, lo, hi in (("diff", -100, 100), ("eff", 0, 1000)):
+        value = request.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi):
+            errors.append(
+                error(
+                    key,
+                    "out_of_range",
+                    "Doit être entre {lo} et {hi}.",
+                    "Must be between {lo} and {hi}.",
+                    lo=lo,
+                    hi=hi,
+                )
+            )
+        values[key] = value
+    if errors:
+        raise RulesError(errors)
+    base = dict(request)
+    if base.get("nd") in (None, "") and values["diff"] is not None:
+        base["nd"] = values["diff"]
+    inputs = _inputs(base, settings)
+    inputs["diff"], inputs["eff"] = values["diff"], values["eff"]
+    resolution = resolve_simple(inputs, rng, kind="overreach")
+    resolution.outcome["overreach"] = {"diff": values["diff"], "eff": values["eff"], "rules_complete": False}
+    resolution.tags.append("overreach_incomplete_rules")
+    return resolution
+
+
+def _confrontation(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+    """Two opposed actions (la confrontation, L1065-L1073); draws: side a, then side b."""
+    sides = {}
+    errors: list[FieldError] = []
+    for side in ("a", "b"):
+        try:
+            sides[side] = _inputs(request.get(side) or {}, settings, f"{side}.")
+        except RulesError as exc:
+            errors += exc.errors
+    if errors:
+        raise RulesError(errors)
+    if settings.get("confrontation_force_roll", True):
+        for inputs in sides.values():
+            inputs["force_roll"] = True
+    draws_a = draw(sides["a"], rng)
+    draws_b = draw(sides["b"], rng)
+    out_a, out_b = evaluate(sides["a"], draws_a), evaluate(sides["b"], draws_b)
+    winner = confrontation_winner(out_a, out_b)
+    verdict = {
+        "a": Msg("A l'emporte", "A wins"),
+        "b": Msg("B l'emporte", "B wins"),
+        None: Msg("aucun vainqueur", "no winner"),
+    }[winner]
+    sa, sb = summary_for(out_a, sides["a"].get("label") or "A"), summary_for(out_b, sides["b"].get("label") or "B")
+    return Resolution(
+        t.SLUG,
+        "confrontation",
+        {"a": sides["a"], "b": sides["b"]},
+        draws_a + draws_b,
+        {"a": out_a, "b": out_b, "winner": winner, "draws_a": len(draws_a)},
+        Msg(f"{sa.fr} | {sb.fr} → {verdict.fr}", f"{sa.en} | {sb.en} → {verdict.en}"),
+        success=None,
+        tags=["confrontation", f"winner_{winner or 'none'}"],
+        level=WINNER_LEVELS[winner],
+    )
+
+
+def _multiple(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+    """Simultaneous actions in order of importance, then unplanned ones (L1075-L1109)."""
+    planned = request.get("actions")
+    unplanned = request.get("unplanned") or []
+    if not isinstance(planned, list) or not planned or len(planned) > 10:
+        raise RulesError([error("actions", "invalid_list", "Entre 1 et 10 actions.", "Between 1 and 10 actions.")])
+    if not isinstance(unplanned, list) or len(unplanned) > 10:
+        raise RulesError([error("unplanned", "invalid_list", "10 actions imprévues au plus.", "At most 10 unplanned.")])
+    n = len(planned)
+    rows: list[tuple[str, dict[str, Any], int]] = []
+    errors: list[FieldError] = []
+    for group, items in (("actions", planned), ("unplanned", unplanned)):
+        for i, item in enumerate(items, start=1):
+            handicap = multiple_action_handicap(n, i) if group == "actions" else unplanned_action_handicap(n, i)
+            try:
+                inputs = _inputs(item, settings, f"{group}.{i - 1}.")
+            except RulesError as exc:
+                errors += exc.errors
+                continue
+            if handicap:
+                inputs["handicaps"] = [*inputs["handicaps"], handicap]
+            rows.append((group, inputs, handicap))
+    if errors:
+        raise RulesError(errors)
+    all_draws: list[int] = []
+    results: list[dict[str, Any]] = []
+    for group, inputs, handicap in rows:
+        draws = draw(inputs, rng)
+        all_draws += draws
+        outcome = evaluate(inputs, draws)
+        results.append(
+            {
+                "group": group,
+                "multiple_action_handicap": handicap,
+                "inputs": inputs,
+                "outcome": outcome,
+                "draws": draws,
+            }
+        )
+    fr = " | ".join(summary_for(r["outcome"], f"#{k + 1}").fr for k, r in enumerate(results))
+    en = " | ".join(summary_for(r["outcome"], f"#{k + 1}").en for k, r in enumerate(results))
+    return Resolution(
+        t.SLUG,
+        "multiple",
+        {"actions": [r["inputs"] for r in results], "planned": n},
+        all_draws,
+        {"results": results},
+        Msg(fr, en),
+        success=None,
+        tags=["multiple_actions"],
+    )
+
+
+def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:
+    """Exact odds before rolling (spec §4.13). Hidden NDs are left out of the report."""
+    kind = request.get("kind", "action") if isinstance(request, dict) else None
+    if kind in ("action", "overreach"):
+        base = dict(request)
+        if kind == "overreach" and base.get("nd") in (None, "") and base.get("diff") is not None:
+            base["nd"] = base["diff"]
+        inputs = _inputs(base, settings)
+        hidden = inputs.get("nd_hidden")
+        if hidden:
+            inputs = {**inputs, "nd": None}
+        report = odds_report(inputs)
+        report["nd_hidden"] = bool(hidden)
+        return report
+    if kind == "confrontation":
+        sides = {s: _inputs(request.get(s) or {}, settings, f"{s}.") for s in ("a", "b")}
+        if settings.get("confrontation_force_roll", True):
+            for inputs in sides.values():
+                inputs["force_roll"] = True
+        both: dict[str, Any] = {s: odds_report(sides[s]) for s in sides}
+        both["winner"] = confrontation_odds(sides["a"], sides["b"])
+        return both
+    if kind == "multiple":
+        planned = request.get("actions") or []
+        if not isinstance(planned, list) or len(planned) > 10:
+            raise RulesError([error("actions", "invalid_list", "Entre 1 et 10 actions.", "Between 1 and 10 actions.")])
+        n = len(planned)
+        out = []
+        for i, item in enumerate(planned, start=1):
+            inputs = _inputs(item, settings, f"actions.{i - 1}.")
+            handicap = multiple_action_handicap(n, i)
+            if handicap:
+                inputs["handicaps"] = [*inputs["handicaps"], handicap]
+            out.append(odds_report(inputs))
+        return {"actions": out}
+    return None
+
+
+def confrontation_odds(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any] | None:
+    """Exact P(a wins), P(b wins), P(no winner) by enumerating both d20s (no critical die; else ``None``)."""
+    if a.get("crit_die") or b.get("crit_die"):
+        return None
+
+    def dist(inputs: dict[str, Any]) -> list[tuple[Fraction, dict[str, Any]]]:
+        ca = compute_ca(inputs)
+        if not must_roll(inputs):
+            return [(Fraction(1), {"level": is_automatic(ca), "dr": None, "ca": ca})]
+        rows = []
+        for r in range(1, t.D20 + 1):
+            level, dr, _ = base_result(ca, r)
+            rows.append((Fraction(1, t.D20), {"level": level, "dr": dr, "ca": ca}))
+        return rows
+
+    result = {"a": Fraction(0), "b": Fraction(0), "none": Fraction(0)}
+    for pa, oa in dist(a):
+        for pb, ob in dist(b):
+            winner = confrontation_winner(oa, ob)
+            result[winner or "none"] += pa * pb
+    return {key: float(value) for key, value in result.items()} | {
+        "exact": {key: str(value) for key, value in result.items()}
+    }
+
+
+#: Names of the test kinds (:func:`test_kinds` keys).
+TEST_KIND_LABELS: dict[str, Msg] = {
+    "action": Msg("Action", "Action"),
+    "confrontation": Msg("Confrontation", "Confrontation"),
+    "multiple": Msg("Actions multiples", "Multiple actions"),
+    "overreach": Msg("Action de dépassement", "Overreach action"),
+}

@@ -16,10 +16,12 @@ derived values: the text forbids printing them on the sheet (L360-L363).
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
-from rules.base import Field, Msg, Step
+from rules.base import ACTION_KEY, Field, Msg, Step
 from rules.clefs import tables as t
 
 ASPECT_CHOICES = tuple((code, t.ASPECT_LABELS[code]) for code in t.ASPECTS)
@@ -586,7 +588,7 @@ def action_fields() -> tuple[Field, ...]:
 def _action_fields() -> tuple[Field, ...]:
     return (
         Field(
-            "kind",
+            ACTION_KEY,
             "choice",
             Msg("Type d'action", "Action kind"),
             default="opposed",
@@ -748,3 +750,39 @@ def purchase_fields() -> dict[str, tuple[Field, ...]]:
         ),
         "decline_means_exchange": (),
     }
+
+
+def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
+    """Version 0 → 1: accept the seed's alternative codes (Mt, Rs, full names) as keys (reading G24)."""
+    if from_version >= 1:
+        return sheet
+    sheet = copy.deepcopy(sheet)
+    for key, aliases in (("aspects", t.ASPECT_ALIASES), ("means", t.MEANS_ALIASES)):
+        block = sheet.get(key)
+        if isinstance(block, dict):
+            sheet[key] = {aliases.get(str(k).upper(), k): v for k, v in block.items()}
+    skills = sheet.get("skills")
+    for skill in skills if isinstance(skills, list) else []:
+        if not isinstance(skill, dict):
+            continue
+        if "aspect" in skill:
+            skill["aspect"] = t.ASPECT_ALIASES.get(str(skill["aspect"]).upper(), skill["aspect"])
+        if "default_means" in skill:
+            skill["default_means"] = t.MEANS_ALIASES.get(str(skill["default_means"]).upper(), skill["default_means"])
+    return sheet
+
+
+#: Names of the sheet's group keys and budget pools (``Field.group``, ``DerivedSpec.group``, ``Budget.pools``).
+GROUP_LABELS: dict[str, Msg] = {
+    "aspects": Msg("Aspects", "Aspects"),
+    "aspect_exchanges": Msg("Échanges d'aspects", "Aspect exchanges"),
+    "combat": Msg("Combat", "Combat"),
+    "conditions": Msg("Conditions", "Conditions"),
+    "creation": Msg("Création", "Creation"),
+    "means": Msg("Moyens", "Means"),
+    "means_exchanges": Msg("Échanges de moyens", "Means exchanges"),
+    "notes": Msg("Notes", "Notes"),
+    "progression": Msg("Progression", "Progression"),
+    "skill_levels": Msg("Niveaux de compétences", "Skill levels"),
+    "skills": Msg("Compétences", "Skills"),
+}

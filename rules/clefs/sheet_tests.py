@@ -11,15 +11,67 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Field, Msg, SheetRead, SheetTest, pick_fields
+from rules.base import Field, FieldError, Msg, RulesError, SheetRead, SheetTest, as_int, error, pick_fields
 from rules.clefs import tables as t
-from rules.clefs.combat import request_from_sheet
-from rules.clefs.derive import _as_int, current_aspects, skills_of
+from rules.clefs.derive import current_aspect, current_aspects, find_skill, skills_of
 from rules.clefs.schema import action_request_fields
 
 GROUP_SKILLS = Msg("Compétences", "Skills")
 GROUP_ASPECTS = Msg("Aspects seuls", "Aspects alone")
 _GM_PATHS = ("nd", "nd_hidden", "negative_nd", "handicap", "advantage", "force_roll", "crit_die")
+
+
+def request_from_sheet(
+    sheet: dict[str, Any],
+    aspect_code: str,
+    means_code: str | None = None,
+    skill_name: str | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Build an ``action`` request from a sheet: current aspect, means value, skill NC.
+
+    The aspect is the one named (the GM may pick another aspect than the
+    skill's, L482-L485: flagged ``other_aspect``; reading G26, BC applies).
+    An unknown skill name means an untrained character: NC 0, BC −10
+    (reading G13 (a)). Active sheet conditions are added as handicaps and
+    advantages.
+    """
+    errors: list[FieldError] = []
+    aspect = t.ASPECT_ALIASES.get(str(aspect_code or "").upper())
+    if aspect is None:
+        errors.append(error("aspect_code", "invalid_choice", "Aspect inconnu.", "Unknown aspect."))
+    means = t.MEANS_ALIASES.get(str(means_code).upper()) if means_code else None
+    if means_code and means is None:
+        errors.append(error("means_code", "invalid_choice", "Moyen inconnu.", "Unknown means."))
+    if skill_name is not None and not isinstance(skill_name, str):
+        errors.append(error("skill_name", "invalid_str", "Texte invalide.", "Invalid text."))
+    if errors or aspect is None:  # an unknown aspect is one of the errors
+        raise RulesError(errors)
+    request: dict[str, Any] = {
+        "aspect": current_aspect(sheet, aspect),
+        "aspect_code": aspect,
+        "means": as_int((sheet.get("means") or {}).get(means)) if means else 0,
+    }
+    if means:
+        request["means_code"] = means
+    if skill_name:
+        found = find_skill(sheet, skill_name, aspect) or find_skill(sheet, skill_name)
+        request["skill_name"] = skill_name
+        request["skill_nc"] = as_int(found[1].get("nc")) if found else 0
+        if found and found[1].get("aspect") != aspect:
+            request["other_aspect"] = True
+    handicaps: list[int] = []
+    advantages: list[int] = []
+    for condition in sheet.get("conditions") or []:
+        if isinstance(condition, dict) and condition.get("active", True):
+            target = advantages if condition.get("kind") == "advantage" else handicaps
+            target.append(as_int(condition.get("value")))
+    extra_handicaps = extra.pop("handicaps", None) or []
+    extra_advantages = extra.pop("advantages", None) or []
+    request["handicaps"] = handicaps + list(extra_handicaps)
+    request["advantages"] = advantages + list(extra_advantages)
+    request.update(extra)
+    return request
 
 
 def _means_field(sheet: dict[str, Any]) -> Field:
@@ -29,8 +81,8 @@ def _means_field(sheet: dict[str, Any]) -> Field:
         (
             code,
             Msg(
-                f"{t.MEANS_LABELS[code].fr} {_as_int(means.get(code)):+d}",
-                f"{t.MEANS_LABELS[code].en} {_as_int(means.get(code)):+d}",
+                f"{t.MEANS_LABELS[code].fr} {as_int(means.get(code)):+d}",
+                f"{t.MEANS_LABELS[code].en} {as_int(means.get(code)):+d}",
             ),
         )
         for code in t.MEANS
@@ -61,7 +113,7 @@ def sheet_tests(sheet: dict[str, Any]) -> list[SheetTest]:
         aspect = t.ASPECT_ALIASES.get(str(skill.get("aspect") or "").upper())
         if not name or aspect is None:
             continue
-        nc = _as_int(skill.get("nc"))
+        nc = as_int(skill.get("nc"))
         aspect_label = t.ASPECT_LABELS[aspect]
         out.append(
             SheetTest(
@@ -110,7 +162,7 @@ def sheet_test_request(
         extra["advantages"] = [extra.pop("advantage")]
     request = request_from_sheet(sheet, aspect, means, skill_name, **extra)
     if skill_name:
-        request["skill_nc"] = _as_int(skills_of(sheet)[int(ref)].get("nc"))
+        request["skill_nc"] = as_int(skills_of(sheet)[int(ref)].get("nc"))
         request.pop("other_aspect", None)
     if means:
         reads.append(SheetRead(f"means.{means}", t.MEANS_LABELS[means], request["means"]))
@@ -119,5 +171,5 @@ def sheet_test_request(
             word = Msg("Avantage", "Advantage") if condition.get("kind") == "advantage" else Msg("Handicap", "Handicap")
             source = str(condition.get("source") or condition.get("note") or "").strip()
             label = Msg(f"{word.fr} {source}".strip(), f"{word.en} {source}".strip())
-            reads.append(SheetRead(f"conditions.{index}.value", label, _as_int(condition.get("value"))))
+            reads.append(SheetRead(f"conditions.{index}.value", label, as_int(condition.get("value"))))
     return request, reads

@@ -141,6 +141,13 @@ MEANS_METHOD_LABELS: dict[str, Msg] = {
     "ZERO": Msg("Tous à zéro", "All zero"),
     "ROLL": Msg("Tirage : 3 × (2d6−7) et leurs inverses", "Roll: 3 × (2d6−7) and their opposites"),
 }
+#: The creation methods in the order the wizard offers them (aspects L522-L537, means L573-L576).
+CREATION_METHODS: dict[str, tuple[str, ...]] = {
+    "aspect": ("ROLL_STANDARD", "ROLL_LOW", "FIXED_10"),
+    "means": ("ROLL", "ZERO"),
+}
+#: Every creation method's name (aspects and means).
+CREATION_METHOD_LABELS: dict[str, Msg] = {**ASPECT_METHOD_LABELS, **MEANS_METHOD_LABELS}
 MEANS_ROLL = {"count": 3, "dice": 2, "sides": 6, "modifier": -7}
 MEANS_EXCHANGE_POINTS = 5  # "jusqu'à 5 points d'échange" L577-L578
 

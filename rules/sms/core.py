@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.base import RandomSource
-from rules.sms.tables import DIE_MAX, QUALITY_LABELS, STAKE_BY_DIE
+from rules.base import Msg, RandomSource, to_int
+from rules.sms.tables import DIE_MAX, QUALITY_LABELS, STAKE_BY_DIE, STAKES
 
 
 def round_die(value: int) -> int:
@@ -210,3 +210,53 @@ def score_from_modules(modules: Iterable[Mapping[str, Any]], modifier: int = 0) 
         "raw": raw,
         "score": action_score(raw),
     }
+
+
+def request_score(request: Mapping[str, Any], extra: int = 0) -> dict[str, Any]:
+    """Score of a request: from its ``modules`` list when given, else the typed ``score`` (+ ``modifier``)."""
+    modifier = to_int(request.get("modifier")) + extra
+    modules = request.get("modules") or []
+    if modules:
+        return score_from_modules(modules, modifier)
+    raw = to_int(request.get("score"), 1) + modifier
+    return {"raw": raw, "score": action_score(raw), "modifier": modifier}
+
+
+def outcome_msg(out: Mapping[str, Any]) -> Msg:
+    """The sentence of a resolved die: success (automatic or rolled) or failure with its stake (L95-L126)."""
+    die = out.get("die", 0)
+    if out.get("success"):
+        if out.get("automatic"):
+            return Msg(
+                f"Réussite automatique (score {out['score']} contre D{die}).",
+                f"Automatic success (score {out['score']} against D{die}).",
+            )
+        return Msg(
+            f"Réussite : {out['roll']} sur D{die} (score {out['score']}).",
+            f"Success: {out['roll']} on D{die} (score {out['score']}).",
+        )
+    stake = STAKES.get(out.get("stake", "none"), STAKES["none"])
+    if out.get("roll") is None:
+        return Msg(
+            f"Échec automatique (D{die} inaccessible), {stake.fr}.",
+            f"Automatic failure (D{die} out of reach), {stake.en}.",
+        )
+    return Msg(
+        f"Échec : {out['roll']} sur D{die} (score {out['score']}), {stake.fr}.",
+        f"Failure: {out['roll']} on D{die} (score {out['score']}), {stake.en}.",
+    )
+
+
+def die_level(out: Mapping[str, Any], success: bool | None) -> tuple[str, int | None]:
+    """The shared level and margin of a resolved die (``rules/README.md``).
+
+    A success (roll ≤ S, L99) is a critical one on a natural 1, a failure a critical one on the
+    die's highest face (L627, L633); the margin is the score minus the roll (``None`` when nothing
+    was rolled: an automatic result, L97, L268)."""
+    roll, score = out.get("roll"), out.get("score")
+    margin = score - roll if roll.__class__ is int and score.__class__ is int else None
+    if success:
+        return ("critical_success" if out.get("critical_success") else "success"), margin
+    if success is None:
+        return "none", margin
+    return ("critical_failure" if out.get("critical_failure") else "failure"), margin

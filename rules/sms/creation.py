@@ -19,7 +19,8 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rules.base import Budget, FieldError, Msg, RulesError, error
+from rules.base import Budget, FieldError, Msg, RulesError, error, to_int, validate_fields
+from rules.sms import schema
 from rules.sms.tables import (
     ARCHETYPE_MAX_COST,
     ARCHETYPES,
@@ -33,28 +34,21 @@ from rules.sms.tables import (
 )
 
 
-def _i(value: Any, default: int = 0) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
 def creation_rank(module: Mapping[str, Any]) -> int:
     """Rank held at creation: the rank minus the ranks gained by experience."""
-    return max(0, _i(module.get("rank")) - _i(module.get("progress_ranks")))
+    return max(0, to_int(module.get("rank"), bools=True) - to_int(module.get("progress_ranks"), bools=True))
 
 
 def bought_ranks(module: Mapping[str, Any]) -> int:
     """Ranks paid at creation: creation rank minus free racial ranks."""
-    return max(0, creation_rank(module) - _i(module.get("free_rank")))
+    return max(0, creation_rank(module) - to_int(module.get("free_rank"), bools=True))
 
 
 def budget_lines(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[str, Any]:
     race = sheet.get("race") or "humain"
     race_data = RACES.get(race, RACES["humain"])
-    base = _i(settings.get("creation_xp", CREATION_XP), CREATION_XP)
-    cap = _i(settings.get("negative_xp_cap", NEGATIVE_XP_CAP), NEGATIVE_XP_CAP)
+    base = to_int(settings.get("creation_xp", CREATION_XP), CREATION_XP, bools=True)
+    cap = to_int(settings.get("negative_xp_cap", NEGATIVE_XP_CAP), NEGATIVE_XP_CAP, bools=True)
     spend = 0
     negative = 0
     lines: list[dict[str, Any]] = []
@@ -64,7 +58,7 @@ def budget_lines(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[
         ranks = bought_ranks(m)
         if not ranks:
             continue
-        cost = _i(m.get("scope"), 1) * ranks
+        cost = to_int(m.get("scope"), 1, bools=True) * ranks
         name = str(m.get("name", ""))
         if m.get("kind") == "negative":
             if m.get("source") == "racial":
@@ -81,7 +75,7 @@ def budget_lines(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> dict[
             spend += cost
             lines.append({"label": Msg(name, name).to_dict(), "amount": cost, "path": f"modules.{index}"})
     credit = min(cap, negative)
-    available = base - RACE_PACKAGE_XP + _i(race_data["free_xp"]) + credit
+    available = base - RACE_PACKAGE_XP + to_int(race_data["free_xp"], bools=True) + credit
     return {
         "base": base,
         "race_free_xp": race_data["free_xp"],
@@ -110,9 +104,9 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
                 a=info["available"],
             )
         )
-    rank_cap = _i(settings.get("creation_rank_cap", CREATION_RANK_CAP), CREATION_RANK_CAP)
-    max_rank = _i(settings.get("max_rank", 0))
-    magic_max = _i(settings.get("magic_max_rank", 5), 5)
+    rank_cap = to_int(settings.get("creation_rank_cap", CREATION_RANK_CAP), CREATION_RANK_CAP, bools=True)
+    max_rank = to_int(settings.get("max_rank", 0), bools=True)
+    magic_max = to_int(settings.get("magic_max_rank", 5), 5, bools=True)
     race = sheet.get("race") or "humain"
     allowed = settings.get("allowed_races") or []
     if allowed and race not in allowed:
@@ -126,7 +120,7 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
     for m in modules:
         key = m.get("predefined") or ""
         if key:
-            predefined_ranks[key] = max(predefined_ranks.get(key, 0), _i(m.get("rank")))
+            predefined_ranks[key] = max(predefined_ranks.get(key, 0), to_int(m.get("rank"), bools=True))
     for index, m in enumerate(modules):
         path = f"modules.{index}"
         if creation_rank(m) > rank_cap:
@@ -139,7 +133,7 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
                     n=rank_cap,
                 )
             )
-        if max_rank and _i(m.get("rank")) > max_rank:
+        if max_rank and to_int(m.get("rank"), bools=True) > max_rank:
             errors.append(
                 error(
                     f"{path}.rank",
@@ -149,7 +143,7 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
                     n=max_rank,
                 )
             )
-        if _i(m.get("free_rank")) > 0 and m.get("source") != "racial":
+        if to_int(m.get("free_rank"), bools=True) > 0 and m.get("source") != "racial":
             errors.append(
                 error(
                     f"{path}.free_rank",
@@ -158,7 +152,7 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
                     "Only racial modules have free ranks.",
                 )
             )
-        if _i(m.get("free_rank")) > creation_rank(m):
+        if to_int(m.get("free_rank"), bools=True) > creation_rank(m):
             errors.append(
                 error(
                     f"{path}.rank",
@@ -186,7 +180,7 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
                 )
             )
         key = m.get("predefined") or ""
-        if key in SPECIAL_POWER_MAGIC and _i(m.get("rank")) > 0:
+        if key in SPECIAL_POWER_MAGIC and to_int(m.get("rank"), bools=True) > 0:
             magic_key = {"natural": "natural_power", "divine": "divine_power", "arcane": "arcane_power"}[
                 SPECIAL_POWER_MAGIC[key]
             ]
@@ -206,7 +200,12 @@ def creation_errors(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> li
     for index, m in enumerate(modules):
         if m.get("source") != "racial":
             continue
-        key4 = (m.get("name"), m.get("kind"), _i(m.get("scope")), _i(m.get("free_rank")))
+        key4 = (
+            m.get("name"),
+            m.get("kind"),
+            to_int(m.get("scope"), bools=True),
+            to_int(m.get("free_rank"), bools=True),
+        )
         if key4 not in expected:
             errors.append(
                 error(
@@ -250,7 +249,12 @@ def creation_budget(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> Bu
         spent=info["spend"],
         lines=lines,
         errors=errors,
-        pools={"negative": {"total": _i(settings.get("negative_xp_cap", NEGATIVE_XP_CAP)), "spent": info["credit"]}},
+        pools={
+            "negative": {
+                "total": to_int(settings.get("negative_xp_cap", NEGATIVE_XP_CAP), bools=True),
+                "spent": info["credit"],
+            }
+        },
     )
 
 
@@ -303,7 +307,7 @@ def apply_race(sheet: Mapping[str, Any], race: str, settings: Mapping[str, Any] 
     old_size = RACES.get(old, RACES["humain"])["size_factor"]
     kept = [m for m in new.get("modules") or [] if not (isinstance(m, Mapping) and m.get("source") == "racial")]
     new["modules"] = racial_modules(race) + kept
-    if _i(new.get("size_factor"), old_size) == old_size:
+    if to_int(new.get("size_factor"), old_size, bools=True) == old_size:
         new["size_factor"] = RACES[race]["size_factor"]
     new["race"] = race
     return new
@@ -357,8 +361,8 @@ def archetype_modules(key: str, settings: Mapping[str, Any]) -> list[dict[str, A
             {
                 "name": str(m.get("name", "")),
                 "kind": m.get("kind", "positive"),
-                "scope": _i(m.get("scope"), 1),
-                "rank": _i(m.get("rank"), 1),
+                "scope": to_int(m.get("scope"), 1, bools=True),
+                "rank": to_int(m.get("rank"), 1, bools=True),
                 "predefined": str(m.get("predefined") or ""),
             }
         )
@@ -411,7 +415,7 @@ def apply_archetype(sheet: Mapping[str, Any], key: str, settings: Mapping[str, A
     for m in archetype_modules(key, settings):
         for existing in modules:
             if existing.get("name") == m["name"] and existing.get("kind") == m["kind"]:
-                existing["rank"] = max(_i(existing.get("rank")), m["rank"])
+                existing["rank"] = max(to_int(existing.get("rank"), bools=True), m["rank"])
                 break
         else:
             modules.append(
@@ -440,4 +444,25 @@ def apply_archetype(sheet: Mapping[str, Any], key: str, settings: Mapping[str, A
 def module_notation(m: Mapping[str, Any]) -> str:
     """Seed notation: ``Nom (Portée) : Rang``, ``Nom (-Portée) : Rang``, ``Nom (*Portée) : Rang`` (L34–46)."""
     prefix = {"negative": "-", "resistive": "*"}.get(str(m.get("kind")), "")
-    return f"{m.get('name', '')} ({prefix}{_i(m.get('scope'), 1)}) : {_i(m.get('rank'))}"
+    return (
+        f"{m.get('name', '')} ({prefix}{to_int(m.get('scope'), 1, bools=True)}) : {to_int(m.get('rank'), bools=True)}"
+    )
+
+
+def validate_sheet(sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
+    errors = validate_fields(sheet, schema.sheet_fields())
+    if errors:
+        return errors
+    return creation_errors(sheet, settings)
+
+
+def follow_race(before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+    """A new race brings its fixed modules and size (L689, L695–874), replacing the old race's."""
+    race = after.get("race")
+    if race == before.get("race") or not isinstance(race, str):
+        return after
+    try:
+        # From the previous race, so that its default size is recognised and replaced.
+        return apply_race({**after, "race": before.get("race")}, race, settings)
+    except (RulesError, KeyError, TypeError):
+        return after

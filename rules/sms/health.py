@@ -30,7 +30,7 @@ def severity_id(value: Any) -> int:
 
 
 def severity_key(value: Any) -> str:
-    return SEVERITIES[severity_id(value)]["key"]
+    return str(SEVERITIES[severity_id(value)]["key"])
 
 
 def levels_to_severity(levels: int) -> int | None:

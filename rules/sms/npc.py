@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rules.base import FieldError, error, validate_fields
+from rules.sms import schema
 from rules.sms.core import round_die, score_from_modules
 from rules.sms.tables import NPC_ROLES
 
@@ -49,3 +51,30 @@ def npc_difficulty(method: str, base: int = 0, modules: Iterable[Mapping[str, An
     if method == "deluxe":
         return round_die(score_from_modules(mods, modifier)["score"])
     raise ValueError(f"unknown NPC definition method {method!r}")
+
+
+def validate_npc(sheet: dict[str, Any]) -> list[FieldError]:
+    """NPCs follow the definition methods of L987–1035, not the PC creation budget.
+
+    Uber-simple and simple NPCs are noted difficulties ("la difficulté pour
+    lui résister est de 3", L997), so ``npc.difficulties`` must hold whole
+    numbers (0–30) when noted; semi-modular and deluxe NPCs carry modules checked by
+    their fields only (no XP budget, no creation rank cap: "pourra même
+    avoir de l'expérience pour progresser", L1009).
+    """
+    errors = validate_fields(sheet, schema.sheet_fields())
+    raw = sheet.get("npc")
+    npc: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    difficulties = npc.get("difficulties")
+    if isinstance(difficulties, dict):
+        for key, value in difficulties.items():
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 30:
+                errors.append(
+                    error(
+                        f"npc.difficulties.{key}",
+                        "invalid_difficulty",
+                        "Une difficulté notée est un nombre entier de 0 à 30 (L997).",
+                        "A noted difficulty is a whole number from 0 to 30 (L997).",
+                    )
+                )
+    return errors  # an uber-simple NPC may have nothing noted: "à la demande" (L997)

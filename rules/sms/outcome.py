@@ -30,6 +30,13 @@ VALUE_LABELS: dict[str, Msg] = {
     "fatigue.persistent": Msg("Fatigue persistante", "Persistent fatigue"),
     "status": Msg("État", "Status"),
     **{f"status.{key}": label for key, label in STATUSES},
+    # Parts of the values: a wound's severity, the kinds of fatigue (L133-L160).
+    "light": Msg("légères", "light"),
+    "serious": Msg("sérieuses", "serious"),
+    "mortal": Msg("mortelles", "mortal"),
+    "transient": Msg("passagère", "transient"),
+    "lasting": Msg("durable", "lasting"),
+    "persistent": Msg("persistante", "persistent"),
 }
 
 
@@ -72,9 +79,9 @@ def public_outcome(result: CombatResult, actor: Combatant, target: Combatant | N
             stake = _stake(out)
             return sentence(f"{a} rate son sort : {stake.fr}", f"{a}'s spell fails: {stake.en}")
         effect = (out.get("spell") or {}).get("effect") or {}
-        wound = _wound(effect.get("effective_severity")) if target is not None else None
-        if wound is not None and (out.get("spell") or {}).get("nature") == "offensive":
-            return sentence(f"Le sort de {a} frappe {t} : {wound.fr}", f"{a}'s spell strikes {t}: {wound.en}")
+        hurt = _wound(effect.get("effective_severity")) if target is not None else None
+        if hurt is not None and (out.get("spell") or {}).get("nature") == "offensive":
+            return sentence(f"Le sort de {a} frappe {t} : {hurt.fr}", f"{a}'s spell strikes {t}: {hurt.en}")
         return sentence(f"{a} réussit son sort", f"{a}'s spell succeeds")
     if "success" in out:
         if out.get("success"):
@@ -104,3 +111,21 @@ def carry_combat_state(sheet: dict[str, Any], state: Mapping[str, Any]) -> dict[
     if state.get("status"):
         out["status"] = state["status"]
     return out
+
+
+def action_options(
+    sheet: dict[str, Any],
+    state: dict[str, Any],
+    settings: dict[str, Any],
+    *,
+    defending: bool = False,
+) -> dict[str, tuple[tuple[str, Msg], ...]]:
+    """The sheet's weapons (L597: an unsuited weapon costs the size difference)."""
+    if defending:
+        return {}
+    weapons = [w for w in sheet.get("weapons") or [] if isinstance(w, Mapping)]
+    if not weapons:
+        return {}
+    return {
+        "weapon": tuple((str(i), Msg(str(w.get("name") or i), str(w.get("name") or i))) for i, w in enumerate(weapons))
+    }

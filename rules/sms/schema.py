@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import cache
+from typing import Any
 
-from rules.base import DerivedSpec, Field, Msg, Step
+from rules.base import ACTION_KEY, Field, Msg, Step, default_from_fields
 from rules.sms.tables import (
     ARCHETYPE_CHOICES,
     ARMOUR_KINDS,
@@ -588,25 +589,6 @@ def creation_steps() -> tuple[Step, ...]:
     )
 
 
-def derived_specs() -> tuple[DerivedSpec, ...]:
-    return (
-        DerivedSpec("xp_budget", Msg("Budget de création", "Creation budget"), "xp"),
-        DerivedSpec("xp_spent", Msg("XP dépensés à la création", "Creation XP spent"), "xp"),
-        DerivedSpec("xp_negative_credit", Msg("Gain des modules négatifs", "Negative module credit"), "xp"),
-        DerivedSpec("xp_creation_left", Msg("XP de création restants", "Creation XP left"), "xp"),
-        DerivedSpec("wound_penalty", Msg("Malus de blessures", "Wound penalty"), "health"),
-        DerivedSpec("fatigue_penalty", Msg("Malus de fatigue", "Fatigue penalty"), "health"),
-        DerivedSpec("out_of_combat", Msg("Hors de combat", "Out of combat"), "health"),
-        DerivedSpec(
-            "interventions_allowed", Msg("Interventions entre deux actions", "Interventions per turn"), "combat"
-        ),
-        DerivedSpec("initiative_tiebreak", Msg("Départage d'initiative", "Initiative tie-break"), "combat"),
-        DerivedSpec("magic", Msg("Magies maîtrisées", "Magic mastered"), "magic"),
-        DerivedSpec("full_rest_hours", Msg("Heures pour récupérer", "Hours to recover"), "health"),
-        DerivedSpec("module_lines", Msg("Modules (notation)", "Modules (notation)"), "modules"),
-    )
-
-
 _SCORE = Field(
     "score",
     "int",
@@ -988,7 +970,7 @@ def action_fields() -> tuple[Field, ...]:
 def _action_fields() -> tuple[Field, ...]:
     return (
         Field(
-            "kind",
+            ACTION_KEY,
             "choice",
             Msg("Action", "Action"),
             default="attack",
@@ -1096,3 +1078,29 @@ def purchase_fields() -> dict[str, tuple[Field, ...]]:
 
 
 ALL_RACES = tuple(RACES)
+
+
+def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
+    """Version 1 is the first: fill missing keys with defaults (repeatable)."""
+    merged = default_from_fields(sheet_fields())
+    for key, value in sheet.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged
+
+
+#: Names of the sheet's group keys and budget pools (``Field.group``, ``DerivedSpec.group``, ``Budget.pools``).
+GROUP_LABELS: dict[str, Msg] = {
+    "combat": Msg("Combat", "Combat"),
+    "equipment": Msg("Équipement", "Equipment"),
+    "health": Msg("Santé", "Health"),
+    "identity": Msg("Identité", "Identity"),
+    "magic": Msg("Magie", "Magic"),
+    "modules": Msg("Modules", "Modules"),
+    "negative": Msg("Points négatifs", "Negative points"),
+    "npc": Msg("Personnage non joueur", "Non-player character"),
+    "progression": Msg("Progression", "Progression"),
+    "xp": Msg("Expérience", "Experience"),
+}

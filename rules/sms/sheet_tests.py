@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from rules.base import Field, Msg, RulesError, SheetRead, SheetTest, error, pick_fields
+from rules.base import Field, Msg, RulesError, SheetRead, SheetTest, error, pick_fields, to_int
 from rules.sms.health import fatigue_penalty, severity_id
 from rules.sms.magic import cast_permission
 from rules.sms.schema import PREDEFINED_MODULES, test_kinds
@@ -59,15 +59,6 @@ IGNORE_WOUNDS = Field(
 )
 
 
-def _i(value: Any, default: int = 0) -> int:
-    if isinstance(value, bool):
-        return default
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
 def _modules(sheet: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
     return [(i, m) for i, m in enumerate(sheet.get("modules") or []) if isinstance(m, Mapping)]
 
@@ -80,13 +71,13 @@ def _ranks(sheet: Mapping[str, Any]) -> dict[str, int]:
     ranks: dict[str, int] = {}
     for _index, m in _modules(sheet):
         if m.get("predefined") and _held(m):
-            ranks[m["predefined"]] = max(ranks.get(m["predefined"], 0), _i(m.get("rank")))
+            ranks[m["predefined"]] = max(ranks.get(m["predefined"], 0), to_int(m.get("rank")))
     return ranks
 
 
 def _module_read(index: int, m: Mapping[str, Any]) -> SheetRead:
     name = str(m.get("name") or "")
-    return SheetRead(f"modules.{index}.rank", Msg(name, name), _i(m.get("rank")))
+    return SheetRead(f"modules.{index}.rank", Msg(name, name), to_int(m.get("rank")))
 
 
 def _health(
@@ -114,7 +105,7 @@ def _health(
             )
     stored = sheet.get("fatigue")
     fatigue: Mapping[str, Any] = stored if isinstance(stored, Mapping) else {}
-    penalty = fatigue_penalty(fatigue, _i(settings.get("fatigue_penalty"), 1))
+    penalty = fatigue_penalty(fatigue, to_int(settings.get("fatigue_penalty"), 1))
     if penalty:
         modules.append({"name": "Fatigue", "kind": "negative", "rank": penalty, "domain": "fatigue"})
         reads.append(SheetRead("fatigue", Msg("Fatigue", "Fatigue"), -penalty))
@@ -129,7 +120,7 @@ def _resistive(sheet: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[She
                 {
                     "name": str(m.get("name") or ""),
                     "kind": "resistive",
-                    "rank": _i(m.get("rank")),
+                    "rank": to_int(m.get("rank")),
                     "domain": str(m.get("domain") or ""),
                 }
             )
@@ -156,7 +147,7 @@ def sheet_tests(sheet: Mapping[str, Any], settings: Mapping[str, Any]) -> list[S
         out.append(
             SheetTest(
                 f"module:{index}",
-                Msg(f"{name} ({_i(m.get('rank'))})", f"{name} ({_i(m.get('rank'))})"),
+                Msg(f"{name} ({to_int(m.get('rank'))})", f"{name} ({to_int(m.get('rank'))})"),
                 GROUP_MODULES,
                 "action",
                 (_module_read(index, m),),
@@ -220,7 +211,7 @@ def sheet_test_request(
                 {
                     "name": str(m.get("name") or ""),
                     "kind": "positive",
-                    "rank": _i(m.get("rank")),
+                    "rank": to_int(m.get("rank")),
                     "domain": str(m.get("domain") or ""),
                 }
             )
@@ -248,7 +239,7 @@ def sheet_test_request(
             "magic_type": spell.get("magic_type") or "arcane",
             "mode": spell.get("mode") or "spell",
             "nature": spell.get("nature") or "misc",
-            "power": max(1, min(5, _i(spell.get("power"), 1))),
+            "power": max(1, min(5, to_int(spell.get("power"), 1))),
             "caster_ranks": _ranks(sheet),
         }
     resist, resist_reads = _resistive(sheet)

@@ -98,6 +98,15 @@ SEVERITIES: dict[int, dict[str, Any]] = {
     5: {"key": "annihilation", "label": Msg("Anéantissement", "Annihilation"), "penalty": 0, "offset": 8},
 }
 SEVERITY_IDS: dict[str, int] = {v["key"]: k for k, v in SEVERITIES.items()}
+#: The shared severity scale (``rules.base.SEVERITIES``) of each wound (L133-L142): the critical wound is a
+#: "grave" one; annihilation (L424), beyond the mortal wound, is "mortal" on the shared scale.
+SHARED_SEVERITY: dict[str, str] = {
+    "light": "light",
+    "serious": "serious",
+    "critical": "grave",
+    "mortal": "mortal",
+    "annihilation": "mortal",
+}
 SEVERITY_CHOICES: tuple[tuple[str, Msg], ...] = tuple((v["key"], v["label"]) for v in SEVERITIES.values())
 WEAPON_SEVERITY_CHOICES = SEVERITY_CHOICES[:4]  # annihilation is magic only (L424)
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rules import get_system
 from rules.altaride.resolution import evaluate, opposed
 from rules.base import Resolution, RulesError, ScriptedRandom, SeededRandom
+from rules.tests import present
 from rules.tests.test_altaride_creation import SETTINGS, aldo
 
 SYSTEM = get_system("altaride")
@@ -139,7 +140,9 @@ def test_it_replays_from_recorded_draws() -> None:
 # ---- §4.4 lowering the die -----------------------------------------------------------------------------------
 def test_it_lowers_a_die_with_experience() -> None:  # D23
     stored = roll_under(12, 14)
-    outcome, draft = SYSTEM.lower_die(stored, 2, xp_balance=10)
+    judged, draft = SYSTEM.lower_die(stored, 2, xp_balance=10)
+    outcome = judged["outcome"]
+    assert (judged["success"], judged["level"], judged["margin"]) == (True, "success", 0)
     assert (outcome["roll"]["outcome"], outcome["roll"]["success_margin"], outcome["success"]) == ("success", 0, True)
     assert (outcome["outcome"], outcome["die"], outcome["xp_lowering"]) == ("success", 12, 2)
     assert (draft.amount, draft.kind, draft.data["purchase"]) == (-2, "purchase", "die_lowering")
@@ -153,7 +156,7 @@ def test_it_refuses_to_lower_a_natural_twenty() -> None:  # D24
 
 
 def test_it_never_creates_a_critical_and_floors_at_one() -> None:  # D25
-    outcome, _ = SYSTEM.lower_die(roll_under(12, 2).to_dict(), 1, xp_balance=10)
+    outcome = SYSTEM.lower_die(roll_under(12, 2).to_dict(), 1, xp_balance=10)[0]["outcome"]
     assert (outcome["roll"]["die"], outcome["roll"]["outcome"], outcome["roll"]["success_margin"]) == (1, "success", 11)
     with pytest.raises(RulesError) as exc:
         SYSTEM.lower_die(roll_under(12, 2), 2, xp_balance=10)
@@ -171,9 +174,11 @@ def test_it_refuses_lowering_without_enough_experience() -> None:
 def test_it_recomputes_an_opposed_winner_after_lowering() -> None:
     stored = roll({"kind": "opposed_test", "target": 14, "defender_target": 13}, 6, 5)  # tie 8/8 -> defender
     assert stored.outcome["contest"]["winner"] == "defender"
-    outcome, _ = SYSTEM.lower_die(stored, 1, xp_balance=5)
+    judged, _ = SYSTEM.lower_die(stored, 1, xp_balance=5)
+    outcome = judged["outcome"]
     assert outcome["contest"]["winner"] == "active" and outcome["success"] is True
-    outcome, _ = SYSTEM.lower_die(stored, 1, xp_balance=5, side="defender")
+    assert (judged["success"], judged["level"]) == (True, "success")  # the shared words follow the new winner
+    outcome = SYSTEM.lower_die(stored, 1, xp_balance=5, side="defender")[0]["outcome"]
     assert outcome["contest"]["winner"] == "defender"
 
 
@@ -249,7 +254,7 @@ def test_it_can_make_low_margin_spells_fail() -> None:  # A25 option
 
 def test_it_updates_the_casting_cost_after_lowering() -> None:
     stored = roll({"kind": "casting", "incantation": 15, "eo_current": 20, "spell_level": 3}, 13)
-    outcome, _ = SYSTEM.lower_die(stored, 1, xp_balance=3)
+    outcome = SYSTEM.lower_die(stored, 1, xp_balance=3)[0]["outcome"]
     assert (outcome["eo_cost"], outcome["eo_after"]) == (1, 19)
 
 
@@ -325,11 +330,13 @@ def test_it_wakes_only_under_current_lucidity(el: int, natural: int, woke: bool)
 
 # ---- odds and properties --------------------------------------------------------------------------------------
 def test_it_gives_exact_odds() -> None:
-    odds = SYSTEM.odds({"kind": "test", "target": 12}, SETTINGS)
+    odds = present(SYSTEM.odds({"kind": "test", "target": 12}, SETTINGS))
     assert odds["success"] == 12 / 20 and odds["crit_failure"] == 1 / 20
-    assert SYSTEM.odds({"kind": "test", "target": 30}, SETTINGS)["success"] == 19 / 20
-    assert SYSTEM.odds({"kind": "test", "target": -5}, SETTINGS)["success"] == 1 / 20
-    assert SYSTEM.odds({"kind": "test", "target": 12, "required_margin": 3}, SETTINGS)["meets_required"] == 9 / 20
+    assert present(SYSTEM.odds({"kind": "test", "target": 30}, SETTINGS))["success"] == 19 / 20
+    assert present(SYSTEM.odds({"kind": "test", "target": -5}, SETTINGS))["success"] == 1 / 20
+    assert (
+        present(SYSTEM.odds({"kind": "test", "target": 12, "required_margin": 3}, SETTINGS))["meets_required"] == 9 / 20
+    )
     assert SYSTEM.odds({"kind": "damage", "margin": 1}, SETTINGS) is None
 
 
@@ -356,10 +363,10 @@ def test_property_ties_go_to_the_defender(a: int, an: int, d: int, dn: int) -> N
 
 
 def test_it_gives_exact_opposed_odds() -> None:
-    even = SYSTEM.odds({"kind": "opposed_test", "target": 10, "defender_target": 10}, SETTINGS)
+    even = present(SYSTEM.odds({"kind": "opposed_test", "target": 10, "defender_target": 10}, SETTINGS))
     assert even["active"] < even["defender"]  # ties go to the defender
     assert abs(even["active"] + even["defender"] + even["nobody"] - 1) < 1e-9
-    alone = SYSTEM.odds({"kind": "opposed_test", "target": 12}, SETTINGS)
+    alone = present(SYSTEM.odds({"kind": "opposed_test", "target": 12}, SETTINGS))
     assert alone["active"] == 12 / 20
     # brute-force cross-check against the resolver
     wins = sum(

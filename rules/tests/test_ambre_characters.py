@@ -214,7 +214,7 @@ def test_it_rejects_wrong_types_with_bilingual_messages():
         ("characteristics.force", "min_value"),
     }
     assert all(e.message.fr and e.message.en for e in errors)
-    assert SYSTEM.validate_sheet("nope")[0].code == "invalid_dict"
+    assert SYSTEM.validate_sheet("nope")[0].code == "invalid_dict"  # type: ignore[arg-type]  # bad on purpose
 
 
 def test_it_requires_one_power_and_prerequisites():

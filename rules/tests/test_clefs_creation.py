@@ -280,7 +280,7 @@ def test_it_matches_the_third_aspect_distribution_d50():
     from itertools import product
 
     for method in ("ROLL_STANDARD", "ROLL_LOW"):
-        counts = {}
+        counts: dict[int, int] = {}
         for dice in product(range(1, 7), repeat=4):
             third = creation_roll(ScriptedRandom(list(dice)), method, "ZERO")["aspect_results"][2]
             counts[third] = counts.get(third, 0) + 1

@@ -18,13 +18,14 @@ from hypothesis import strategies as st
 from rules.base import RulesError
 from rules.clefs import SYSTEM, exact_odds
 from rules.clefs.resolution import evaluate, must_roll, p_open_ended_greater
+from rules.tests import present
 
 DEPTH = 3
 
 
 def _extras():
     """(probability, extra d20 list or None for 'at least 80') of the open-ended d20."""
-    out = []
+    out: list[tuple[Fraction, list[int] | None]] = []
     prefix: list[int] = []
     p = Fraction(1)
     for _ in range(DEPTH):
@@ -117,7 +118,7 @@ def test_it_gives_success_odds_of_the_spec_table(ca, p):
 
 def test_it_reports_odds_for_players():
     """ "70 % to succeed, 45 % to beat difficulty 5" at CA 14 (issue wording, §4.13 formula)."""
-    report = SYSTEM.odds({"kind": "action", "aspect": 14, "nd": 5})
+    report = present(SYSTEM.odds({"kind": "action", "aspect": 14, "nd": 5}))
     assert report["success"] == 0.7
     assert report["beat_difficulty"][5] == 0.45
     assert report["exact"]["beat_difficulty"]["5"] == "9/20"
@@ -126,10 +127,10 @@ def test_it_reports_odds_for_players():
 
 
 def test_it_reports_automatic_outcomes_and_hides_hidden_nd():
-    auto = SYSTEM.odds({"kind": "action", "aspect": 22, "nd": 5, "nd_hidden": True})
+    auto = present(SYSTEM.odds({"kind": "action", "aspect": 22, "nd": 5, "nd_hidden": True}))
     assert auto["automatic"] == "AUTO_SUCCESS" and auto["success"] == 1.0
     assert "nd" not in auto and auto["nd_hidden"] is True
-    assert SYSTEM.odds({"kind": "action", "aspect": 0})["success"] == 0.0
+    assert present(SYSTEM.odds({"kind": "action", "aspect": 0}))["success"] == 0.0
 
 
 def test_it_gives_negative_nd_odds_from_the_closed_form():
@@ -140,7 +141,7 @@ def test_it_gives_negative_nd_odds_from_the_closed_form():
 
 
 def test_it_gives_confrontation_odds_by_enumeration():
-    report = SYSTEM.odds({"kind": "confrontation", "a": {"aspect": 12}, "b": {"aspect": 12}})
+    report = present(SYSTEM.odds({"kind": "confrontation", "a": {"aspect": 12}, "b": {"aspect": 12}}))
     a, b, none = (Fraction(report["winner"]["exact"][k]) for k in ("a", "b", "none"))
     assert a == b and a + b + none == 1
     # both fail: (8/20)^2; both succeed with equal °R: 12/400
@@ -148,7 +149,7 @@ def test_it_gives_confrontation_odds_by_enumeration():
 
 
 def test_it_gives_multiple_action_odds_with_handicaps():
-    report = SYSTEM.odds({"kind": "multiple", "actions": [{"aspect": 15}, {"aspect": 15}]})
+    report = present(SYSTEM.odds({"kind": "multiple", "actions": [{"aspect": 15}, {"aspect": 15}]}))
     assert [r["success"] for r in report["actions"]] == [13 / 20, 10 / 20]
 
 

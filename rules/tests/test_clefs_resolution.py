@@ -262,7 +262,7 @@ def test_it_reevaluates_with_the_negative_switch_and_critical():
 def test_it_rejects_bad_reevaluation():
     res = act([9], aspect=12)
     with pytest.raises(RulesError):
-        reevaluate(res, "hard")
+        reevaluate(res, "hard")  # type: ignore[arg-type]  # a bad value on purpose
     conf = SYSTEM.resolve({"kind": "confrontation", "a": {"aspect": 5}, "b": {"aspect": 5}}, ScriptedRandom([1, 2]))
     with pytest.raises(RulesError):
         reevaluate(conf.to_dict(), 3)
@@ -281,7 +281,7 @@ def test_it_rolls_the_critical_die_after_the_normal_result():
 def test_it_rolls_a_critical_die_on_an_automatic_outcome():
     """L998-L1001: the critical die allows a roll at CA ≥ 20."""
     auto = act([], aspect=22)
-    later = add_critical_die(auto, "d8", ScriptedRandom([4, 3]))
+    later = add_critical_die(auto, "d8", ScriptedRandom([4, 3]))  # type: ignore[arg-type]  # "d8" is read too
     assert later["draws"] == [4, 3]
     assert later["outcome"]["level"] == "SUCCESS"
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from rules import get_system
 from rules.base import Combatant, CombatResult, ScriptedRandom, fallen_sentence, join_sentences, set_path
+from rules.tests import present
 from rules.tests import test_altaride_combat as alt
 from rules.tests import test_clefs_combat as clefs
 from rules.tests import test_sms_combat as sms
@@ -89,7 +90,7 @@ def test_clefs_hit_miss_and_death():
     assert public(system, miss, alice, bob) == {"fr": "Bob l'emporte sur Alice.", "en": "Bob prevails over Alice."}
     # No wound scale in the text (gap G1): death is the Keeper's decision, read from the state.
     assert system.combat_condition({**bob.state, "dead": True}) == "dead"
-    assert fallen_sentence("Bob", "dead").to_dict() == {"fr": "Bob meurt.", "en": "Bob dies."}
+    assert present(fallen_sentence("Bob", "dead")).to_dict() == {"fr": "Bob meurt.", "en": "Bob dies."}
 
 
 # ---- SMS ------------------------------------------------------------------------------------------------------------

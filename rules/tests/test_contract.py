@@ -8,6 +8,7 @@ system's own tests check its numbers against the seed.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 from typing import Any
@@ -16,6 +17,10 @@ import pytest
 
 import rules
 from rules.base import (
+    ACTION_KEY,
+    LEVELS,
+    SEVERITIES,
+    SUCCESS_LEVELS,
     Budget,
     BuiltTest,
     Combatant,
@@ -46,7 +51,8 @@ KINDS = {"int", "str", "text", "bool", "choice", "list", "dict"}
 
 @pytest.fixture(params=SYSTEMS, ids=IDS)
 def system(request: pytest.FixtureRequest) -> RuleSystem:
-    return request.param
+    chosen: RuleSystem = request.param
+    return chosen
 
 
 def _all_fields(fields: tuple[Field, ...]) -> list[Field]:
@@ -106,6 +112,46 @@ def test_every_registered_system_is_found_under_its_slug() -> None:
         assert isinstance(system.name, Msg) and system.name.fr and system.name.en
     with pytest.raises(rules.UnknownSystem):
         rules.get_system("no-such-system")
+
+
+#: The shared layout of a system package (``rules/README.md``): the same module names for the same things.
+LAYOUT = (
+    "system",
+    "schema",
+    "tables",
+    "creation",
+    "derive",
+    "resolution",
+    "combat",
+    "progression",
+    "sheet_tests",
+    "outcome",
+)
+
+
+@pytest.mark.parametrize("slug", list(rules.SYSTEM_MODULES))
+def test_every_system_package_has_the_shared_layout(slug: str) -> None:
+    package = rules.SYSTEM_MODULES[slug]
+    for name in LAYOUT:
+        importlib.import_module(f"{package}.{name}")
+    system = importlib.import_module(package).SYSTEM
+    assert type(system).__module__ == f"{package}.system"
+    assert system is rules.get_system(slug)
+    resolution = importlib.import_module(f"{package}.resolution")
+    assert callable(resolution.test_kinds) and callable(resolution.resolve)
+    assert set(resolution.test_kinds()) == set(system.test_kinds())
+
+
+def test_every_group_test_kind_and_purchase_kind_has_a_name(system: RuleSystem) -> None:
+    """The apps hold no label table of a system's words: the system names what it declares."""
+    groups = {f.group for f in _all_fields(system.sheet_fields()) if f.group}
+    groups |= {d.group for d in system.derived_specs() if d.group}
+    groups |= set(system.creation_budget(system.default_sheet()).pools)
+    assert groups <= set(system.group_labels()), sorted(groups - set(system.group_labels()))
+    assert set(system.test_kind_labels()) == set(system.test_kinds())
+    assert set(system.purchase_kind_labels()) == set(system.purchase_fields())
+    for labels in (system.group_labels(), system.test_kind_labels(), system.purchase_kind_labels()):
+        assert _bilingual(labels)
 
 
 def test_system_choices_name_every_system_in_both_languages() -> None:
@@ -262,6 +308,57 @@ def test_resolve_action_refuses_a_bad_declaration_with_rules_error_only(system: 
             system.resolve_action(actor, target, declaration, SeededRandom(1))
 
 
+# --- one result vocabulary ------------------------------------------------------------------
+def _vocabulary_ok(result: Resolution | CombatResult) -> None:
+    assert result.level in LEVELS, result.level
+    assert result.margin is None or (isinstance(result.margin, int) and not isinstance(result.margin, bool))
+    data = result.to_dict()
+    assert data["level"] == result.level and data["margin"] == result.margin
+    if isinstance(result, Resolution):
+        expected = {True: SUCCESS_LEVELS, False: {"failure", "critical_failure"}, None: {"tie", "none"}}
+        assert result.level in expected[result.success], (result.kind, result.success, result.level)
+    else:
+        assert result.severity in SEVERITIES and data["severity"] == result.severity
+
+
+def test_every_resolution_carries_a_level_from_the_closed_set(system: RuleSystem) -> None:
+    for kind, fields in system.test_kinds().items():
+        for seed in range(12):
+            try:
+                result = system.resolve({"kind": kind, **_sample(fields)}, SeededRandom(f"level-{kind}-{seed}"))
+            except RulesError:
+                break
+            _vocabulary_ok(result)
+
+
+def _fighters(system: RuleSystem) -> tuple[Combatant, Combatant]:
+    sheet = system.default_sheet()
+    return (
+        Combatant("a", "A", "pcs", sheet, system.combat_state(sheet)),
+        Combatant("b", "B", "npcs", sheet, system.combat_state(sheet), is_npc=True),
+    )
+
+
+def test_every_declaration_names_its_type_action_and_every_step_carries_the_vocabulary(system: RuleSystem) -> None:
+    fields = {f.path: f for f in system.action_fields()}
+    if not fields:
+        return
+    assert fields[ACTION_KEY].kind == "choice" and fields[ACTION_KEY].required
+    actor, target = _fighters(system)
+    resolved = 0
+    for action, _label in fields[ACTION_KEY].choices:
+        for seed in range(6):
+            declaration = {**_sample(system.action_fields()), ACTION_KEY: action}
+            try:
+                result = system.resolve_action(actor, target, declaration, SeededRandom(f"step-{action}-{seed}"))
+            except RulesError:
+                break
+            resolved += 1
+            _vocabulary_ok(result)
+            assert result.inputs.get(ACTION_KEY, (result.inputs.get("declaration") or {}).get(ACTION_KEY)) == action
+    assert resolved, "no declared action resolves from its own declared defaults"
+
+
 # --- every capability has a working default ----------------------------------------------
 def _result_or_rules_error(call: Any, expected: type) -> bool:
     try:
@@ -358,6 +455,11 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
             for t in system.sheet_tests(sheet)
             if t.impossible is None
         ),
+        "migrate_declaration": lambda: system.migrate_declaration({}) == {}
+        and (
+            system.legacy_action_key is None
+            or system.migrate_declaration({system.legacy_action_key: "x"}) == {"action": "x"}
+        ),
         "can_lower_die": lambda: system.can_lower_die({}) is False,
         "lower_die": lambda: (
             system.can_lower_die({"outcome": {"roll": {}}})
@@ -375,6 +477,7 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
         ),
         "balance_state": lambda: json.dumps(system.balance_state(balances)) is not None,
         "group_labels": lambda: _bilingual(system.group_labels()),
+        "column_labels": lambda: _bilingual(system.column_labels()),
         "test_kind_labels": lambda: _bilingual(system.test_kind_labels())
         and set(system.test_kind_labels()) <= set(system.test_kinds()),
         "purchase_kind_labels": lambda: _bilingual(system.purchase_kind_labels())
@@ -402,6 +505,59 @@ def _public_methods() -> set[str]:
     }
 
 
+#: The capabilities that take campaign settings: RuleSystem merges them once (``settings()``) and calls
+#: the system's hook (``_resolve``...); a system never merges them itself.
+MERGING = (
+    "validate_settings",
+    "follow_edit",
+    "validate_sheet",
+    "validate_npc",
+    "derive",
+    "creation_budget",
+    "creation_ledger",
+    "resolve",
+    "odds",
+    "sheet_tests",
+    "lower_die",
+    "combat_state",
+    "validate_action",
+    "initiative",
+    "resolve_action",
+    "action_options",
+    "carry_combat_state",
+    "purchase",
+    "purchase_offers",
+    "suggest_session_awards",
+    "apply_progression",
+    "campaign_progression",
+)
+
+
+def test_campaign_settings_are_merged_once_by_the_base_class(system: RuleSystem) -> None:
+    for name in MERGING:
+        assert getattr(type(system), name) is getattr(RuleSystem, name), f"{system.slug} overrides {name}"
+        assert callable(getattr(system, f"_{name}"))
+    source = inspect.getsource(importlib.import_module(type(system).__module__))
+    assert "self.settings(" not in source
+
+
+def test_a_hook_receives_the_merged_settings() -> None:
+    seen: list[dict[str, Any]] = []
+
+    class Probe(_Minimal):
+        def campaign_settings_fields(self) -> tuple[Field, ...]:
+            return (Field("bonus", "int", Msg("Bonus", "Bonus"), default=2), Field("name", "str", Msg("N", "N")))
+
+        def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+            seen.append(settings)
+            return {}
+
+    probe = Probe()
+    probe.derive({}, None)
+    probe.derive({}, {"bonus": 5})
+    assert seen == [{"bonus": 2, "name": ""}, {"bonus": 5, "name": ""}]
+
+
 def test_every_capability_is_callable_on_every_system(system: RuleSystem) -> None:
     called = _call_every_capability(system)
     missing = _public_methods() - called
@@ -417,10 +573,10 @@ class _Minimal(RuleSystem):
     def sheet_fields(self) -> tuple[Field, ...]:
         return (Field("score", "int", Msg("Score", "Score"), default=1, minimum=0, maximum=10),)
 
-    def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         return {}
 
-    def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
+    def _creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any]) -> Budget:
         return Budget("points", 0, 0)
 
 

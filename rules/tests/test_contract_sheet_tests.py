@@ -170,10 +170,10 @@ def test_base_default_offers_nothing() -> None:
         def sheet_fields(self) -> tuple[Field, ...]:
             return ()
 
-        def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
+        def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
             return {}
 
-        def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Any:
+        def _creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any]) -> Any:
             return rules.base.Budget("xp", 0, 0)
 
     assert Bare().sheet_tests({}) == []

@@ -37,6 +37,12 @@ from rules.base import (
 _MISSING = object()
 
 
+def ref_int(value: Any, default: int = 0) -> int:
+    """Reference copy of the systems' private int readers (Ambre ``_i``/``_int``, Altaride ``_int``,
+    Clefs ``_as_int``), replaced by ``rules.base.as_int`` (#16)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
 # ---------------------------------------------------------------- reference copies (before #21)
 def ref_validate_fields(data: Any, fields: Any, prefix: str = "") -> list[FieldError]:
     errors: list[FieldError] = []
@@ -52,7 +58,7 @@ def ref_validate_fields(data: Any, fields: Any, prefix: str = "") -> list[FieldE
 
 
 def ref_ambre_stats(sheet: dict[str, Any]) -> dict[str, int]:
-    i = ambre_combat._i
+    i = ref_int
     chars = sheet.get("characteristics") or {}
     stats = {c: i(chars.get(c)) for c in AT.CHARACTERISTICS}
     stats.update(ambre_derive.global_levels(sheet))
@@ -62,7 +68,7 @@ def ref_ambre_stats(sheet: dict[str, Any]) -> dict[str, int]:
 
 
 def ref_wound_points(wounds: dict[str, Any]) -> int:
-    return sum(AT.WOUND_WEIGHTS[k] * max(0, ambre_derive._int((wounds or {}).get(k), 0)) for k in AT.WOUND_ORDER)
+    return sum(AT.WOUND_WEIGHTS[k] * max(0, ref_int((wounds or {}).get(k), 0)) for k in AT.WOUND_ORDER)
 
 
 @contextmanager
@@ -156,7 +162,8 @@ def data_for(draw: st.DrawFn, fields: tuple[Field, ...]) -> dict[str, Any]:
             f = draw(st.sampled_from(flat))
             data[f.path] = _wild(draw, f)
     nested = [f for f in fields if "." in f.path]
-    if nested and draw(st.booleans()):  # a nested group ("spell.power"): set, partly wrong, or not an object
+    grouped = draw(st.booleans()) if nested else False
+    if grouped:  # a nested group ("spell.power"): set, partly wrong, or not an object
         for f in nested:
             head, rest = f.path.split(".", 1)
             group = data.setdefault(head, {})
@@ -191,7 +198,7 @@ def test_validate_fields_accepts_and_rejects_like_before_on_edge_values() -> Non
         Field("l", "list", None, max_items=2, item_fields=(Field("x", "bool", None),)),  # type: ignore[arg-type]
         Field("d.e", "int", None, required=True),  # type: ignore[arg-type]
     )
-    for request in (
+    requests: tuple[Any, ...] = (
         {"n": 3, "c": "a", "t": "ab", "l": [{"x": True}], "d": {"e": 1}},
         {"n": True, "c": "a", "t": "ab", "d": {"e": 1}},
         {"n": 6, "c": ["a"], "t": "  ", "l": [{"x": 1}, 2, 3], "d": {"e": None}},
@@ -208,7 +215,8 @@ def test_validate_fields_accepts_and_rejects_like_before_on_edge_values() -> Non
         {"n": 1, "t": "a"},
         [],
         "x",
-    ):
+    )
+    for request in requests:
         assert _errors(validate_fields(request, fields)) == _errors(ref_validate_fields(request, fields))
     assert validate_fields({"n": 5, "t": "a", "d": {"e": 2}}, fields) == []
 
@@ -347,12 +355,11 @@ def test_merged_settings_are_a_fresh_defaults_dict_updated(system: Any) -> None:
 
 
 def ref_talent(sheet: dict[str, Any], code: str, with_magic: bool = True) -> int:
-    from rules.altaride import derive as D
     from rules.altaride import tables as T
 
-    score = D._int((sheet.get("talents") or {}).get(code), T.TALENT_BASE)
+    score = ref_int((sheet.get("talents") or {}).get(code), T.TALENT_BASE)
     if with_magic:
-        score += D._int((sheet.get("talent_magic_bonus") or {}).get(code), 0)
+        score += ref_int((sheet.get("talent_magic_bonus") or {}).get(code), 0)
     return score
 
 
@@ -377,11 +384,12 @@ def ref_clefs_aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     from rules.clefs import derive as D
     from rules.clefs import tables as t
 
-    aspects = sheet.get("aspects") if isinstance(sheet.get("aspects"), dict) else {}
+    raw = sheet.get("aspects")
+    aspects = raw if isinstance(raw, dict) else {}
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
     state: dict[str, dict[str, int]] = {}
     for code in t.ASPECTS:
-        base = D._as_int(aspects.get(code), 10)
+        base = ref_int(aspects.get(code), 10)
         mine = [s for s in D.skills_of(sheet) if s.get("aspect") == code]
         creation_px = 0 if free else sum(D.creation_level(s) for s in mine)
         total_px = sum(D.granted_px(s) for s in mine) - (sum(D.creation_level(s) for s in mine) if free else 0)
@@ -399,7 +407,7 @@ def ref_clefs_aspect_state(sheet: dict[str, Any]) -> dict[str, dict[str, int]]:
     return state
 
 
-_clefs_skill = st.fixed_dictionaries(
+_clefs_skill: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
     {"name": st.sampled_from(["Épée", "Course"]), "aspect": st.sampled_from(["PH", "ME", "MY", "XX"])},
     optional={
         "nc": st.integers(0, 20),

@@ -6,14 +6,15 @@ import pytest
 
 import rules
 from rules.base import RulesError
+from rules.tests import present
 
 
 def test_altaride_an_incantation_beyond_the_occult_endurance_is_impossible_not_75_percent() -> None:
     system = rules.get_system("altaride")
-    odds = system.odds({"kind": "casting", "incantation": 18, "eo_current": 3, "spell_level": 5})
+    odds = present(system.odds({"kind": "casting", "incantation": 18, "eo_current": 3, "spell_level": 5}))
     assert odds["impossible"] is True and odds["success"] == 0.0
     assert "impossible" in odds["summary"]["fr"]
-    possible = system.odds({"kind": "casting", "incantation": 18, "eo_current": 5, "spell_level": 5})
+    possible = present(system.odds({"kind": "casting", "incantation": 18, "eo_current": 5, "spell_level": 5}))
     assert possible["success"] > 0.5 and "impossible" not in possible
     sheet = system.default_sheet()
     sheet["guild_spells"] = [{"name": "Tempête", "level": 9}]
@@ -33,15 +34,15 @@ def test_sms_wounds_and_fatigue_lower_the_score_and_a_resistive_module_cancels_t
     built = system.build_test(sheet, "module:0", {})
     negatives = [m["rank"] for m in built.request["modules"] if m["kind"] == "negative"]
     assert negatives == [4, 2]  # critical −4 (L139), two fatigue levels (L154)
-    assert system.odds(built.request)["score"] == 1  # 5 − 4 − 2 < 1 counts as 1 (L95)
+    assert present(system.odds(built.request))["score"] == 1  # 5 − 4 − 2 < 1 counts as 1 (L95)
     sheet["modules"].append({"name": "Dur au mal", "kind": "resistive", "rank": 4, "domain": "douleur"})
     built = system.build_test(sheet, "module:0", {})
-    assert system.odds(built.request)["score"] == 5 - 2  # the resistive module cancels the wound (L47)
+    assert present(system.odds(built.request))["score"] == 5 - 2  # the resistive module cancels the wound (L47)
     # The GM may declare the wound not involved (L133); a player may not.
     with pytest.raises(RulesError):
         system.build_test(sheet, "module:0", {"wounds_not_involved": True})
     built = system.build_test(sheet, "module:0", {"wounds_not_involved": True}, gm=True)
-    assert system.odds(built.request)["score"] == 5 - 2
+    assert present(system.odds(built.request))["score"] == 5 - 2
 
 
 @pytest.mark.parametrize(

@@ -141,5 +141,5 @@ def test_it_offers_one_more_rank_in_each_module_the_xp_pay_for():
     ]
     offers = [(o["request"], o["cost"]) for o in sms.purchase_offers(sheet, {"xp": 4}) if o["kind"] == "raise_module"]
     assert offers == [({"module": 1}, 2)]
-    offers = [o["label"].fr for o in sms.purchase_offers(sheet, {"xp": 5}) if o["kind"] == "raise_module"]
-    assert offers == ["Fort (5) : 2 → 3", "Épée (2) : 1 → 2"]
+    labels = [o["label"].fr for o in sms.purchase_offers(sheet, {"xp": 5}) if o["kind"] == "raise_module"]
+    assert labels == ["Fort (5) : 2 → 3", "Épée (2) : 1 → 2"]

@@ -11,6 +11,7 @@ import pytest
 
 from rules import get_system
 from rules.base import RecordingRandom, RulesError, ScriptedRandom, SeededRandom
+from rules.tests import present
 
 SMS = get_system("sms")
 
@@ -138,7 +139,7 @@ def test_it_imports_nothing_from_django():
 )
 def test_it_gives_odds_of_the_die_actually_rolled(request_, die, success):
     """Regression: odds ignored the player's chosen die (L97 «opter pour un dé moins fort ou plus fort»)."""
-    odds = SMS.odds({"kind": "action", **request_})
+    odds = present(SMS.odds({"kind": "action", **request_}))
     assert odds["die"] == die
     assert odds["success"] == pytest.approx(success)
     resolution = SMS.resolve({"kind": "action", **request_}, ScriptedRandom([1]) if die > 5 else ScriptedRandom([]))
@@ -154,15 +155,15 @@ def test_it_heals_at_light_level_when_no_level_is_given():
 def test_it_previews_a_built_spell_as_the_builder_s_odds():
     """The spell builder shows difficulty and energy cost before any roll (L366-L376, L301, L414)."""
     # Offensive, serious wound, against a D6 defence, small area: D6 + 2 = D8; area costs 1 on the score.
-    preview = SMS.odds(
-        {"kind": "spell_builder", "nature": "offensive", "severity": "serious", "target_die": 6, "area": "1"}
+    preview = present(
+        SMS.odds({"kind": "spell_builder", "nature": "offensive", "severity": "serious", "target_die": 6, "area": "1"})
     )
     assert preview["difficulty"] == 8 and preview["score_penalty"] == 1
     assert preview["energy_cost"] == {"transient": 0, "lasting": 1, "participants_lasting": 0}
     assert preview["summary"]["fr"] == "difficulté D8, malus au score 1, coût en énergie : 1 fatigue durable"
     assert preview["summary"]["en"] == "difficulty D8, score penalty 1, energy cost: 1 lasting fatigue"
     # A special power cast as an intervention costs transient fatigue only (L414, L571).
-    power = SMS.odds({"kind": "spell_builder", "mode": "special_power", "intervention": True})
+    power = present(SMS.odds({"kind": "spell_builder", "mode": "special_power", "intervention": True}))
     assert power["energy_cost"] == {"transient": 2, "lasting": 0, "participants_lasting": 0}
     assert "2 transient fatigue" in power["summary"]["en"]
 
@@ -174,6 +175,6 @@ def test_it_refuses_to_preview_an_incomplete_spell():
 
 
 def test_it_gives_the_energy_cost_with_the_odds_of_a_cast():
-    odds = SMS.odds({"kind": "cast_spell", "score": 3, "power": 2})
+    odds = present(SMS.odds({"kind": "cast_spell", "score": 3, "power": 2}))
     assert odds["energy_cost"]["lasting"] == 1
     assert odds["die"] == 6 and odds["success"] == pytest.approx(3 / 6)
