@@ -137,7 +137,7 @@ def test_it_keeps_secret_ranks_for_their_owner_and_the_gms(table: Any, cast: dic
     assert "secret" not in theirs.replace("secrets", "")
     assert "18" not in theirs.split("auction-lots")[1].split("</table>")[0]
     gm_page = client_for(table.gm).get(f"/characters/auctions/{auction.pk}/").content.decode()
-    assert "🔒" in gm_page and "Corwin" in gm_page
+    assert ("rangs secrets" in gm_page or "secret ranks" in gm_page) and "Corwin" in gm_page
     # The public ladder still shows Eric first until the GM records a comparison.
     from rules.ambre import auction as rules_auction
 
