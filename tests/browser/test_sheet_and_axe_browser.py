@@ -65,6 +65,19 @@ def _serious(page: Any) -> list[str]:
     return out
 
 
+#: Terms and values of the sheet's lists whose text is wider than their box (drawn over the neighbour).
+OVERLAPS = """() => {
+  const out = [];
+  document.querySelectorAll('.sheet dl dt, .sf-layout-sheet dl dt').forEach(dt => {
+    const dd = dt.nextElementSibling;
+    if (!dd || dd.tagName !== 'DD') return;
+    const a = dt.getBoundingClientRect(), c = dd.getBoundingClientRect();
+    if (dt.scrollWidth > a.width + 1 || dd.scrollWidth > c.width + 1) out.push(dt.textContent.trim());
+  });
+  return out;
+}"""
+
+
 def test_it_fits_every_system_sheet_on_a_phone_in_french_and_english(
     asgi_server: Any, browser: Any, screenshot_dir: Any
 ) -> None:
@@ -83,6 +96,9 @@ def test_it_fits_every_system_sheet_on_a_phone_in_french_and_english(
                     page.locator(".sheet-headline .prov").first.focus()
                     assert page.locator(".sheet-headline .prov-tip").first.is_visible()
                 widths[f"{system} {lang} {width}"] = page.evaluate("document.documentElement.scrollWidth")
+                # No label or value spills over its neighbour in a narrow card (labels and values stay readable).
+                spills = page.evaluate(OVERLAPS)
+                assert not spills, (system, lang, width, spills)
                 page.screenshot(path=str(screenshot_dir / f"sheet-{system}-{lang}-{width}.png"), full_page=True)
             page.context.close()
     too_wide = {k: w for k, w in widths.items() if w > int(k.rsplit(" ", 1)[1])}
