@@ -237,7 +237,15 @@ def combinations_table() -> list[dict[str, Any]]:
 def derived_specs() -> tuple[DerivedSpec, ...]:
     """Labels of the derived values: current aspects and aspect-PX, pending exchanges, skills, conditions."""
     specs = [DerivedSpec(f"aspects.{c}", t.ASPECT_LABELS[c], "aspects") for c in t.ASPECTS]
-    specs += [DerivedSpec(f"aspect_px.{c}", Msg(f"PX d'aspect {c}", f"Aspect PX {c}"), "aspects") for c in t.ASPECTS]
+    # "PX" is the seed's French abbreviation (points d'expérience); English reads "XP".
+    specs += [
+        DerivedSpec(
+            f"aspect_px.{c}",
+            Msg(f"PX d'aspect — {t.ASPECT_LABELS[c].fr}", f"Aspect XP — {t.ASPECT_LABELS[c].en}"),
+            "aspects",
+        )
+        for c in t.ASPECTS
+    ]
     specs += [
         DerivedSpec(
             "pending_means_exchanges", Msg("Échanges de moyens en attente", "Pending means exchanges"), "means"

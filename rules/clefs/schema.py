@@ -67,7 +67,7 @@ SKILL_ITEM_FIELDS: tuple[Field, ...] = (
     Field(
         "aspect_px_granted",
         "int",
-        Msg("PX d'aspect donnés", "Aspect PX given"),
+        Msg("PX d'aspect donnés", "Aspect XP given"),
         default=None,
         minimum=0,
         maximum=t.NC_MAX,
