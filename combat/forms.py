@@ -94,8 +94,9 @@ class DeclarationForm(forms.Form):
             if field is None:
                 continue
             name = f.path.replace(".", "__")
-            if f.path in options and not gm and f.kind in ("str", "int"):
-                # The sheet's choices (its skills, weapons): a player picks one of them.
+            if f.path in options and (f.kind == "int" if gm else f.kind in ("str", "int")):
+                # The sheet's choices (its skills, weapons): a player picks one of them. The GM picks an
+                # item of a sheet list by name too (its index means nothing to a person); other inputs stay free.
                 choices = [("", "—"), *((value, label.get(_lang())) for value, label in options[f.path])]
                 field = forms.TypedChoiceField(
                     label=field.label,

@@ -60,6 +60,6 @@ def test_the_adjust_menu_names_values_in_the_systems_words(fight):
     client = Client()
     client.force_login(fight.table.gm)
     html = client.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
-    assert f'value="{fight.cendre.pk}|wounds.serious">Blessures sérieuses : 0</option>' in html
-    assert f'value="{fight.cendre.pk}|dead">Mort : ' in html
+    assert f'value="{fight.cendre.pk}|wounds.serious">Blessures sérieuses\u00a0: 0</option>' in html
+    assert f'value="{fight.cendre.pk}|dead">Mort\u00a0: ' in html
     assert ">wounds.serious" not in html and ">dead " not in html

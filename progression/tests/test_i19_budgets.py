@@ -51,7 +51,7 @@ def test_an_approved_altaride_sheet_shows_its_creation_budget_as_approved_and_th
     page = client.get(f"/characters/{hero.pk}/").content.decode()
     budget = page.split('id="budget-title"')[1].split("</section>")[0]  # the GM's folded creation budget
     assert re.search(rf"<strong>{balance}</strong> disponibles maintenant \(registre\)", budget)
-    assert "Talents : <strong>605</strong> / 4000" in budget  # the talents pool as approved
+    assert "Talents\u00a0: <strong>605</strong> / 4000" in budget  # the talents pool as approved
     today = hero.rule_system.creation_budget(hero.sheet).pools["talents"]["spent"]
     assert today > 605 and f"<strong>{today}</strong>" not in budget
     # A draft still shows the live creation budget.

@@ -43,7 +43,7 @@ def test_it_names_a_request_by_its_kind_not_its_key(table: Any, client: Any) -> 
     assert "<li>Points d&#x27;attribut (Physique +5) · " in page
     client.force_login(table.gm)
     page = client.get(reverse("progression:campaign", kwargs={"campaign_id": table.campaign.pk})).content.decode()
-    assert "Alice</a> : Points d&#x27;attribut · Physique +5 (" in page
+    assert "Alice</a>\u00a0: Points d&#x27;attribut · Physique +5 (" in page
 
 
 def test_it_makes_unknown_kinds_readable() -> None:
@@ -99,7 +99,7 @@ def test_it_shows_ranks_only_when_there_are_some_with_attribute_names(table: Any
     snapshot.save()
     page = client.get(url).content.decode()
     assert "<h3>Rangs</h3>" in page
-    assert "<li>Combat : " in page and "<li>cbt" not in page
+    assert "<li>Combat\u00a0: " in page and "<li>cbt" not in page
     assert "public 3" in page or "public 3" in page.replace("publique", "public")
     assert "2" not in page.split("<h3>Rangs</h3>")[1].split("</ul>")[0]  # the true position is the GMs'
 

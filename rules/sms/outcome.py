@@ -123,9 +123,8 @@ def action_options(
     """The sheet's weapons (L597: an unsuited weapon costs the size difference)."""
     if defending:
         return {}
+    # A sheet without weapons offers none: the form shows an empty choice, never a bare index.
     weapons = [w for w in sheet.get("weapons") or [] if isinstance(w, Mapping)]
-    if not weapons:
-        return {}
     return {
         "weapon": tuple((str(i), Msg(str(w.get("name") or i), str(w.get("name") or i))) for i, w in enumerate(weapons))
     }

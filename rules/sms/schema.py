@@ -1021,7 +1021,20 @@ def _action_fields() -> tuple[Field, ...]:
         Field("shield", "bool", Msg("Bouclier sur le membre visé", "Shield on the limb attacked"), default=False),
         Field("barrier_power", "int", Msg("Barrière magique", "Magic barrier"), default=0, minimum=0, maximum=5),
         _CIRC,
-        Field("weapon", "int", Msg("Arme (index)", "Weapon (index)"), default=None, minimum=0, maximum=19),
+        Field(
+            "weapon",
+            "int",
+            Msg("Arme", "Weapon"),
+            default=None,
+            minimum=0,
+            maximum=19,
+            item_of="weapons",
+            # L597: an unsuited weapon costs the size difference.
+            help=Msg(
+                "Une arme de la feuille ; une arme inadaptée coûte la différence de taille.",
+                "A weapon of the sheet; an unsuited weapon costs the size difference.",
+            ),
+        ),
         Field(
             "apply_size", "bool", Msg("Appliquer la différence de taille", "Apply the size difference"), default=True
         ),
