@@ -44,13 +44,9 @@ def action_options(
         for w in settings.get("weapon_catalogue") or []
         if isinstance(w, dict) and w.get("key")
     )
-    out: dict[str, tuple[tuple[str, Msg], ...]] = {}
+    # Always both keys: with no skill or no weapon the form offers an empty choice, never a free key to type.
     skill_path, weapon_path = ("defender_skill", "defender_weapon") if defending else ("skill", "weapon")
-    if skills:
-        out[skill_path] = skills
-    if weapons:
-        out[weapon_path] = weapons
-    return out
+    return {skill_path: skills, weapon_path: weapons}
 
 
 def public_outcome(result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:
