@@ -1,6 +1,6 @@
 """Signals the combat app sends; higher apps connect to them in their ``AppConfig.ready()``.
 
-Combat sits below the rhythm of play (``LAYERS.md``): it never imports ``rhythm``.
+Combat sits below the rhythm of play (README.md, "Architecture"): it never imports ``rhythm``.
 What the rhythm does when a fight needs someone (tell a defender to choose) is a
 receiver of these signals.
 

@@ -1,4 +1,4 @@
-"""Combat's place in the layers (``LAYERS.md``): it imports only lower apps, and at module level.
+"""Combat's place in the layers (README.md, "Architecture"): it imports only lower apps, and at module level.
 
 Combat sits above campaigns, characters, live, config and rules, beside progression, below
 rhythm, moderation, api and the plug-ins: what a higher app does when a fight needs it is a
