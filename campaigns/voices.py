@@ -3,7 +3,7 @@
 Why a port (dependency inversion) rather than moving code up: writing a post, the forum's
 central write (:func:`campaigns.services.create_post`), must check the character a post speaks
 as and build a test from that character's sheet; the post form offers those characters. The
-characters app sits above campaigns (LAYERS.md) and already depends on it (a character belongs
+characters app sits above campaigns (README.md, "Architecture") and already depends on it (a character belongs
 to a campaign), so moving ``create_post`` or the post form into it would put the forum's core in
 the sheets' app. Instead campaigns states here the few questions it asks, and the characters app
 answers them (:class:`characters.voices.CharacterVoices`, registered in its
