@@ -241,7 +241,7 @@ def derived_specs() -> tuple[DerivedSpec, ...]:
     specs += [
         DerivedSpec(
             f"aspect_px.{c}",
-            Msg(f"PX d'aspect — {t.ASPECT_LABELS[c].fr}", f"Aspect XP — {t.ASPECT_LABELS[c].en}"),
+            Msg(f"PX d'aspect ({c.capitalize()})", f"Aspect XP ({c.capitalize()})"),
             "aspects",
         )
         for c in t.ASPECTS
