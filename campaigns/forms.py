@@ -53,6 +53,14 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
         if not spec.required:
             choices = [("", "—"), *choices]
         return forms.ChoiceField(required=spec.required, choices=choices, **common)
+    if spec.multiple:
+        common["initial"] = [str(v) for v in value] if isinstance(value, list) else []
+        return forms.MultipleChoiceField(
+            required=spec.required,
+            choices=[(str(v), m.get(lang)) for v, m in spec.choices],
+            widget=forms.CheckboxSelectMultiple,
+            **common,
+        )
     if spec.kind in ("str", "text"):
         widget = forms.Textarea(attrs={"rows": 3}) if spec.kind == "text" else None
         return forms.CharField(required=spec.required, max_length=spec.max_length, widget=widget, strip=True, **common)
@@ -60,9 +68,9 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
 
 
 def structured_lists(specs: tuple[Field, ...]) -> tuple[Field, ...]:
-    """Settings that are lists of records (catalogues, bestiary, archetypes):
-    edited with their own structured editor, never as JSON."""
-    return tuple(f for f in specs if f.kind == "list" and f.item_fields)
+    """Settings that are lists of records (catalogues, bestiary) or keyed maps (archetype modules, power
+    tables): edited with their own structured editor, never as JSON."""
+    return tuple(f for f in specs if (f.kind == "list" and f.item_fields) or f.keyed)
 
 
 def add_rules_fields(form: forms.Form, specs: tuple[Field, ...], values: dict[str, Any], prefix: str) -> None:

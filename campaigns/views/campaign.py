@@ -201,8 +201,12 @@ def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         values, parse_errors = records.parse_sheet([field], request.POST, stored)
-        structural = "_add" in request.POST or any(k.startswith("del:") for k in request.POST)
-        if not structural:
+        structural = (
+            "_add" in request.POST or "_example" in request.POST or any(k.startswith("del:") for k in request.POST)
+        )
+        if not structural and parse_errors:
+            status = 400  # a key missing, repeated or of the wrong type: nothing is saved
+        elif not structural:
             try:
                 services.update_campaign(
                     request.user,
@@ -224,7 +228,7 @@ def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
             else:
                 messages.success(request, _("Saved."))
                 return redirect("campaigns:settings_list", slug=campaign.slug, path=path)
-        for e in parse_errors:
+        for e in parse_errors if not structural else ():
             errors.setdefault(e.path, []).append(records.msg(e.message))
     invalid = sum(len(m) for m in errors.values())
     labels = system.group_labels()
