@@ -183,7 +183,10 @@ def campaign_settings(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Settings saved."))
             return redirect("campaigns:settings", slug=campaign.slug)
-    return render(request, "campaigns/campaign_settings.html", _campaign_context(request, campaign, form=form))
+    status = 400 if request.method == "POST" else 200  # refused: nothing saved, the messages at their fields
+    return render(
+        request, "campaigns/campaign_settings.html", _campaign_context(request, campaign, form=form), status=status
+    )
 
 
 def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
