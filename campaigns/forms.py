@@ -91,14 +91,20 @@ def collect_rules_values(cleaned: dict[str, Any], specs: tuple[Field, ...], pref
     return data
 
 
-def apply_errors(form: forms.Form, exc: ValidationError) -> None:
-    """Put a service's ``ValidationError`` on the form's fields (unknown keys: non-field)."""
+def apply_errors(form: forms.Form, exc: ValidationError, labels: dict[str, str] | None = None) -> None:
+    """Put a service's ``ValidationError`` on the form's fields (unknown keys: non-field).
+
+    ``labels`` names the non-field keys by prefix (a setting edited on its own page): its label goes
+    before the message, so the GM knows which list to open."""
     if not hasattr(exc, "error_dict"):
         form.add_error(None, exc.messages)
         return
     for key, errors in exc.message_dict.items():
         target = key if key in form.fields else None
+        label = next((v for k, v in (labels or {}).items() if key == k or key.startswith(k + "__")), "")
         for message in errors:
+            if target is None and label:
+                message = _("%(list)s: %(message)s") % {"list": label, "message": message}
             form.add_error(target, message)
 
 
@@ -136,6 +142,16 @@ class CampaignForm(forms.Form):
             {"path": f.path, "label": f.label.get(lang), "count": len(values.get(f.path) or [])}
             for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
         ]
+
+    def list_labels(self) -> dict[str, str]:
+        """The error key prefix of each setting edited on its own page, with its label."""
+        if self.campaign is None:
+            return {}
+        lang = _lang()
+        return {
+            field_name(f.path, "system__"): f.label.get(lang)
+            for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
+        }
 
     def system_values(self) -> dict[str, Any] | None:
         """The plain options posted, over the lists kept from the stored settings."""

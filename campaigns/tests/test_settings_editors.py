@@ -409,3 +409,50 @@ def test_a_nested_list_renders_inputs_not_json() -> None:
     transfers = next(c for c in nodes[0]["items"][0]["children"] if c["path"] == "artefacts.0.transfers")
     assert transfers["kind"] == "list" and transfers["items"][0]["children"]
     assert all(c["kind"] != "dict" for c in transfers["items"][0]["children"])
+
+
+def test_a_wrong_stored_list_is_named_when_the_main_settings_are_refused() -> None:
+    """A rank name stored before the editor checked it ("2" is Adept, named by the text): the main form
+    says which list to open, and saves nothing."""
+    table = make_table("ambre")
+    table.campaign.system_settings = {"power_rank_names": {"2": "Seigneur"}}
+    table.campaign.save()
+    response = _client(table.gm).post(
+        f"/campaigns/{table.campaign.slug}/settings/", _settings_post(table, title="Changé")
+    )
+    assert response.status_code == 400
+    assert "Noms des rangs au-delà d&#x27;Adepte : Doit être au moins 3." in response.content.decode()
+    table.campaign.refresh_from_db()
+    assert table.campaign.title != "Changé"
+    assert table.campaign.system_settings == {"power_rank_names": {"2": "Seigneur"}}
+    # The editor shows the stored row with its message on the first save attempt.
+    html = (
+        _client(table.gm)
+        .post(
+            _url(table, "power_rank_names"),
+            {"n:power_rank_names": "1", "s:power_rank_names.0.key": "2", "s:power_rank_names.0.value": "Seigneur"},
+        )
+        .content.decode()
+    )
+    assert 'id="e-f-power_rank_names-0-key"><li>Doit être au moins 3.' in html
+
+
+def test_the_api_accepts_and_returns_the_same_stored_shapes() -> None:
+    from api.tests.conftest import token_client
+
+    table = make_table("sms")
+    settings = {
+        "allowed_races": ["humain"],
+        "archetype_modules": {
+            "guerrier": [{"name": "Escrime", "kind": "positive", "scope": 2, "rank": 3, "predefined": ""}]
+        },
+        "weapon_base_damage": {"Hache": 1},
+    }
+    url = f"/api/v1/campaigns/{table.campaign.pk}/"
+    response = token_client(table.gm).patch(url, {"system_settings": settings}, format="json")
+    assert response.status_code == 200
+    assert {k: response.json()["system_settings"][k] for k in settings} == settings
+    bad = {**settings, "weapon_base_damage": {"Hache": 3}}
+    response = token_client(table.gm).patch(url, {"system_settings": bad}, format="json")
+    assert response.status_code == 400 and "system_settings.weapon_base_damage.Hache" in response.content.decode()
+    assert _stored(table)["weapon_base_damage"] == {"Hache": 1}

@@ -179,7 +179,7 @@ def campaign_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 system_settings=form.system_values(),
             )
         except ValidationError as exc:
-            apply_errors(form, exc)
+            apply_errors(form, exc, form.list_labels())
         else:
             messages.success(request, _("Settings saved."))
             return redirect("campaigns:settings", slug=campaign.slug)
