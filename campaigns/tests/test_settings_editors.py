@@ -456,3 +456,27 @@ def test_the_api_accepts_and_returns_the_same_stored_shapes() -> None:
     response = token_client(table.gm).patch(url, {"system_settings": bad}, format="json")
     assert response.status_code == 400 and "system_settings.weapon_base_damage.Hache" in response.content.decode()
     assert _stored(table)["weapon_base_damage"] == {"Hache": 1}
+
+
+def test_the_generic_editor_parses_a_multiple_choice_and_a_list_of_plain_values() -> None:
+    from django.http import QueryDict
+
+    from rules.base import Msg
+
+    colours = Field(
+        "colours", "list", Msg("Couleurs", "Colours"), choices=(("r", Msg("Rouge", "Red")), ("b", Msg("Bleu", "Blue")))
+    )
+    words = Field(
+        "words", "list", Msg("Mots", "Words"), value_field=Field("w", "str", Msg("Mot", "Word"), required=True)
+    )
+    data = QueryDict(mutable=True)
+    data.setlist("s:colours", ["b", "r"])
+    data.update({"h:colours": "1", "n:words": "2", "s:words.0.value": " feu ", "s:words.1.value": "eau"})
+    values, errors = records.parse_sheet([colours, words], data, {})
+    assert values == {"colours": ["r", "b"], "words": ["feu", "eau"]} and errors == []
+    data.setlist("s:colours", ["x"])
+    _values, errors = records.parse_sheet([colours], data, {})
+    assert [(e.path, e.code) for e in errors] == [("colours", "invalid_choice")]
+    nodes = records.build_nodes([colours, words], {"colours": ["b"], "words": ["feu"]}, {})
+    assert nodes[0]["kind"] == "multiple" and nodes[0]["value"] == ["b"]
+    assert nodes[1]["kind"] == "list" and nodes[1]["items"][0]["title"] == "feu"
