@@ -583,15 +583,16 @@ def _compiled(fields: Iterable[Field]) -> _Compiled | None:
             a = f.max_length
         elif f.kind == "choice":
             a = {v for v, _ in f.choices}
-        elif f.kind == "list":
+        kind: str = f.kind
+        if f.kind == "list":
             if (f.choices or f.value_field is not None) and not f.item_fields:
-                return None  # a multiple choice or a list of plain values: checked in full
+                kind = "empty_list"  # a multiple choice or a list of plain values: empty, or checked in full
             a, b = f.max_items, _compiled(f.item_fields) if f.item_fields else None
             if f.item_fields and b is None:
                 return None  # item fields given as a list: not compiled
         elif f.kind == "dict" and (f.key_field is not None or f.value_field is not None):
-            return None  # a keyed map: checked in full
-        checks.append((f.path, "." in f.path or not f.path, f.kind, f.required, a, b))
+            kind = "empty_dict"  # a keyed map: empty, or checked in full
+        checks.append((f.path, "." in f.path or not f.path, kind, f.required, a, b))
     compiled = _Compiled(tuple(checks))
     if len(_CHECKERS) > 512:
         _CHECKERS.clear()
@@ -672,6 +673,10 @@ def _value_ok(value: Any, check: tuple[Any, ...]) -> bool:
         return True
     if kind == "dict":
         return isinstance(value, dict)
+    if kind == "empty_list":
+        return cls is list and not value
+    if kind == "empty_dict":
+        return cls is dict and not value
     return True
 
 
