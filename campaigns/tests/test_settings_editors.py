@@ -480,3 +480,30 @@ def test_the_generic_editor_parses_a_multiple_choice_and_a_list_of_plain_values(
     nodes = records.build_nodes([colours, words], {"colours": ["b"], "words": ["feu"]}, {})
     assert nodes[0]["kind"] == "multiple" and nodes[0]["value"] == ["b"]
     assert nodes[1]["kind"] == "list" and nodes[1]["items"][0]["title"] == "feu"
+
+
+def test_a_gm_notes_an_npcs_difficulties_as_rows_and_a_player_cannot() -> None:
+    """SMS ``npc.difficulties`` ("la difficulté pour lui résister est de 3"): a keyed map on the sheet,
+    edited as rows by the GM (no JSON), read-only for a player."""
+    from characters.tests.conftest import form_data, make_character
+
+    table = make_table("sms")
+    system = rules.get_system("sms")
+    npc = make_character(table, table.gm, name="Garde", is_npc=True)
+    edit = f"/characters/{npc.pk}/edit/"
+    html = _client(table.gm).get(edit).content.decode()
+    assert 'name="n:npc.difficulties"' in html and not _json_textareas(html)
+    data = form_data(system, npc.sheet, version=npc.version)
+    data.update({"n:npc.difficulties": "1", "s:npc.difficulties.0.key": "attaque", "s:npc.difficulties.0.value": "3"})
+    assert _client(table.gm).post(edit, data).status_code == 302
+    npc.refresh_from_db()
+    assert npc.sheet["npc"]["difficulties"] == {"attaque": 3}
+    data.update({"s:npc.difficulties.0.value": "beaucoup", "version": str(npc.version)})
+    response = _client(table.gm).post(edit, data)
+    assert response.status_code == 400
+    assert re.search(r'id="e-f-npc-difficulties-0-value"><li>Entrez un nombre entier', response.content.decode())
+    npc.refresh_from_db()
+    assert npc.sheet["npc"]["difficulties"] == {"attaque": 3}
+    pc = make_character(table, table.player, name="Héroïne")
+    html = _client(table.player).get(f"/characters/{pc.pk}/edit/").content.decode()
+    assert 'name="s:npc.difficulties.0.key"' not in html and not _json_textareas(html)

@@ -359,7 +359,23 @@ def sheet_fields() -> tuple[Field, ...]:
             group="npc",
         ),
         Field("npc.is_minion", "bool", Msg("Sbire / quidam", "Minion / bystander"), default=False, group="npc"),
-        Field("npc.difficulties", "dict", Msg("Difficultés notées", "Noted difficulties"), default={}, group="npc"),
+        Field(
+            "npc.difficulties",
+            "dict",
+            Msg("Difficultés notées", "Noted difficulties"),
+            default={},
+            group="npc",
+            max_items=50,
+            audience="gm",  # a GM's note, as when it was edited by GMs only
+            key_field=Field("against", "str", Msg("Pour résister à", "To resist"), required=True, max_length=60),
+            value_field=Field(
+                "difficulty", "int", Msg("Difficulté", "Difficulty"), required=True, minimum=0, maximum=30
+            ),
+            help=Msg(
+                "« la difficulté pour lui résister est de 3 » (L997) : un nombre entier de 0 à 30.",
+                '"the difficulty to resist it is 3" (L997): a whole number from 0 to 30.',
+            ),
+        ),
         Field(
             "advances",
             "list",
