@@ -366,7 +366,6 @@ def sheet_fields() -> tuple[Field, ...]:
             default={},
             group="npc",
             max_items=50,
-            audience="gm",  # a GM's note, as when it was edited by GMs only
             key_field=Field("against", "str", Msg("Pour résister à", "To resist"), required=True, max_length=60),
             value_field=Field(
                 "difficulty", "int", Msg("Difficulté", "Difficulty"), required=True, minimum=0, maximum=30
