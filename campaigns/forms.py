@@ -53,6 +53,14 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
         if not spec.required:
             choices = [("", "—"), *choices]
         return forms.ChoiceField(required=spec.required, choices=choices, **common)
+    if spec.multiple:
+        common["initial"] = [str(v) for v in value] if isinstance(value, list) else []
+        return forms.MultipleChoiceField(
+            required=spec.required,
+            choices=[(str(v), m.get(lang)) for v, m in spec.choices],
+            widget=forms.CheckboxSelectMultiple,
+            **common,
+        )
     if spec.kind in ("str", "text"):
         widget = forms.Textarea(attrs={"rows": 3}) if spec.kind == "text" else None
         return forms.CharField(required=spec.required, max_length=spec.max_length, widget=widget, strip=True, **common)
@@ -60,9 +68,9 @@ def build_rules_field(spec: Field, initial: Any = None) -> forms.Field:
 
 
 def structured_lists(specs: tuple[Field, ...]) -> tuple[Field, ...]:
-    """Settings that are lists of records (catalogues, bestiary, archetypes):
-    edited with their own structured editor, never as JSON."""
-    return tuple(f for f in specs if f.kind == "list" and f.item_fields)
+    """Settings that are lists of records (catalogues, bestiary) or keyed maps (archetype modules, power
+    tables): edited with their own structured editor, never as JSON."""
+    return tuple(f for f in specs if (f.kind == "list" and f.item_fields) or f.keyed)
 
 
 def add_rules_fields(form: forms.Form, specs: tuple[Field, ...], values: dict[str, Any], prefix: str) -> None:
@@ -83,14 +91,20 @@ def collect_rules_values(cleaned: dict[str, Any], specs: tuple[Field, ...], pref
     return data
 
 
-def apply_errors(form: forms.Form, exc: ValidationError) -> None:
-    """Put a service's ``ValidationError`` on the form's fields (unknown keys: non-field)."""
+def apply_errors(form: forms.Form, exc: ValidationError, labels: dict[str, str] | None = None) -> None:
+    """Put a service's ``ValidationError`` on the form's fields (unknown keys: non-field).
+
+    ``labels`` names the non-field keys by prefix (a setting edited on its own page): its label goes
+    before the message, so the GM knows which list to open."""
     if not hasattr(exc, "error_dict"):
         form.add_error(None, exc.messages)
         return
     for key, errors in exc.message_dict.items():
         target = key if key in form.fields else None
+        label = next((v for k, v in (labels or {}).items() if key == k or key.startswith(k + "__")), "")
         for message in errors:
+            if target is None and label:
+                message = _("%(list)s: %(message)s") % {"list": label, "message": message}
             form.add_error(target, message)
 
 
@@ -128,6 +142,16 @@ class CampaignForm(forms.Form):
             {"path": f.path, "label": f.label.get(lang), "count": len(values.get(f.path) or [])}
             for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
         ]
+
+    def list_labels(self) -> dict[str, str]:
+        """The error key prefix of each setting edited on its own page, with its label."""
+        if self.campaign is None:
+            return {}
+        lang = _lang()
+        return {
+            field_name(f.path, "system__"): f.label.get(lang)
+            for f in structured_lists(self.campaign.rule_system.campaign_settings_fields())
+        }
 
     def system_values(self) -> dict[str, Any] | None:
         """The plain options posted, over the lists kept from the stored settings."""

@@ -8,8 +8,12 @@ records, so both can use it; ``characters.sheetform`` re-exports its names.
 
 Input names are the dotted paths prefixed with ``s:`` (``s:powers.0.level``);
 a list posts its item count as ``n:<path>``, a removed item ``del:<path>.<i>``
-and the "add an item" button ``_add=<path>``. The templates render the nodes with
-``campaigns/records/node.html``.
+and the "add an item" button ``_add=<path>``; ``_example=<path>`` fills a field with its declared
+``example`` (nothing saved until the form is saved). A multiple choice (a ``list`` with ``choices``)
+posts its ticked values under ``s:<path>`` and ``h:<path>``. A keyed map (a ``dict`` with
+``key_field``/``value_field``) and a list of plain values (a ``list`` with ``value_field``) are edited
+as list rows ``<path>.<i>.key`` / ``<path>.<i>.value``: the stored shape stays the map or the list.
+The templates render the nodes with ``campaigns/records/node.html``.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from config import jsonlimits
-from rules.base import Field, FieldError, Msg, default_from_fields, get_path, set_path
+from rules.base import Field, FieldError, Msg, default_from_fields, get_path, is_digits, set_path, validate_fields
 
 MAX_LIST_ITEMS = 300
 
@@ -123,6 +128,27 @@ def _parse_field(
     if locked and is_locked(schema or f.path, locked):
         return old
     name = "s:" + full
+    if f.example is not None and data.get("_example") == full:
+        return copy.deepcopy(f.example)
+    if f.multiple:
+        if ("h:" + full) not in data and name not in data:
+            return old
+        getlist = getattr(data, "getlist", None)
+        raw_values = getlist(name) if getlist is not None else data.get(name) or []
+        ticked = {str(v) for v in ([raw_values] if isinstance(raw_values, str) else raw_values)}
+        unknown = ticked - {str(v) for v, _ in f.choices}
+        if unknown:
+            errors.append(
+                FieldError(
+                    full,
+                    "invalid_choice",
+                    Msg("Choix invalide : {v}.", "Invalid choice: {v}.").format(v=", ".join(sorted(unknown))),
+                )
+            )
+        return [v for v, _ in f.choices if str(v) in ticked]
+    if f.keyed or _scalar_list(f):
+        rows = _parse_field(rows_field(f), full, data, to_rows(f, old), errors, add, allow_dict, schema, locked)
+        return _from_rows(f, rows, full, errors)
     if f.kind == "list":
         raw_count = data.get("n:" + full)
         if raw_count is None:
@@ -189,6 +215,84 @@ def _parse_field(
     return raw  # choice
 
 
+def _scalar_list(f: Field) -> bool:
+    return f.kind == "list" and f.value_field is not None and not f.item_fields
+
+
+def rows_field(f: Field) -> Field:
+    """A keyed map (``{key: value}``) or a list of plain values seen as a list of rows ``{key, value}``
+    (``{value}``), which the list editor edits."""
+    assert f.value_field is not None
+    value = replace(f.value_field, path="value")
+    items = (replace(f.key_field, path="key"), value) if f.keyed and f.key_field is not None else (value,)
+    return replace(f, kind="list", item_fields=items, key_field=None, value_field=None, choices=(), example=None)
+
+
+def to_rows(f: Field, value: Any) -> Any:
+    """The stored map or list as editor rows (rows already, after a refused parse, are kept)."""
+    if f.keyed:
+        if isinstance(value, dict):
+            return [{"key": str(k), "value": copy.deepcopy(v)} for k, v in value.items()]
+        return value if isinstance(value, list) else []
+    if isinstance(value, list):
+        return [v if isinstance(v, dict) and set(v) <= {"value"} else {"value": v} for v in value]
+    return []
+
+
+def _from_rows(f: Field, rows: Any, full: str, errors: list[FieldError]) -> Any:
+    """Editor rows back to the stored shape. A keyed map's keys are checked here (required, declared
+    type, once each): with one wrong the rows are kept as posted, for the form to show again."""
+    rows = rows if isinstance(rows, list) else []
+    if not f.keyed:
+        values = []
+        for row in rows:
+            value = row.get("value") if isinstance(row, dict) else row
+            values.append(value.strip() if isinstance(value, str) else value)
+        return values
+    key_field = replace(f.key_field, path="key") if f.key_field is not None else None
+    out: dict[str, Any] = {}
+    wrong = False
+    for index, row in enumerate(rows):
+        at = f"{full}.{index}.key"
+        raw = row.get("key") if isinstance(row, dict) else None
+        key = "" if raw is None else str(raw).strip()
+        if key == "":
+            errors.append(FieldError(at, "required", Msg("Ce champ est obligatoire.", "This field is required.")))
+            wrong = True
+            continue
+        if key_field is not None:
+            typed: Any = int(key) if key_field.kind == "int" and is_digits(key.lstrip("+-")) else key
+            found = validate_fields({"key": typed}, (key_field,), prefix=f"{full}.{index}.")
+            if found:
+                errors.extend(found)
+                wrong = True
+                continue
+            key = str(typed)
+        if key in out:
+            errors.append(FieldError(at, "duplicate_key", Msg("Déjà dans la liste.", "Already in the list.")))
+            wrong = True
+            continue
+        value = row.get("value") if isinstance(row, dict) else None
+        out[key] = value.strip() if isinstance(value, str) and f.value_field and f.value_field.kind == "str" else value
+    return rows if wrong else out
+
+
+def _remap_map_errors(full: str, keys: list[str], errors: dict[str, list[str]]) -> None:
+    """Errors the rules report at ``<map>.<key>...`` moved to the row showing that key (``<map>.<i>.value...``)."""
+    prefix = full + "."
+    for path in [p for p in errors if p.startswith(prefix)]:
+        rest = path[len(prefix) :]
+        best = max(
+            (i for i, k in enumerate(keys) if rest == k or rest.startswith(k + ".")),
+            key=lambda i: len(keys[i]),
+            default=None,
+        )
+        if best is None:
+            continue
+        target = f"{prefix}{best}.value{rest[len(keys[best]) :]}"
+        errors.setdefault(target, []).extend(errors.pop(path))
+
+
 def type_errors(errors: Iterable[FieldError]) -> list[FieldError]:
     """Errors that make a sheet unstorable (a value of the wrong type)."""
     return [e for e in errors if e.code in TYPE_ERROR_CODES]
@@ -247,6 +351,18 @@ def _node(
     locked: tuple[str, ...] = (),
 ) -> dict:
     readonly = readonly or is_locked(schema or f.path, locked)
+    if f.keyed or _scalar_list(f):
+        rows = to_rows(f, value)
+        if f.keyed and isinstance(value, dict):
+            _remap_map_errors(full, [str(k) for k in value], errors)
+        node = _node(rows_field(f), full, rows, errors, readonly, allow_dict, schema, locked)
+        node["example"] = f.example is not None and not node["readonly"]
+        key_labels = {str(v): msg(label) for v, label in f.key_field.choices} if f.key_field is not None else {}
+        for item, row in zip(node["items"], rows, strict=False):
+            shown = row.get("key" if f.keyed else "value") if isinstance(row, dict) else None
+            if shown not in (None, ""):
+                item["title"] = key_labels.get(str(shown), str(shown))
+        return node
     node: dict[str, Any] = {
         "path": full,
         "name": "s:" + full,
@@ -262,7 +378,14 @@ def _node(
         "readonly": readonly or (f.kind == "dict" and not allow_dict),
         "secret": f.secret,
     }
-    if f.kind == "choice":
+    node["example"] = f.example is not None and not node["readonly"]
+    if f.multiple:
+        node["kind"] = "multiple"
+        node["choices"] = [(str(value_), msg(label) or str(value_)) for value_, label in f.choices]
+        node["value"] = [str(v) for v in value] if isinstance(value, list) else []
+        labels = dict(node["choices"])
+        node["display"] = ", ".join(labels.get(v, v) for v in node["value"]) or "—"
+    elif f.kind == "choice":
         node["choices"] = [(value_, msg(label) or value_ or "—") for value_, label in f.choices]
         node["value"] = "" if value is None else str(value)
         if node["value"] not in {c for c, _ in node["choices"]}:

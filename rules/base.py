@@ -171,7 +171,16 @@ class Field:
 
     ``path`` is dotted (``"attributes.strength"``). For ``kind="list"`` the
     items are objects described by ``item_fields`` (paths relative to the
-    item). ``group`` is a display group, ``step`` the creation wizard step.
+    item); a ``list`` with ``choices`` and no ``item_fields`` is a multiple
+    choice (a list of choice values, each at most once), and a ``list`` with a
+    ``value_field`` and no ``item_fields`` a list of plain values (each
+    described by ``value_field``, its path ignored). A ``dict`` with
+    ``key_field`` and ``value_field`` is a keyed map ``{key: value}`` (the
+    key described by ``key_field``, its path ignored; the value by
+    ``value_field``, which may be a list of records): forms edit it as rows,
+    never as JSON. ``example`` is a value a form may offer to fill in (a
+    catalogue's starter content; what the seed does not number is left blank
+    for the GM). ``group`` is a display group, ``step`` the creation wizard step.
     """
 
     path: str
@@ -196,6 +205,19 @@ class Field:
     #: (the SMS module raised by a purchase): that list's path. Forms offer
     #: the items by name, never the bare index.
     item_of: str = ""
+    key_field: Field | None = None
+    value_field: Field | None = None
+    example: JSON = None
+
+    @property
+    def multiple(self) -> bool:
+        """A multiple choice: a list of values from ``choices``."""
+        return self.kind == "list" and bool(self.choices) and not self.item_fields
+
+    @property
+    def keyed(self) -> bool:
+        """A keyed map edited as rows (``key_field`` → ``value_field``)."""
+        return self.kind == "dict" and self.key_field is not None and self.value_field is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -216,6 +238,9 @@ class Field:
             "secret": self.secret,
             "audience": self.audience,
             "item_of": self.item_of,
+            "key_field": self.key_field.to_dict() if self.key_field else None,
+            "value_field": self.value_field.to_dict() if self.value_field else None,
+            "example": self.example,
         }
 
 
@@ -427,6 +452,10 @@ def _clean_value(value: Any, f: Field) -> Any:
                 return str(value)
     elif kind == "list" and f.item_fields and isinstance(value, list):
         return [clean(item, f.item_fields) if isinstance(item, dict) else item for item in value]
+    elif kind == "list" and f.value_field is not None and isinstance(value, list):
+        return [v if v is None else _clean_value(v, f.value_field) for v in value]
+    elif kind == "dict" and f.value_field is not None and isinstance(value, dict):
+        return {k: v if v is None else _clean_value(v, f.value_field) for k, v in value.items()}
     return value
 
 
@@ -554,11 +583,16 @@ def _compiled(fields: Iterable[Field]) -> _Compiled | None:
             a = f.max_length
         elif f.kind == "choice":
             a = {v for v, _ in f.choices}
-        elif f.kind == "list":
+        kind: str = f.kind
+        if f.kind == "list":
+            if (f.choices or f.value_field is not None) and not f.item_fields:
+                kind = "empty_list"  # a multiple choice or a list of plain values: empty, or checked in full
             a, b = f.max_items, _compiled(f.item_fields) if f.item_fields else None
             if f.item_fields and b is None:
                 return None  # item fields given as a list: not compiled
-        checks.append((f.path, "." in f.path or not f.path, f.kind, f.required, a, b))
+        elif f.kind == "dict" and (f.key_field is not None or f.value_field is not None):
+            kind = "empty_dict"  # a keyed map: empty, or checked in full
+        checks.append((f.path, "." in f.path or not f.path, kind, f.required, a, b))
     compiled = _Compiled(tuple(checks))
     if len(_CHECKERS) > 512:
         _CHECKERS.clear()
@@ -639,6 +673,10 @@ def _value_ok(value: Any, check: tuple[Any, ...]) -> bool:
         return True
     if kind == "dict":
         return isinstance(value, dict)
+    if kind == "empty_list":
+        return cls is list and not value
+    if kind == "empty_dict":
+        return cls is dict and not value
     return True
 
 
@@ -678,8 +716,24 @@ def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
             return [error(full, "invalid_list", "Liste attendue.", "Expected a list.")]
         if f.max_items is not None and len(value) > f.max_items:
             errors.append(error(full, "max_items", "{n} éléments au plus.", "At most {n} items.", n=f.max_items))
+        if f.multiple:
+            allowed = {c for c, _ in f.choices}
+            for item in value:
+                if not isinstance(item, str | int | float | bool) or item not in allowed:
+                    errors.append(
+                        error(full, "invalid_choice", "Choix invalide : {v}.", "Invalid choice: {v}.", v=item)
+                    )
+            if len({str(v) for v in value}) < len(value):
+                errors.append(error(full, "duplicate", "Chaque choix une seule fois.", "Each choice only once."))
         for index, item in enumerate(value):
-            if f.item_fields:
+            if f.value_field is not None and not f.item_fields:
+                if item is None or (isinstance(item, str) and not item.strip() and f.value_field.required):
+                    errors.append(
+                        error(f"{full}.{index}", "required", "Ce champ est obligatoire.", "This field is required.")
+                    )
+                else:
+                    errors.extend(_check_value(item, f.value_field, f"{full}.{index}"))
+            elif f.item_fields:
                 if not isinstance(item, dict):
                     errors.append(error(f"{full}.{index}", "invalid_item", "Élément invalide.", "Invalid item."))
                     continue
@@ -687,6 +741,31 @@ def _check_value(value: JSON, f: Field, full: str) -> list[FieldError]:
     elif f.kind == "dict":
         if not isinstance(value, dict):
             errors.append(error(full, "invalid_dict", "Objet attendu.", "Expected an object."))
+        else:
+            errors.extend(_check_map(value, f, full))
+    return errors
+
+
+def _check_map(value: dict[str, Any], f: Field, full: str) -> list[FieldError]:
+    """A keyed map's keys (``key_field``) and values (``value_field``), each at ``full.<key>``."""
+    errors: list[FieldError] = []
+    if f.max_items is not None and len(value) > f.max_items:
+        errors.append(error(full, "max_items", "{n} éléments au plus.", "At most {n} items.", n=f.max_items))
+    key_field, value_field = f.key_field, f.value_field
+    for key, item in value.items():
+        at = f"{full}.{key}"
+        if key_field is not None:
+            typed: Any = int(key) if key_field.kind == "int" and is_digits(str(key).lstrip("-")) else key
+            if not str(key).strip():
+                errors.append(error(at, "required", "Ce champ est obligatoire.", "This field is required."))
+                continue
+            errors.extend(_check_value(typed, key_field, at))
+        if value_field is not None:
+            if item is None:
+                if value_field.required:
+                    errors.append(error(at, "required", "Ce champ est obligatoire.", "This field is required."))
+                continue
+            errors.extend(_check_value(item, value_field, at))
     return errors
 
 

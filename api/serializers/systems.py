@@ -46,6 +46,15 @@ class FieldSpecSerializer(serializers.Serializer):
     step = serializers.CharField(allow_blank=True)
     help = LocalizedTextSerializer(allow_null=True)
     secret = serializers.BooleanField()
+    audience = serializers.CharField()
+    item_of = serializers.CharField(allow_blank=True)
+    key_field = serializers.DictField(
+        allow_null=True, help_text="A keyed map's key (same shape): the value is ``{key: value}``."
+    )
+    value_field = serializers.DictField(
+        allow_null=True, help_text="A keyed map's value, or each value of a list of plain values (same shape)."
+    )
+    example = serializers.JSONField(allow_null=True, help_text="A value a client may offer to fill in.")
 
 
 class StepSpecSerializer(serializers.Serializer):

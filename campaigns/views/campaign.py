@@ -179,11 +179,14 @@ def campaign_settings(request: HttpRequest, slug: str) -> HttpResponse:
                 system_settings=form.system_values(),
             )
         except ValidationError as exc:
-            apply_errors(form, exc)
+            apply_errors(form, exc, form.list_labels())
         else:
             messages.success(request, _("Settings saved."))
             return redirect("campaigns:settings", slug=campaign.slug)
-    return render(request, "campaigns/campaign_settings.html", _campaign_context(request, campaign, form=form))
+    status = 400 if request.method == "POST" else 200  # refused: nothing saved, the messages at their fields
+    return render(
+        request, "campaigns/campaign_settings.html", _campaign_context(request, campaign, form=form), status=status
+    )
 
 
 def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
@@ -201,8 +204,12 @@ def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         values, parse_errors = records.parse_sheet([field], request.POST, stored)
-        structural = "_add" in request.POST or any(k.startswith("del:") for k in request.POST)
-        if not structural:
+        structural = (
+            "_add" in request.POST or "_example" in request.POST or any(k.startswith("del:") for k in request.POST)
+        )
+        if not structural and parse_errors:
+            status = 400  # a key missing, repeated or of the wrong type: nothing is saved
+        elif not structural:
             try:
                 services.update_campaign(
                     request.user,
@@ -224,7 +231,7 @@ def settings_list(request: HttpRequest, slug: str, path: str) -> HttpResponse:
             else:
                 messages.success(request, _("Saved."))
                 return redirect("campaigns:settings_list", slug=campaign.slug, path=path)
-        for e in parse_errors:
+        for e in parse_errors if not structural else ():
             errors.setdefault(e.path, []).append(records.msg(e.message))
     invalid = sum(len(m) for m in errors.values())
     labels = system.group_labels()

@@ -356,6 +356,7 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             item_fields=SKILL_CATALOGUE_FIELDS,
             max_items=300,
             group="catalogues",
+            example=starter_skill_catalogue(),
             help=Msg(
                 "Table absente du texte (L85-L89) : à saisir par le MJ.",
                 "Table missing from the text (L85-L89): entered by the GM.",

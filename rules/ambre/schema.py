@@ -630,6 +630,38 @@ def creation_steps() -> tuple[Step, ...]:
     )
 
 
+#: The choices of a power (the campaign's power tables are keyed by it).
+POWER_CHOICES: tuple[tuple[str, Msg], ...] = tuple((key, spec.label) for key, spec in T.POWERS.items())
+
+#: One row of a GM's power table (:func:`rules.ambre.costs.power_table`): the level, the cumulative
+#: karma cost to hold it, the rank named at the last level of a rank (L77), a description and the
+#: words, spells or types the level opens (:func:`rules.ambre.costs.available_selections`, L85).
+POWER_TABLE_ROW: tuple[Field, ...] = (
+    Field("level", "int", Msg("Niveau", "Level"), required=True, minimum=1),
+    Field("cost", "int", Msg("Coût cumulé (karma)", "Cumulative cost (karma)"), required=True, minimum=0),
+    Field("rank", "str", Msg("Rang affiché", "Rank shown"), default="", max_length=60),
+    Field("description", "text", Msg("Propriétés", "Properties"), default="", max_length=2000),
+    Field(
+        "items",
+        "list",
+        Msg("Mots, sorts ou types ouverts", "Words, spells or types opened"),
+        default=[],
+        max_items=50,
+        value_field=Field("item", "str", Msg("Nom", "Name"), required=True, max_length=120),
+    ),
+)
+
+
+def power_tables_example() -> dict[str, Any]:
+    """Starter power tables: per power only the row the text gives, its starting level at its initial
+    cost ("Le coût initial est de N points et permet d'accéder immédiatement au niveau M", L59–L75).
+    The later levels are missing (L77–L94): the GM adds them; no number is invented."""
+    return {
+        key: [{"level": spec.level, "cost": spec.cost, "rank": "", "description": "", "items": []}]
+        for key, spec in T.POWERS.items()
+    }
+
+
 def campaign_settings_fields() -> tuple[Field, ...]:
     def choice(path: str, label: Msg, default: str, options: tuple[tuple[str, Msg], ...], help: Msg) -> Field:
         return Field(path, "choice", label, default=default, choices=options, help=help, group="readings")
@@ -687,9 +719,16 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             Msg("Tables des pouvoirs (MJ)", "Power tables (GM)"),
             default={},
             group="powers",
+            key_field=Field("power", "choice", Msg("Pouvoir", "Power"), required=True, choices=POWER_CHOICES),
+            value_field=Field(
+                "levels", "list", Msg("Niveaux", "Levels"), default=[], max_items=100, item_fields=POWER_TABLE_ROW
+            ),
+            example=power_tables_example(),
             help=Msg(
-                "Absentes du texte (L77–L94). {pouvoir: [{level, cost (cumulé), rank, description}]}.",
-                "Missing from the text (L77–L94). {power: [{level, cost (cumulative), rank, description}]}.",
+                "Absentes du texte (L77–L94) : une ligne par niveau, avec son coût cumulé. L'exemple ne donne que le "
+                "niveau de départ et le coût initial du texte (L59–L75) ; les niveaux suivants sont à vous.",
+                "Missing from the text (L77–L94): one row per level, with its cumulative cost. The example gives "
+                "only the text's starting level and initial cost (L59–L75); the next levels are yours.",
             ),
         ),
         Field(
@@ -698,7 +737,15 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             Msg("Noms des rangs au-delà d'Adepte", "Names of ranks beyond Adept"),
             default={},
             group="powers",
-            help=Msg('{"3": "Maître"} (L77 « et ainsi de suite »).', '{"3": "Master"} (L77 "et ainsi de suite").'),
+            max_items=50,
+            key_field=Field("rank", "int", Msg("Rang", "Rank"), required=True, minimum=3),
+            value_field=Field("name", "str", Msg("Nom", "Name"), required=True, max_length=60),
+            example={"3": ""},
+            help=Msg(
+                "Novice (niveaux 1–4), Adepte (5–8), « et ainsi de suite » (L77) : le texte ne nomme pas les "
+                "rangs suivants ; sans nom, « Rang 3 ».",
+                'Novice (levels 1–4), Adept (5–8), "and so on" (L77): the text names no later rank; unnamed, "Rank 3".',
+            ),
         ),
         Field(
             "agression_tier3_cost",
@@ -944,13 +991,11 @@ def validate_settings(settings: dict[str, Any], fields: tuple[Field, ...]) -> li
     """A campaign's settings: the declared types, then the shape of the power tables (``{level, cost}`` rows)."""
     errors = safe_validate(settings, fields)
     tables = settings.get("power_tables") or {}
+    reported = {e.path.split(".")[1] for e in errors if e.path.startswith("power_tables.")}
     if isinstance(tables, dict):
         for power, rows in tables.items():
-            if power not in T.POWERS:
-                errors.append(
-                    FieldError(f"power_tables.{power}", "invalid_choice", Msg("Pouvoir inconnu.", "Unknown power."))
-                )
-                continue
+            if power not in T.POWERS or power in reported:
+                continue  # an unknown power or a wrong row: the declared fields' check said it at its field
             if not isinstance(rows, list) or not all(
                 isinstance(r, dict) and isinstance(r.get("level"), int) and isinstance(r.get("cost"), int) for r in rows
             ):

@@ -62,14 +62,14 @@ def validate_npc(sheet: dict[str, Any]) -> list[FieldError]:
     their fields only (no XP budget, no creation rank cap: "pourra même
     avoir de l'expérience pour progresser", L1009).
     """
-    errors = validate_fields(sheet, schema.sheet_fields())
+    noted: list[FieldError] = []
     raw = sheet.get("npc")
     npc: dict[str, Any] = raw if isinstance(raw, dict) else {}
     difficulties = npc.get("difficulties")
     if isinstance(difficulties, dict):
         for key, value in difficulties.items():
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 30:
-                errors.append(
+                noted.append(
                     error(
                         f"npc.difficulties.{key}",
                         "invalid_difficulty",
@@ -77,4 +77,10 @@ def validate_npc(sheet: dict[str, Any]) -> list[FieldError]:
                         "A noted difficulty is a whole number from 0 to 30 (L997).",
                     )
                 )
+    # Where both speak of one difficulty this message is kept, beside "enter a whole number" when the
+    # value is not one (a type error: such a sheet is not stored).
+    said = {e.path for e in noted}
+    errors = [
+        e for e in validate_fields(sheet, schema.sheet_fields()) if e.path not in said or e.code == "invalid_int"
+    ] + noted
     return errors  # an uber-simple NPC may have nothing noted: "à la demande" (L997)

@@ -359,7 +359,22 @@ def sheet_fields() -> tuple[Field, ...]:
             group="npc",
         ),
         Field("npc.is_minion", "bool", Msg("Sbire / quidam", "Minion / bystander"), default=False, group="npc"),
-        Field("npc.difficulties", "dict", Msg("Difficultés notées", "Noted difficulties"), default={}, group="npc"),
+        Field(
+            "npc.difficulties",
+            "dict",
+            Msg("Difficultés notées", "Noted difficulties"),
+            default={},
+            group="npc",
+            max_items=50,
+            key_field=Field("against", "str", Msg("Pour résister à", "To resist"), required=True, max_length=60),
+            value_field=Field(
+                "difficulty", "int", Msg("Difficulté", "Difficulty"), required=True, minimum=0, maximum=30
+            ),
+            help=Msg(
+                "« la difficulté pour lui résister est de 3 » (L997) : un nombre entier de 0 à 30.",
+                '"the difficulty to resist it is 3" (L997): a whole number from 0 to 30.',
+            ),
+        ),
         Field(
             "advances",
             "list",
@@ -374,6 +389,29 @@ def sheet_fields() -> tuple[Field, ...]:
             ),
         ),
     )
+
+
+#: The modules of an archetype the GM lists (the sheet's module fields a GM sets for an archetype, L878–882).
+ARCHETYPE_MODULE_FIELDS: tuple[Field, ...] = tuple(
+    f for f in MODULE_ITEM_FIELDS if f.path in ("name", "kind", "scope", "rank", "predefined")
+)
+
+#: Weapons the text names (a "hache" L173, the "arme-bouclier" L236) with no base damage: the table
+#: announced at L583 is missing, so the damage is left blank for the GM (no number invented).
+WEAPON_DAMAGE_EXAMPLE: dict[str, Any] = {"Hache": None, "Arme-bouclier": None}
+
+
+def archetype_modules_example() -> dict[str, Any]:
+    """Starter content for the archetype editor: what the game applies when the GM lists nothing
+    (:func:`rules.sms.creation.default_archetype_modules`: one module named after the archetype at
+    rank 0, the spell-casting traits' predefined module at rank 1, L297, L876–985), for the first
+    plain archetype and the arcane spell-casting one. Every row is the GM's to change."""
+    from rules.sms.creation import default_archetype_modules
+    from rules.sms.tables import ARCHETYPES
+
+    plain = next(k for k, v in ARCHETYPES.items() if not v["required_predefined"])
+    casting = next(k for k, v in ARCHETYPES.items() if v["required_predefined"] == "arcane_power")
+    return {key: default_archetype_modules(key) for key in (plain, casting)}
 
 
 @cache  # static declarations: built once (#21)
@@ -435,8 +473,9 @@ def settings_fields() -> tuple[Field, ...]:
         Field(
             "allowed_races",
             "list",
-            Msg("Races autorisées (vide = toutes)", "Allowed races (empty = all)"),
+            Msg("Races autorisées (aucune cochée = toutes)", "Allowed races (none ticked = all)"),
             default=[],
+            choices=RACE_CHOICES,
             help=Msg("L689", "L689"),
         ),
         Field(
@@ -487,9 +526,23 @@ def settings_fields() -> tuple[Field, ...]:
             "dict",
             Msg("Modules des archétypes (MJ)", "Archetype modules (GM)"),
             default={},
+            key_field=Field(
+                "archetype", "choice", Msg("Archétype", "Archetype"), required=True, choices=ARCHETYPE_CHOICES
+            ),
+            value_field=Field(
+                "modules",
+                "list",
+                Msg("Modules", "Modules"),
+                default=[],
+                max_items=30,
+                item_fields=ARCHETYPE_MODULE_FIELDS,
+            ),
+            example=archetype_modules_example(),
             help=Msg(
-                "{clé: [{name, kind, scope, rank}]} — la page ne donne pas les listes (L893–985).",
-                "{key: [{name, kind, scope, rank}]} — the page gives no lists (L893–985).",
+                "Le texte ne donne que les noms des archétypes (L893–985) : sans liste du MJ, un archétype ajoute "
+                "un module à son nom. Un archétype coûte 33 XP au plus (L882).",
+                "The text gives only the archetypes' names (L893–985): without a GM list, an archetype adds one "
+                "module named after it. An archetype costs at most 33 XP (L882).",
             ),
         ),
         Field(
@@ -507,9 +560,15 @@ def settings_fields() -> tuple[Field, ...]:
             "dict",
             Msg("Dégâts de base des armes (MJ)", "Weapon base damage (GM)"),
             default={},
+            max_items=100,
+            key_field=Field("weapon", "str", Msg("Arme", "Weapon"), required=True, max_length=120),
+            value_field=Field(
+                "damage", "int", Msg("Dégâts de base", "Base damage"), required=True, minimum=-1, maximum=1
+            ),
+            example=WEAPON_DAMAGE_EXAMPLE,
             help=Msg(
-                "Table annoncée L583 mais absente : {arme: -1|0|1}.",
-                "Table announced at L583 but missing: {weapon: -1|0|1}.",
+                "Table annoncée L583 mais absente : une arme inflige −1, 0 ou 1.",
+                "Table announced at L583 but missing: a weapon deals −1, 0 or 1.",
             ),
         ),
         Field(

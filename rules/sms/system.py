@@ -75,8 +75,11 @@ class SMSSystem(RuleSystem):
         return schema.migrate(super().migrate_sheet(sheet, from_version), from_version)
 
     def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
-        """The declared types, then the GM's archetypes (cost within the creation budget, L689)."""
-        return validate_fields(settings, schema.settings_fields()) + creation.validate_archetype_settings(settings)
+        """The declared types, then the GM's archetypes (cost within the creation budget, L689); where both
+        speak of one path (an unknown archetype), the archetype check's message is kept."""
+        specific = creation.validate_archetype_settings(settings)
+        said = {e.path for e in specific}
+        return [e for e in validate_fields(settings, schema.settings_fields()) if e.path not in said] + specific
 
     # ---- validation, derived values, budget --------------------------------------
     #: A new race brings its fixed modules and size (L689, L695–874), replacing the old race's.

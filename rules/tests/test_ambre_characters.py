@@ -277,7 +277,9 @@ def test_declarations_drive_forms():
     settings = SYSTEM.default_campaign_settings()
     assert settings["starting_budget"] == 100 and settings["power_tables"] == {}
     assert validate_fields(settings, SYSTEM.campaign_settings_fields()) == []
-    assert SYSTEM.validate_settings({"power_tables": {"atouts": [{"level": 6}]}})[0].code == "invalid_table"
+    errors = SYSTEM.validate_settings({"power_tables": {"atouts": [{"level": 6}]}})
+    assert [(e.path, e.code) for e in errors] == [("power_tables.atouts.0.cost", "required")]
+    assert SYSTEM.validate_settings({"power_tables": {"atouts": "x"}})[0].path == "power_tables.atouts"
 
 
 def test_default_sheet_is_consistent_but_needs_a_power():

@@ -36,6 +36,11 @@ def test_an_sms_npc_is_defined_by_noted_difficulties_or_modules_without_a_budget
     simple["npc"] = {**simple["npc"], "method": "simple", "difficulties": {"attaque": 3, "défense": 3}}
     assert system.validate_npc(simple) == []
     simple["npc"]["difficulties"]["alpha"] = "5/5"
+    assert [(e.path, e.code) for e in system.validate_npc(simple)] == [
+        ("npc.difficulties.alpha", "invalid_int"),  # not a number: not stored
+        ("npc.difficulties.alpha", "invalid_difficulty"),
+    ]
+    simple["npc"]["difficulties"]["alpha"] = 31
     assert [(e.path, e.code) for e in system.validate_npc(simple)] == [("npc.difficulties.alpha", "invalid_difficulty")]
     deluxe = system.default_sheet()
     deluxe["modules"] = [{"name": "Hache de guerre", "rank": 9, "kind": "skill"}]
