@@ -1193,6 +1193,20 @@ class RuleSystem(ABC):
             merged.update(settings)
         return merged
 
+    def _merged(self, settings: dict[str, Any] | None) -> dict[str, Any]:
+        """:meth:`settings` for a hook: with no campaign settings, one merged dict is built once and
+        shared, so a call does not re-merge the same defaults. Hooks read their settings and never
+        change them (``rules/tests/test_contract.py``); a nested default is shared only when empty
+        (the rules read it as ``settings.get(key) or []``, which never hands the shared one out)."""
+        if settings:
+            return self.settings(settings)
+        shared = self.__dict__.get("_shared_default_settings")
+        if shared is None:
+            merged = self.settings(None)
+            shareable = all(v.__class__ in _IMMUTABLE or not v for v in merged.values())
+            shared = self.__dict__["_shared_default_settings"] = merged if shareable else False
+        return shared if shared is not False else self.settings(None)
+
     @final
     def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
         """Field-level errors of a campaign's settings for this system.
@@ -1202,7 +1216,7 @@ class RuleSystem(ABC):
         system adds its own checks (Altaride: a skill formula is talent codes;
         Ambre: the shape of a power table) after these.
         """
-        return self._validate_settings(self.settings(settings))
+        return self._validate_settings(self._merged(settings))
 
     def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
         """The system's part of :meth:`validate_settings`, with the merged ``settings``."""
@@ -1249,7 +1263,7 @@ class RuleSystem(ABC):
         new placement of the rolled aspects restarts the exchanges). Returns a
         new sheet, never mutates its inputs. Default: ``after`` unchanged.
         """
-        return self._follow_edit(before, after, self.settings(settings))
+        return self._follow_edit(before, after, self._merged(settings))
 
     def _follow_edit(self, before: dict[str, Any], after: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         """The system's part of :meth:`follow_edit`, with the merged ``settings``."""
@@ -1259,7 +1273,7 @@ class RuleSystem(ABC):
     @final
     def validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[FieldError]:
         """Field-level errors (types and ranges, then the system's rules)."""
-        return self._validate_sheet(sheet, self.settings(settings))
+        return self._validate_sheet(sheet, self._merged(settings))
 
     def _validate_sheet(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
         """The system's part of :meth:`validate_sheet`, with the merged ``settings``."""
@@ -1274,7 +1288,7 @@ class RuleSystem(ABC):
         types and ranges of the stored fields only. A system with NPC rules
         (SMS: definition methods, L987–1035) adds its checks.
         """
-        return self._validate_npc(sheet, self.settings(settings))
+        return self._validate_npc(sheet, self._merged(settings))
 
     def _validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
         """The system's part of :meth:`validate_npc`, with the merged ``settings``."""
@@ -1283,7 +1297,7 @@ class RuleSystem(ABC):
     @final
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
         """Derived values, recomputed from the stored sheet."""
-        return self._derive(sheet, self.settings(settings))
+        return self._derive(sheet, self._merged(settings))
 
     @abstractmethod
     def _derive(self, sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
@@ -1292,7 +1306,7 @@ class RuleSystem(ABC):
     @final
     def creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> Budget:
         """What the sheet spends of its creation budget."""
-        return self._creation_budget(sheet, self.settings(settings))
+        return self._creation_budget(sheet, self._merged(settings))
 
     @abstractmethod
     def _creation_budget(self, sheet: dict[str, Any], settings: dict[str, Any]) -> Budget:
@@ -1302,7 +1316,7 @@ class RuleSystem(ABC):
     def creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> list[LedgerDraft]:
         """Ledger entries written when the GM approves the sheet (e.g. a creation leftover kept as
         experience, karma spent at creation). Default: none."""
-        return self._creation_ledger(sheet, self.settings(settings))
+        return self._creation_ledger(sheet, self._merged(settings))
 
     def _creation_ledger(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[LedgerDraft]:
         """The system's part of :meth:`creation_ledger`, with the merged ``settings``."""
@@ -1324,7 +1338,7 @@ class RuleSystem(ABC):
 
         Raises :class:`RulesError` with field errors for a bad request.
         """
-        return self._resolve(request, rng, self.settings(settings))
+        return self._resolve(request, rng, self._merged(settings))
 
     def _resolve(
         self,
@@ -1338,7 +1352,7 @@ class RuleSystem(ABC):
     @final
     def odds(self, request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """Exact odds of a test, if the system defines them."""
-        return self._odds(request, self.settings(settings))
+        return self._odds(request, self._merged(settings))
 
     def _odds(self, request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:
         """The system's part of :meth:`odds`, with the merged ``settings``."""
@@ -1357,7 +1371,7 @@ class RuleSystem(ABC):
         ``state`` is the current situation the app knows beyond the sheet
         (e.g. a combat participant's gauges); ``None`` means the sheet alone.
         """
-        return self._sheet_tests(sheet, self.settings(settings), state)
+        return self._sheet_tests(sheet, self._merged(settings), state)
 
     def _sheet_tests(
         self,
@@ -1402,7 +1416,7 @@ class RuleSystem(ABC):
         value. Not meant to be overridden (override :meth:`_sheet_tests` and
         :meth:`sheet_test_request`).
         """
-        merged = self.settings(settings)
+        merged = self._merged(settings)
         options = {t.key: t for t in self._sheet_tests(sheet, merged, state)}
         test = options.get(str(choice or ""))
         if test is None:
@@ -1467,7 +1481,7 @@ class RuleSystem(ABC):
         The resolution is a new dict: the stored one with its ``outcome``, ``success``, ``level`` and
         ``margin`` judged again on the lowered die (the draws never change). Refused with
         :class:`RulesError` where :meth:`can_lower_die` is false (the default)."""
-        return self._lower_die(stored, points, xp_balance, side, self.settings(settings))
+        return self._lower_die(stored, points, xp_balance, side, self._merged(settings))
 
     def _lower_die(
         self,
@@ -1513,7 +1527,7 @@ class RuleSystem(ABC):
         ``balances`` are the character's ledger balances (``{"karma": 3}``) when it has a
         ledger (``None`` for a quick NPC): a system whose combat reads one (Ambre's karma
         decides what a mortal wound means) takes it from there."""
-        return self._combat_state(sheet, self.settings(settings), balances)
+        return self._combat_state(sheet, self._merged(settings), balances)
 
     def _combat_state(
         self,
@@ -1555,7 +1569,7 @@ class RuleSystem(ABC):
     ) -> list[FieldError]:
         """Errors of a declaration (already checked against :meth:`action_fields`) against the sheets
         involved: e.g. a skill the character does not have. Default: none."""
-        return self._validate_action(actor_sheet, declaration, target_sheet, self.settings(settings))
+        return self._validate_action(actor_sheet, declaration, target_sheet, self._merged(settings))
 
     def _validate_action(
         self,
@@ -1576,7 +1590,7 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """Initiative order: ``[{"id": ..., "score": ..., "draws": [...]}, ...]``."""
-        return self._initiative(combatants, declarations, rng, self.settings(settings))
+        return self._initiative(combatants, declarations, rng, self._merged(settings))
 
     def _initiative(
         self,
@@ -1598,7 +1612,7 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         """Resolve one declared action into a result and state changes."""
-        return self._resolve_action(actor, target, declaration, rng, self.settings(settings))
+        return self._resolve_action(actor, target, declaration, rng, self._merged(settings))
 
     def _resolve_action(
         self,
@@ -1624,7 +1638,7 @@ class RuleSystem(ABC):
         (its skills, weapons, spells). ``defending``: the inputs of :meth:`defence_fields`, from the
         defender's sheet. A player's value outside these choices is refused; the GMs may enter any.
         Default: none (free inputs)."""
-        return self._action_options(sheet, state, self.settings(settings), defending=defending)
+        return self._action_options(sheet, state, self._merged(settings), defending=defending)
 
     def _action_options(
         self,
@@ -1671,7 +1685,7 @@ class RuleSystem(ABC):
         """The sheet with a participant's combat state carried into it (wounds, pools,
         fatigue, handicaps, conditions), as the system keeps them between fights.
         Returns a new dict; the default carries nothing (returns the sheet unchanged)."""
-        return self._carry_combat_state(sheet, state, self.settings(settings))
+        return self._carry_combat_state(sheet, state, self._merged(settings))
 
     def _carry_combat_state(
         self, sheet: dict[str, Any], state: dict[str, Any], settings: dict[str, Any]
@@ -1705,7 +1719,7 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> PurchaseResult:
         """Cost and effect of spending experience/karma on the sheet."""
-        return self._purchase(sheet, request, balances, self.settings(settings))
+        return self._purchase(sheet, request, balances, self._merged(settings))
 
     def _purchase(
         self,
@@ -1735,7 +1749,7 @@ class RuleSystem(ABC):
         are inputs the app knows (e.g. ``already_bought``), passed to the kinds that declare them.
         Default: every purchase kind whose only required input is a choice, one offer per choice.
         """
-        return self._purchase_offers(sheet, balances, self.settings(settings), facts)
+        return self._purchase_offers(sheet, balances, self._merged(settings), facts)
 
     def _purchase_offers(
         self,
@@ -1780,7 +1794,7 @@ class RuleSystem(ABC):
         ``facts`` come from the app: ``{"resolutions": [Resolution dicts of
         the character's rolls in the session], "present": bool, ...}``.
         """
-        return self._suggest_session_awards(sheet, facts, self.settings(settings))
+        return self._suggest_session_awards(sheet, facts, self._merged(settings))
 
     def _suggest_session_awards(
         self,
@@ -1804,7 +1818,7 @@ class RuleSystem(ABC):
         with ``currency``, ``amount``, ``kind``, ``data``), in order. Must be
         idempotent: same entries, same result.
         """
-        return self._apply_progression(sheet, entries, self.settings(settings))
+        return self._apply_progression(sheet, entries, self._merged(settings))
 
     def _apply_progression(
         self,
@@ -1828,7 +1842,7 @@ class RuleSystem(ABC):
         ``sheets`` maps a character id to its current sheet. Returns ``{id: {"sheet": new sheet,
         "state": {...}}}`` for the characters it changes, or ``None`` (the default) when the
         system has no such step."""
-        return self._campaign_progression(sheets, self.settings(settings))
+        return self._campaign_progression(sheets, self._merged(settings))
 
     def _campaign_progression(
         self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any]
