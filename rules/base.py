@@ -1200,12 +1200,13 @@ class RuleSystem(ABC):
         (the rules read it as ``settings.get(key) or []``, which never hands the shared one out)."""
         if settings:
             return self.settings(settings)
-        shared = self.__dict__.get("_shared_default_settings")
-        if shared is None:
+        cache = self.__dict__
+        if "_shared_default_settings" not in cache:
             merged = self.settings(None)
             shareable = all(v.__class__ in _IMMUTABLE or not v for v in merged.values())
-            shared = self.__dict__["_shared_default_settings"] = merged if shareable else False
-        return shared if shared is not False else self.settings(None)
+            cache["_shared_default_settings"] = merged if shareable else None
+        shared: dict[str, Any] | None = cache["_shared_default_settings"]
+        return shared if shared is not None else self.settings(None)
 
     @final
     def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:

@@ -33,6 +33,7 @@ from rules.base import (
     RecordingRandom,
     RulesError,
     StateChange,
+    _copy,
     error,
     to_int,
     validate_fields,
@@ -346,7 +347,7 @@ def resolve_action(
         secret = {"npc_die": outcome.get("die")}
     level, margin, severity = _vocabulary(kind, outcome, changes)
     return CombatResult(
-        SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret, [], level, margin, severity
+        SLUG, kind, dict(declaration), rec.draws, outcome, summary, changes, secret, [], level, margin, severity
     )
 
 
@@ -386,9 +387,9 @@ def _predefined_rank(sheet: Mapping[str, Any], key: str) -> int:
 
 def _wound(target: Combatant, severity: int, nature: str, change: Any) -> None:
     state = target.state or {}
-    before = copy.deepcopy(state.get("wounds") or [])
+    before = _copy(state.get("wounds") or [])  # JSON data: nested dicts and lists copied, as deepcopy
     after = [
-        *copy.deepcopy(before),
+        *_copy(before),
         {"nature": nature, "severity": SEVERITIES[severity]["key"], "domain": "", "damage_type": "", "source": ""},
     ]
     is_minion = bool((target.sheet.get("npc") or {}).get("is_minion")) and target.is_npc

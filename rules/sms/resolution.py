@@ -78,7 +78,7 @@ def _steps(value: Any) -> int:
 
 
 def _validate(request: Mapping[str, Any], kind: str) -> None:
-    kinds = test_kinds()
+    kinds = schema._test_kinds()  # the cached declarations themselves (test_kinds() hands out a copy)
     if kind not in kinds:
         raise RulesError([error("kind", "unsupported", "Test non pris en charge.", "Unsupported test.")])
     errors = validate_fields(request, kinds[kind])
@@ -103,7 +103,7 @@ def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
     rec = RecordingRandom(rng)
     outcome, summary, success, tags = _HANDLERS[kind](request, rec, settings)
     level, margin = die_level(outcome, success)
-    return Resolution(SLUG, kind, dict(request), list(rec.draws), outcome, summary, success, tags, level, margin)
+    return Resolution(SLUG, kind, dict(request), rec.draws, outcome, summary, success, tags, level, margin)
 
 
 def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:

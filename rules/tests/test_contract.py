@@ -9,7 +9,6 @@ system's own tests check its numbers against the seed.
 from __future__ import annotations
 
 import copy
-
 import importlib
 import inspect
 import json
