@@ -231,6 +231,9 @@ def initiative(
     return initiative_order(entries, rng)
 
 
+_FATIGUE_PATHS = tuple((k, f"fatigue.{k}") for k in ("transient", "lasting", "persistent"))
+
+
 def resolve_action(
     actor: Combatant,
     target: Combatant | None,
@@ -319,8 +322,8 @@ def resolve_action(
         summary = outcome_msg(outcome)
     if timing == "intervention" and kind not in ("spell", "counter_spell"):
         fatigue_after["transient"] = to_int(fatigue_after.get("transient")) + 1  # L571
-    for k in ("transient", "lasting", "persistent"):
-        change(actor, f"fatigue.{k}", to_int(fatigue_before.get(k)), to_int(fatigue_after.get(k)))
+    for k, path in _FATIGUE_PATHS:
+        change(actor, path, to_int(fatigue_before.get(k)), to_int(fatigue_after.get(k)))
     if kind == "end_sequence":
         change(actor, "reactions", reactions, 0)
         change(actor, "interventions_used", to_int(a_state.get("interventions_used")), 0)

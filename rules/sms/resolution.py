@@ -89,10 +89,14 @@ def _validate(request: Mapping[str, Any], kind: str) -> None:
 def _normalise(request: dict[str, Any]) -> dict[str, Any]:
     """Accept manipulation steps as ints as well as the choice strings ``"0"``..``"3"``."""
     out = dict(request)
-    for key in ("range", "area", "duration", "effect_duration", "effect_area"):
-        if isinstance(out.get(key), int) and not isinstance(out.get(key), bool):
-            out[key] = str(out[key])
+    for key in _STEP_KEYS:
+        value = out.get(key)
+        if value is not None and isinstance(value, int) and not isinstance(value, bool):
+            out[key] = str(value)
     return out
+
+
+_STEP_KEYS = ("range", "area", "duration", "effect_duration", "effect_area")
 
 
 def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
