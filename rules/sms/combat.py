@@ -33,12 +33,12 @@ from rules.base import (
     RecordingRandom,
     RulesError,
     StateChange,
-    _copy,
     error,
     to_int,
     validate_fields,
     with_action_key,
 )
+from rules.base.clean import _copy
 from rules.sms import schema
 from rules.sms.core import (
     action_score,
