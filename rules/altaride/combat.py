@@ -136,7 +136,28 @@ def action_fields() -> tuple[Field, ...]:
 # ---------------------------------------------------------------------------
 # State helpers
 # ---------------------------------------------------------------------------
+_STATE_KEYS = frozenset(
+    ("endurance", "endurance_max", "unconscious", "unconscious_cause", "dead", "actions_taken", "dodge")
+)
+_POOLS = frozenset(T.POOLS)
+
+
 def _state(c: Combatant) -> dict[str, Any]:
+    """The participant's state over the one its sheet gives (a state the combat app stored is complete:
+    then the sheet's is not rebuilt, the gauges are copied as the merge below would)."""
+    given = c.state
+    if given and _STATE_KEYS <= given.keys():
+        endurance, maximum = given["endurance"], given["endurance_max"]
+        if (
+            endurance.__class__ is dict
+            and maximum.__class__ is dict
+            and _POOLS <= endurance.keys()
+            and _POOLS <= maximum.keys()
+        ):
+            state = dict(given)
+            state["endurance"] = dict(endurance)
+            state["endurance_max"] = dict(maximum)
+            return state
     base = combat_state(c.sheet)
     state = dict(base)
     state.update(c.state or {})

@@ -476,11 +476,26 @@ def campaign_settings_fields() -> tuple[Field, ...]:
 # ---------------------------------------------------------------------------
 # Catalogue helpers (pure: the catalogues are passed in the settings).
 # ---------------------------------------------------------------------------
+_PARSED: dict[str, list[str] | None] = {}
+
+
 def parse_formula(formula: Any) -> list[str] | None:
     """``"HAB+VIG"`` or ``["HAB", "VIG"]`` -> talent codes; None if invalid (L89).
 
-    Accents and case are tolerated (``GÉN`` -> ``GEN``). A talent may appear twice.
+    Accents and case are tolerated (``GÉN`` -> ``GEN``). A talent may appear twice. A text formula
+    is parsed once (a catalogue has a few dozen); each call gets its own list.
     """
+    if formula.__class__ is str:
+        if formula not in _PARSED:
+            if len(_PARSED) > 4096:
+                _PARSED.clear()
+            _PARSED[formula] = _parse_formula(formula)
+        codes = _PARSED[formula]
+        return None if codes is None else list(codes)
+    return _parse_formula(formula)
+
+
+def _parse_formula(formula: Any) -> list[str] | None:
     if isinstance(formula, list | tuple):
         parts = [str(p) for p in formula]
     elif isinstance(formula, str):

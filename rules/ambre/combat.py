@@ -418,11 +418,16 @@ def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
         errors.extend(spell_request_errors(declaration))
     if errors:
         raise RulesError(errors)
+    return declaration
+
+
+def _with_defaults(declaration: dict[str, Any]) -> dict[str, Any]:
+    """A valid declaration completed with the declared defaults (a ``None`` value takes the default)."""
     data = dict(_ACTION_DEFAULTS)
     for k, v in declaration.items():
         if v is not None:
             data[k] = v
-    data["action_type"] = "physical" if mode in PHYSICAL_MODES else "mental"
+    data["action_type"] = "physical" if data[ACTION_KEY] in PHYSICAL_MODES else "mental"
     return data
 
 
@@ -520,6 +525,13 @@ def _full_state(c: Combatant, settings: dict[str, Any] | None, wounds: bool = Tr
     return state
 
 
+def _given_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any]:
+    """The participant's state as given when complete (read only: copy it to change it), else
+    completed from its sheet (a new dict)."""
+    given = c.state or {}
+    return given if _STATE_KEYS <= given.keys() else {**combat_state(c.sheet, settings), **given}
+
+
 def _normalise_state_wounds(state: dict[str, Any]) -> None:
     wounds = state.get("wounds")
     state["wounds"] = normalise_wounds(wound_points(wounds) if wounds else 0)
@@ -574,17 +586,19 @@ def resolve_action(
     The action is ``declaration["action"]`` (``"mode"`` in a declaration stored before #16)."""
     settings = settings or {}
     declaration = with_action_key(declaration, "mode")
+    # The exchange reads the validated declaration itself: every value it reads falls back to the
+    # declared default when missing or None (``or "melee"``, ``as_int``, ``bool``...).
     decl = _validate_declaration(declaration)
     mode = decl[ACTION_KEY]
     if mode in ("spell", "power"):
-        return _resolve_power(actor, target, decl, settings)
+        return _resolve_power(actor, target, _with_defaults(decl), settings)
     if target is None:
         raise RulesError([error("target", "required", "Une cible est nécessaire.", "A target is required.")])
     if target.id == actor.id:
         raise RulesError(
             [error("target", "invalid_target", "On ne s'attaque pas soi-même.", "One cannot attack oneself.")]
         )
-    a_state, t_state = _full_state(actor, settings, wounds=False), _full_state(target, settings, wounds=False)
+    a_state, t_state = _given_state(actor, settings), _given_state(target, settings)
     for who, st, path in ((actor, a_state, ""), (target, t_state, "target")):
         if st.get("dead") or st.get("coma"):
             raise RulesError(
@@ -605,7 +619,7 @@ def resolve_action(
         "mode": mode,
         "target_mode": target_mode,
         "surprise": surprise,
-        "action_type": decl["action_type"],
+        "action_type": "physical" if mode in PHYSICAL_MODES else "mental",
     }
     tags: list[str] = [mode]
     changes = _Changes()
@@ -661,8 +675,8 @@ def resolve_action(
 
     w, lo = (actor, target) if winner == "actor" else (target, actor)
     w_stats, l_stats = (a_stats, t_stats) if winner == "actor" else (t_stats, a_stats)
-    l_state = t_state if winner == "actor" else a_state
-    _normalise_state_wounds(l_state)  # the only state an exchange reads the wounds of
+    l_state = dict(t_state if winner == "actor" else a_state)  # the only state an exchange changes
+    _normalise_state_wounds(l_state)  # and the only one it reads the wounds of
     w_mode = mode if winner == "actor" else target_mode
     if winner == "target" and mode in ("ranged", "thrown") and not decl.get("within_reach"):
         tags.append("miss")

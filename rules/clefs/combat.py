@@ -50,6 +50,7 @@ from rules.base import (
     error,
     with_action_key,
 )
+from rules.base.clean import _copy
 from rules.clefs import tables as t
 from rules.clefs.derive import find_skill
 from rules.clefs.resolution import (
@@ -299,7 +300,7 @@ def resolve_action(
         else:
             inflicted = harm
     if inflicted:
-        before = copy.deepcopy(target.state.get("handicaps") or [])
+        before = _copy(target.state.get("handicaps") or [])  # JSON data: copied as deepcopy would
         item = {
             "value": inflicted,
             "source": "harm",

@@ -91,7 +91,12 @@ def current_aspect(sheet: dict[str, Any], code: str) -> int:
         raise KeyError(code)
     aspects = as_dict(sheet.get("aspects"))
     free = (sheet.get("creation") or {}).get("skill_package") == "free"
-    return _aspect_values(code, aspects, skills_of(sheet), free)["current"]
+    # The "current" of _aspect_values alone: the ladder over the aspect's total aspect-PX.
+    total_px = 0
+    for skill in skills_of(sheet):
+        if skill.get("aspect") == code:
+            total_px += granted_px(skill) - (creation_level(skill) if free else 0)
+    return aspect_ladder(as_int(aspects.get(code), 10), max(total_px, 0))[0]
 
 
 def _aspect_values(code: str, aspects: dict[str, Any], skills: list[dict[str, Any]], free: bool) -> dict[str, int]:

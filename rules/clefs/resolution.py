@@ -147,6 +147,8 @@ def unplanned_action_handicap(planned: int, extra: int) -> int:
 # Request normalisation
 # ---------------------------------------------------------------------------
 def _int(value: Any, path: str, errors: list[FieldError], lo: int, hi: int, default: int | None = None) -> int | None:
+    if value.__class__ is int and lo <= value <= hi:  # the common case first (hot path)
+        return value
     if value is None or value == "":
         return default
     if isinstance(value, bool):

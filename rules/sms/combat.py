@@ -38,6 +38,7 @@ from rules.base import (
     validate_fields,
     with_action_key,
 )
+from rules.base.clean import _copy
 from rules.sms import schema
 from rules.sms.core import (
     action_score,
@@ -230,6 +231,9 @@ def initiative(
     return initiative_order(entries, rng)
 
 
+_FATIGUE_PATHS = tuple((k, f"fatigue.{k}") for k in ("transient", "lasting", "persistent"))
+
+
 def resolve_action(
     actor: Combatant,
     target: Combatant | None,
@@ -318,8 +322,8 @@ def resolve_action(
         summary = outcome_msg(outcome)
     if timing == "intervention" and kind not in ("spell", "counter_spell"):
         fatigue_after["transient"] = to_int(fatigue_after.get("transient")) + 1  # L571
-    for k in ("transient", "lasting", "persistent"):
-        change(actor, f"fatigue.{k}", to_int(fatigue_before.get(k)), to_int(fatigue_after.get(k)))
+    for k, path in _FATIGUE_PATHS:
+        change(actor, path, to_int(fatigue_before.get(k)), to_int(fatigue_after.get(k)))
     if kind == "end_sequence":
         change(actor, "reactions", reactions, 0)
         change(actor, "interventions_used", to_int(a_state.get("interventions_used")), 0)
@@ -346,7 +350,7 @@ def resolve_action(
         secret = {"npc_die": outcome.get("die")}
     level, margin, severity = _vocabulary(kind, outcome, changes)
     return CombatResult(
-        SLUG, kind, dict(declaration), list(rec.draws), outcome, summary, changes, secret, [], level, margin, severity
+        SLUG, kind, dict(declaration), rec.draws, outcome, summary, changes, secret, [], level, margin, severity
     )
 
 
@@ -386,9 +390,9 @@ def _predefined_rank(sheet: Mapping[str, Any], key: str) -> int:
 
 def _wound(target: Combatant, severity: int, nature: str, change: Any) -> None:
     state = target.state or {}
-    before = copy.deepcopy(state.get("wounds") or [])
+    before = _copy(state.get("wounds") or [])  # JSON data: nested dicts and lists copied, as deepcopy
     after = [
-        *copy.deepcopy(before),
+        *_copy(before),
         {"nature": nature, "severity": SEVERITIES[severity]["key"], "domain": "", "damage_type": "", "source": ""},
     ]
     is_minion = bool((target.sheet.get("npc") or {}).get("is_minion")) and target.is_npc

@@ -33,7 +33,10 @@ def round_die(value: int) -> int:
 
 def difficulty_die(base: int, adjustments: Iterable[int] = ()) -> int:
     """Sum the base die and every adjustment, then round once (L264: «une fois tous les paramètres pris en compte»)."""
-    return round_die(int(base) + sum(int(a) for a in adjustments))
+    total = int(base)
+    for a in adjustments:
+        total += int(a)
+    return round_die(total)
 
 
 def action_score(raw: int) -> int:
@@ -109,7 +112,9 @@ def resolve_die(
         raise ValueError("a roll is needed")
     roll = rng.randint(1, die)
     success = roll <= score
-    out.update(roll=roll, success=success, stake="none" if success else stake_for_die(die))
+    out["roll"] = roll
+    out["success"] = success
+    out["stake"] = "none" if success else stake_for_die(die)
     if criticals:
         out["critical_success"] = roll == 1
         out["critical_failure"] = roll == die and roll > score

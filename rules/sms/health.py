@@ -22,6 +22,8 @@ from rules.sms.tables import DAMAGE_TYPE_COST, SEVERITIES, SEVERITY_IDS
 
 def severity_id(value: Any) -> int:
     """Accept ``"light"`` … ``"annihilation"`` or 1..5."""
+    if value.__class__ is str and value in SEVERITY_IDS:  # the common case first (hot path)
+        return SEVERITY_IDS[value]
     if isinstance(value, int) and not isinstance(value, bool) and value in SEVERITIES:
         return value
     if isinstance(value, str) and value in SEVERITY_IDS:

@@ -78,7 +78,7 @@ def _steps(value: Any) -> int:
 
 
 def _validate(request: Mapping[str, Any], kind: str) -> None:
-    kinds = test_kinds()
+    kinds = schema._test_kinds()  # the cached declarations themselves (test_kinds() hands out a copy)
     if kind not in kinds:
         raise RulesError([error("kind", "unsupported", "Test non pris en charge.", "Unsupported test.")])
     errors = validate_fields(request, kinds[kind])
@@ -89,10 +89,14 @@ def _validate(request: Mapping[str, Any], kind: str) -> None:
 def _normalise(request: dict[str, Any]) -> dict[str, Any]:
     """Accept manipulation steps as ints as well as the choice strings ``"0"``..``"3"``."""
     out = dict(request)
-    for key in ("range", "area", "duration", "effect_duration", "effect_area"):
-        if isinstance(out.get(key), int) and not isinstance(out.get(key), bool):
-            out[key] = str(out[key])
+    for key in _STEP_KEYS:
+        value = out.get(key)
+        if value is not None and isinstance(value, int) and not isinstance(value, bool):
+            out[key] = str(value)
     return out
+
+
+_STEP_KEYS = ("range", "area", "duration", "effect_duration", "effect_area")
 
 
 def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
@@ -103,7 +107,7 @@ def resolve(request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]
     rec = RecordingRandom(rng)
     outcome, summary, success, tags = _HANDLERS[kind](request, rec, settings)
     level, margin = die_level(outcome, success)
-    return Resolution(SLUG, kind, dict(request), list(rec.draws), outcome, summary, success, tags, level, margin)
+    return Resolution(SLUG, kind, dict(request), rec.draws, outcome, summary, success, tags, level, margin)
 
 
 def odds(request: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any] | None:

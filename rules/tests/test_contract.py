@@ -8,6 +8,7 @@ system's own tests check its numbers against the seed.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import json
@@ -539,6 +540,24 @@ def test_campaign_settings_are_merged_once_by_the_base_class(system: RuleSystem)
         assert callable(getattr(system, f"_{name}"))
     source = inspect.getsource(importlib.import_module(type(system).__module__))
     assert "self.settings(" not in source
+
+
+def test_hooks_never_change_the_shared_default_settings(system: RuleSystem) -> None:
+    """Without campaign settings the hooks share one merged dict (``RuleSystem._merged``): no capability
+    may change it, nested defaults included."""
+    shared = system._merged(None)
+    pristine = copy.deepcopy(system.settings(None))
+    sheet = system.default_sheet()
+    system.derive(sheet)
+    system.validate_sheet(sheet)
+    system.creation_budget(sheet)
+    system.creation_ledger(sheet)
+    system.sheet_tests(sheet)
+    state = system.combat_state(sheet)
+    system.action_options(sheet, state)
+    system.purchase_offers(sheet, {currency: 100 for currency in system.currencies})
+    assert system._merged(None) is shared
+    assert shared == pristine
 
 
 def test_a_hook_receives_the_merged_settings() -> None:

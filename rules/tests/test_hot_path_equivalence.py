@@ -28,11 +28,11 @@ from rules.base import (
     RulesError,
     RuleSystem,
     SeededRandom,
-    _check_value,
     error,
     get_path,
     validate_fields,
 )
+from rules.base.clean import _check_value
 
 _MISSING = object()
 

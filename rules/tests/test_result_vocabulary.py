@@ -1,6 +1,6 @@
 """One result vocabulary across systems (#16): the declaration's type key is ``action`` everywhere,
 declarations stored with the old key still resolve, and results carry ``level``, ``margin`` and
-(combat) ``severity`` in the shared words of ``rules/base.py``."""
+(combat) ``severity`` in the shared words of ``rules/base/results.py``."""
 
 from __future__ import annotations
 
