@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from campaigns.access import can_view_campaign, is_gm, is_member
+from campaigns.models import Membership
 from characters import plugins
 from characters.models import ChangeRequest, Character
 from rules.base import SheetContext, is_digits
@@ -64,9 +66,17 @@ def get_character_for_user(user: Any, character_id: int | str, write: bool = Fal
     """
     if not is_digits(str(character_id)):
         raise Http404
-    character = Character.objects.select_related("campaign", "owner").filter(pk=character_id).first()
+    characters = Character.objects.select_related("campaign", "owner__profile").filter(pk=character_id)
+    authenticated = user is not None and user.is_authenticated
+    if authenticated:
+        # The reader's role in the campaign with the character (one query, kept for ``role_of``).
+        role = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user_id=user.pk).values("role")[:1]
+        characters = characters.annotate(reader_role=Subquery(role))
+    character = characters.first()
     if character is None:
         raise Http404
+    if authenticated:
+        character.campaign.__dict__.setdefault("_role_cache", {})[user.pk] = character.reader_role
     if write:
         if not can_see_full_sheet(user, character):
             raise Http404

@@ -168,3 +168,34 @@ def test_a_kept_reply_form_is_never_another_reader_s_nor_stale(settings: Any) ->
     assert response.status_code == 400 and "Mon brouillon secret" in response.content.decode()
     assert len(post_html.FORMS.items) == kept
     assert not any("Mon brouillon secret" in html for html in post_html.FORMS.items.values())
+
+
+def test_the_sheet_page_reads_the_reader_s_role_with_the_character() -> None:
+    """The owner's sheet page: the role in the campaign and the owner's profile come with the character
+    (no query of their own), and what the owner may not see stays hidden from an outsider."""
+    from characters.models import Character
+
+    table = make_table("altaride", prefix="ts")
+    system = table.campaign.rule_system
+    hero = Character.objects.create(
+        campaign=table.campaign,
+        owner=table.player2,
+        name="Iris",
+        system=system.slug,
+        status="approved",
+        sheet=system.default_sheet(),
+    )
+    url = reverse("characters:detail", args=[hero.pk])
+    client = Client()
+    client.force_login(table.player2)
+    client.get(url)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert not any(s.lstrip().startswith('SELECT "campaigns_membership"."role"') for s in sql), sql
+    assert not any(s.lstrip().startswith('SELECT "accounts_profile"') for s in sql), sql
+    assert len(sql) <= 10, sql
+    outsider = Client()
+    outsider.force_login(table.outsider)
+    assert outsider.get(url).status_code == 404
