@@ -216,7 +216,7 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
     """
     authenticated = user is not None and user.is_authenticated
     if reader and authenticated:
-        # The thread page's query, compiled once per connection (config.prepared).
+        # The thread page's query, compiled once per process (config.prepared).
         thread = _reader_query().first(thread_id=int(thread_id), user_id=user.pk)
         if thread is None:
             raise Http404

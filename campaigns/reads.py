@@ -286,7 +286,7 @@ def page_posts(user: Any, thread: Any, first: int, last: int) -> list[Post]:
     """The posts numbered ``first..last`` of ``thread`` whose place ``user`` sees, as
     ``thread_posts(user, thread).filter(number__gte=first, number__lte=last).order_by("number")``
     gives them (same rows, rolls and recipients attached as prefetched), in three queries each
-    compiled once per connection (:mod:`config.prepared`)."""
+    compiled once per process (:mod:`config.prepared`)."""
     kind = access.post_places_kind(user, thread.campaign)
     if kind is None:
         return []

@@ -4,7 +4,7 @@ Each request of a logged-in member used to cost five queries before the view
 ran: the user, the profile (language), the active suspension, two permission
 queries (is the reader a moderator?) and the unread-notification count of the
 header. :func:`load_user` fetches all of it in one query (``select_related``
-plus ``EXISTS``/``COUNT`` subqueries), built and compiled once per connection
+plus ``EXISTS``/``COUNT`` subqueries), built and compiled once per process
 (:mod:`config.prepared`: only the member's id and the time change); :func:`campaigns.access.is_moderator`,
 the suspension middleware and the header badge read the annotations when they
 are there and fall back to their own query otherwise.
@@ -45,7 +45,7 @@ def register_user_annotation(name: str, expression: Callable[[datetime.datetime]
     """Annotate ``name`` on the member each request loads (one query for all of them).
 
     ``expression(now)`` must give a query of the same shape whatever ``now`` is (the query is
-    compiled once per connection, :mod:`config.prepared`)."""
+    compiled once per process, :mod:`config.prepared`)."""
     _annotations[name] = expression
     _LOAD.reset()  # a new shape: compile again
 

@@ -199,3 +199,42 @@ def test_the_sheet_page_reads_the_reader_s_role_with_the_character() -> None:
     outsider = Client()
     outsider.force_login(table.outsider)
     assert outsider.get(url).status_code == 404
+
+
+def test_a_prepared_query_is_compiled_once_for_every_request_thread(monkeypatch: Any) -> None:
+    """Under ASGI each request runs in a thread of its own with a connection object of its own: the
+    member's query is compiled once for them all, and each thread reads the right member."""
+    import threading
+
+    from django.db import connections
+
+    from config import auth
+    from config.prepared import PreparedQuery
+
+    member = make_user("tcmember")
+    prepares = []
+    original = PreparedQuery._prepare
+
+    def counted(self: Any, connection: Any) -> Any:
+        prepares.append(connection)
+        return original(self, connection)
+
+    monkeypatch.setattr(PreparedQuery, "_prepare", counted)
+    auth._LOAD.reset()
+    found: list[Any] = []
+
+    def request_thread() -> None:
+        try:
+            found.append(auth.load_user(member.pk))
+        finally:
+            connections.close_all()
+
+    for _ in range(3):
+        worker = threading.Thread(target=request_thread)
+        worker.start()
+        worker.join()
+    found.append(auth.load_user(member.pk))
+    assert len(prepares) == 1
+    assert len({id(c) for c in prepares}) == 1
+    assert found[-1] is not None and found[-1].pk == member.pk
+    assert list(auth._LOAD._shapes.values()) != [None]
