@@ -98,13 +98,32 @@ def _visibility(user: Any, campaign: Campaign, *, include_hidden: bool = False) 
         return None
     if is_gm(user, campaign):
         return True
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    return reader_condition(user_id, include_hidden=include_hidden or is_moderator(user))
+
+
+def reader_condition(user_id: int | None, *, include_hidden: bool) -> Any:
+    """The ``Q`` of the posts a reader who is not a GM sees (:func:`_visibility`): public posts, and
+    for a member (``user_id``) their own posts and the whispers addressed to them; moderated posts
+    only with ``include_hidden``."""
     condition = Q(visibility=Post.Visibility.PUBLIC)
-    if user is not None and user.is_authenticated:
-        whispered = Post.recipients.through.objects.filter(post_id=OuterRef("pk"), user_id=user.pk)
-        condition |= Q(author_id=user.pk) | (Q(visibility=Post.Visibility.WHISPER) & Exists(whispered))
-    if not include_hidden and not is_moderator(user):
+    if user_id is not None:
+        whispered = Post.recipients.through.objects.filter(post_id=OuterRef("pk"), user_id=user_id)
+        condition |= Q(author_id=user_id) | (Q(visibility=Post.Visibility.WHISPER) & Exists(whispered))
+    if not include_hidden:
         condition &= Q(hidden=False)
     return condition
+
+
+def post_places_kind(user: Any, campaign: Campaign) -> str | None:
+    """Which condition :func:`post_places` applies for ``user``: ``None`` (nothing), ``"all"`` (a GM),
+    ``"member"`` (a logged-in reader: :func:`reader_condition` with their id) or ``"public"``."""
+    condition = _visibility(user, campaign, include_hidden=True)
+    if condition is None:
+        return None
+    if condition is True:
+        return "all"
+    return "member" if user is not None and user.is_authenticated else "public"
 
 
 def _apply(posts: Any, condition: Any) -> Any:
@@ -197,7 +216,7 @@ def get_thread_for_user(user: Any, thread_id: int, *, reader: bool = False) -> A
     """
     authenticated = user is not None and user.is_authenticated
     if reader and authenticated:
-        # The thread page's query, compiled once per connection (config.prepared).
+        # The thread page's query, compiled once per process (config.prepared).
         thread = _reader_query().first(thread_id=int(thread_id), user_id=user.pk)
         if thread is None:
             raise Http404

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
+import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -34,6 +36,7 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -205,6 +208,7 @@ def render_posts(views: Iterable[PostView], *, csrf_token: Any = None, full_path
 def _template_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
     """Development server: an edited template is shown at once (Django resets its loaders likewise)."""
     FRAGMENTS.clear()
+    FORMS.clear()
 
 
 try:
@@ -213,3 +217,89 @@ try:
     file_changed.connect(_template_changed, dispatch_uid="tablee-post-html")
 except ImportError:  # pragma: no cover
     pass
+
+
+# ---------------------------------------------------------------------------
+# The reply form of the thread page: rendered once per content as well
+# ---------------------------------------------------------------------------
+FORM_TEMPLATE = "campaigns/partials/post_form.html"
+#: Reply forms kept per process (one per distinct form: campaign, voices, members, language...).
+FORMS = _Fragments(500)
+_ONCE = re.compile(r'(<input type="hidden" name="once" value=")[^"]*(">)')
+
+
+@lru_cache(maxsize=1)
+def _form_placeholders() -> tuple[str, str]:
+    return _placeholder("form-csrf"), _placeholder("form-once")
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with lazy translations made text (their ``repr`` names an address, not the text)."""
+    if isinstance(value, Promise):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return tuple(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _plain(v)) for k, v in value.items()))
+    return value
+
+
+def form_key(form: Any, thread: Any, lang: str) -> bytes | None:
+    """The digest of every value ``post_form.html`` (and the partials it includes) reads from an unbound
+    :class:`campaigns.forms.PostForm`: each field's kind, label, help, choices, value, widget attributes
+    and bounds, the sheet test's groups and reads, the thread, the campaign's slug, the language.
+    ``None`` for a form that is bound (its errors and the member's text are never kept)."""
+    if form.is_bound:
+        return None
+    fields = []
+    for name, field in form.fields.items():
+        bound = form[name]
+        fields.append(
+            (
+                name,
+                type(field).__name__,
+                type(field.widget).__name__,
+                _plain(field.label),
+                _plain(field.help_text),
+                field.required,
+                field.disabled,
+                _plain(getattr(field, "choices", None)),
+                _plain(bound.value()),
+                _plain(field.widget.attrs),
+                bound.auto_id,
+            )
+        )
+    values = (
+        lang,
+        get_script_prefix(),
+        thread.pk,
+        form.campaign.slug,
+        form.is_gm,
+        tuple(fields),
+        _plain(form.sheet_test_groups),
+        _plain(form.sheet_reads()),
+        tuple(b.name for b in form.declared_inputs()),
+        getattr(form.sheet_chosen, "key", None),
+    )
+    return hashlib.blake2b(repr(values).encode(), digest_size=20).digest()
+
+
+def render_reply_form(context: Any) -> SafeString:
+    """The thread page's reply form: an unbound form's HTML kept per :func:`form_key` (the CSRF token
+    and the one-time token placeholders, filled per request); a bound form is rendered each time."""
+    form, thread = context.get("form"), context.get("thread")
+    lang = get_language() or settings.LANGUAGE_CODE
+    key = form_key(form, thread, lang) if form is not None and thread is not None else None
+    if key is None or context.get("reply_post") is not None:
+        return mark_safe(context.template.engine.get_template(FORM_TEMPLATE).render(context))  # as {% include %}
+    csrf_mark, once_mark = _form_placeholders()
+    html = FORMS.get(key)
+    if html is None:
+        html = get_template(FORM_TEMPLATE).render(
+            {"form": form, "thread": thread, "campaign": form.campaign, "csrf_token": csrf_mark}
+        )
+        html = _ONCE.sub(lambda m: m.group(1) + once_mark + m.group(2), html)
+        FORMS.put(key, html)
+    html = html.replace(csrf_mark, escape(str(context.get("csrf_token") or "")))
+    html = html.replace(once_mark, secrets.token_urlsafe(18))
+    return mark_safe(html)  # rendered by the template (escaped); the marks replaced by escaped or URL-safe values

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
 from django.http import Http404
 
 from campaigns.access import can_view_campaign, is_gm, is_member
+from campaigns.models import Membership
 from characters import plugins
 from characters.models import ChangeRequest, Character
+from config.prepared import PreparedQuery
 from rules.base import SheetContext, is_digits
 
 
@@ -55,6 +58,21 @@ def can_request_change(user: Any, character: Character) -> bool:
     return is_owner(user, character) and character.status == Character.Status.APPROVED
 
 
+def _reader_character(character_id: int, user_id: int) -> Any:
+    """A character with its campaign, its owner's profile and the reader's role in the campaign."""
+    role = Membership.objects.filter(campaign_id=OuterRef("campaign_id"), user_id=user_id).values("role")[:1]
+    return (
+        Character.objects.select_related("campaign", "owner__profile")
+        .filter(pk=character_id)
+        .annotate(reader_role=Subquery(role))
+    )
+
+
+_READER_CHARACTER = PreparedQuery(
+    _reader_character, {"character_id": (930_000_001, 940_000_002), "user_id": (950_000_003, 960_000_004)}
+)
+
+
 def get_character_for_user(user: Any, character_id: int | str, write: bool = False) -> Character:
     """The character if ``user`` may see it (``write``: see its full sheet), else 404.
 
@@ -64,9 +82,16 @@ def get_character_for_user(user: Any, character_id: int | str, write: bool = Fal
     """
     if not is_digits(str(character_id)):
         raise Http404
-    character = Character.objects.select_related("campaign", "owner").filter(pk=character_id).first()
+    authenticated = user is not None and user.is_authenticated
+    if authenticated:
+        # The reader's role in the campaign with the character (one query compiled once, kept for ``role_of``).
+        character = _READER_CHARACTER.first(character_id=int(character_id), user_id=int(user.pk))
+    else:
+        character = Character.objects.select_related("campaign", "owner__profile").filter(pk=character_id).first()
     if character is None:
         raise Http404
+    if authenticated:
+        character.campaign.__dict__.setdefault("_role_cache", {})[user.pk] = character.reader_role
     if write:
         if not can_see_full_sheet(user, character):
             raise Http404

@@ -26,8 +26,21 @@ class CharacterVoices:
     def post_voices(self, user: Any, campaign: Campaign, *, is_gm: bool) -> tuple[list[Any], list[Any]]:
         characters = Character.objects.filter(campaign=campaign)
         if is_gm:
-            own_and_npcs = characters.filter(Q(owner=user) | Q(is_npc=True)).only("pk", "name", "is_npc", "owner_id")
-            return list(own_and_npcs), list(self.rollable(user, campaign))
+            # One query: their own characters and the NPCs speak; the playable PCs and the NPCs still
+            # in play roll from their sheet (as :meth:`rollable` gives them a GM).
+            rows = list(
+                characters.filter(Q(owner=user) | Q(is_npc=True) | Q(status__in=voices.PLAYABLE_STATUSES)).order_by(
+                    "name"
+                )
+            )
+            speaking = [c for c in rows if c.owner_id == user.pk or c.is_npc]
+            rolling = [
+                c
+                for c in rows
+                if (c.is_npc and c.status not in (voices.DEAD, voices.RETIRED))
+                or (not c.is_npc and c.status in voices.PLAYABLE_STATUSES)
+            ]
+            return speaking, rolling
         # One query: a player's voices are their characters; those approved can also roll from their sheet.
         mine = list(characters.filter(owner=user, is_npc=False))
         return mine, [c for c in mine if c.status in voices.PLAYABLE_STATUSES]

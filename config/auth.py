@@ -4,7 +4,7 @@ Each request of a logged-in member used to cost five queries before the view
 ran: the user, the profile (language), the active suspension, two permission
 queries (is the reader a moderator?) and the unread-notification count of the
 header. :func:`load_user` fetches all of it in one query (``select_related``
-plus ``EXISTS``/``COUNT`` subqueries), built and compiled once per connection
+plus ``EXISTS``/``COUNT`` subqueries), built and compiled once per process
 (:mod:`config.prepared`: only the member's id and the time change); :func:`campaigns.access.is_moderator`,
 the suspension middleware and the header badge read the annotations when they
 are there and fall back to their own query otherwise.
@@ -45,23 +45,30 @@ def register_user_annotation(name: str, expression: Callable[[datetime.datetime]
     """Annotate ``name`` on the member each request loads (one query for all of them).
 
     ``expression(now)`` must give a query of the same shape whatever ``now`` is (the query is
-    compiled once per connection, :mod:`config.prepared`)."""
+    compiled once per process, :mod:`config.prepared`)."""
     _annotations[name] = expression
     _LOAD.reset()  # a new shape: compile again
 
 
-def _member_query(user_id: Any, now: datetime.datetime) -> Any:
+def moderate_perm(user_field: str = "pk") -> Any:
+    """Whether the user ``user_field`` names (of the outer query) holds the moderation permission,
+    directly or through a group (the flag :func:`campaigns.access.is_moderator` reads)."""
     User = get_user_model()
     permission = Permission.objects.filter(**MODERATE).values("pk")
-    direct = User.user_permissions.through.objects.filter(user_id=OuterRef("pk"), permission_id__in=permission)
+    direct = User.user_permissions.through.objects.filter(user_id=OuterRef(user_field), permission_id__in=permission)
     by_group = Group.permissions.through.objects.filter(
-        group_id__in=User.groups.through.objects.filter(user_id=OuterRef(OuterRef("pk"))).values("group_id"),
+        group_id__in=User.groups.through.objects.filter(user_id=OuterRef(OuterRef(user_field))).values("group_id"),
         permission_id__in=permission,
     )
+    return Exists(direct) | Exists(by_group)
+
+
+def _member_query(user_id: Any, now: datetime.datetime) -> Any:
+    User = get_user_model()
     annotations = {name: build(now) for name, build in _annotations.items()}
     return (
         User._default_manager.select_related("profile")
-        .annotate(tablee_moderate_perm=Exists(direct) | Exists(by_group), **annotations)
+        .annotate(tablee_moderate_perm=moderate_perm(), **annotations)
         .filter(pk=user_id)
     )
 

@@ -1,4 +1,4 @@
-"""Queries of a fixed shape, built and compiled once per connection, run with new values.
+"""Queries of a fixed shape, built and compiled once per process and database, run with new values.
 
 Building a queryset and compiling it to SQL costs far more than running it for a query that
 reads one row by key (about 3 ms of Python for the member every request loads, with its
@@ -10,13 +10,19 @@ execute that SQL with the new values and build the rows as Django's ``ModelItera
 (select_related objects, annotations, converters). When the two compilations do not line up
 (another parameter changed, the text changed) the query is not prepared: every run builds the
 queryset (the ORM's own path, same result), so a shape this cannot follow is never run wrong.
+
+The compiled SQL is kept per database (alias, backend, database name), not per connection object:
+under ASGI each request runs in a thread of its own (asgiref's per-request thread-sensitive
+context) with a connection object of its own, so a shape kept per connection object was compiled
+again on every request. The SQL depends on the backend only; each run binds the kept compiler to
+the connection it runs on (its converters read that connection).
 """
 
 from __future__ import annotations
 
+import copy
 import datetime
 import threading
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -54,13 +60,13 @@ class PreparedQuery:
     def __init__(self, build: Callable[..., QuerySet[Any]], probes: dict[str, tuple[Any, Any]]) -> None:
         self.build = build
         self.probes = probes
-        self._shapes: weakref.WeakKeyDictionary[Any, _Shape | None] = weakref.WeakKeyDictionary()
+        self._shapes: dict[tuple[str, str, str], _Shape | None] = {}
         self._lock = threading.Lock()
 
     def reset(self) -> None:
         """Forget the compiled shapes (what ``build`` returns changed)."""
         with self._lock:
-            self._shapes = weakref.WeakKeyDictionary()
+            self._shapes = {}
 
     # -- preparing ---------------------------------------------------------------
     @staticmethod
@@ -106,15 +112,21 @@ class PreparedQuery:
                 return None  # a parameter this cannot place: use the ORM each time
         return _Shape(compiler, sql, constants, slots)
 
+    @staticmethod
+    def _database(connection: Any) -> tuple[str, str, str]:
+        """What the SQL depends on: the database (alias, backend and name), not the connection object."""
+        return connection.alias, connection.vendor, str(connection.settings_dict.get("NAME"))
+
     def _shape(self, connection: Any) -> _Shape | None:
+        database = self._database(connection)
         try:
-            return self._shapes[connection]
+            return self._shapes[database]
         except KeyError:
             pass
         with self._lock:
-            if connection not in self._shapes:
-                self._shapes[connection] = self._prepare(connection)
-            return self._shapes[connection]
+            if database not in self._shapes:
+                self._shapes[database] = self._prepare(connection)
+            return self._shapes[database]
 
     # -- running -----------------------------------------------------------------
     def all(self, using: str = "default", **values: Any) -> list[Any]:
@@ -133,6 +145,9 @@ class PreparedQuery:
         if not rows:
             return []
         compiler = shape.compiler
+        if compiler.connection is not connection:
+            compiler = copy.copy(compiler)  # the kept compiler, reading this connection's converters
+            compiler.connection = connection
         populators = get_related_populators(compiler.klass_info, compiler.select, using)
         objects = []
         for row in compiler.results_iter([rows]):

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 from accounts.models import display_name
 from campaigns.access import is_moderator
 from campaigns.models import Notification
-from campaigns.post_html import render_posts, url_id
+from campaigns.post_html import render_posts, render_reply_form, url_id
 
 register = template.Library()
 
@@ -63,3 +63,9 @@ def post_items(context: Any, views: Any) -> SafeString:
     return render_posts(
         views, csrf_token=context.get("csrf_token"), full_path=request.get_full_path() if request is not None else ""
     )
+
+
+@register.simple_tag(takes_context=True)
+def reply_form(context: Any) -> SafeString:
+    """The thread page's reply form (see :func:`campaigns.post_html.render_reply_form`)."""
+    return render_reply_form(context)

@@ -33,9 +33,12 @@ def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwa
     characters, sheet_characters = voices().post_voices(request.user, campaign, is_gm=is_gm)
     for character in sheet_characters:
         character.campaign = campaign
+    # The other members' ids and names (a profile's display name, else the username): three columns.
     members = [
-        (m.user_id, m.user.profile.name if hasattr(m.user, "profile") else m.user.username)
-        for m in Membership.objects.filter(campaign=campaign).exclude(user=request.user).select_related("user__profile")
+        (user_id, shown or username)
+        for user_id, shown, username in Membership.objects.filter(campaign=campaign)
+        .exclude(user=request.user)
+        .values_list("user_id", "user__profile__display_name", "user__username")
     ]
     return PostForm(
         data,

@@ -22,7 +22,7 @@ from campaigns.models import (
     Thread,
     ThreadRead,
 )
-from campaigns.reads import PostView, post_views, reader_for, thread_posts
+from campaigns.reads import PostView, page_posts, post_views, reader_for
 from campaigns.views.common import POSTS_PER_PAGE, _campaign_context, _run, page_of
 from campaigns.views.postform import _post_form, _prefill
 from config.ratelimit import RateLimited
@@ -60,7 +60,7 @@ def thread_create(request: HttpRequest, slug: str, board_id: int) -> HttpRespons
 
 
 def _page_posts(request: HttpRequest, thread: Thread, first: int, last: int) -> list[Post]:
-    return list(thread_posts(request.user, thread).filter(number__gte=first, number__lte=last).order_by("number"))
+    return page_posts(request.user, thread, first, last)
 
 
 def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
