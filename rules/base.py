@@ -1090,6 +1090,22 @@ class BuiltTest:
         }
 
 
+@dataclass(frozen=True)
+class BestiaryEntry:
+    """One creature or NPC of a campaign's bestiary, ready for a quick NPC.
+
+    ``key`` is what a form or the API sends (the entry's name, never an
+    index); ``values`` are quick NPC values by :meth:`RuleSystem.quick_npc_fields`
+    path (those the entry leaves out keep the rules' defaults)."""
+
+    key: str
+    label: Msg
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label.to_dict(), "values": dict(self.values)}
+
+
 def pick_fields(fields: Iterable[Field], *paths: str) -> tuple[Field, ...]:
     """The declared fields of ``paths`` (in that order) from a test kind's fields."""
     by_path = {f.path: f for f in fields}
@@ -1260,6 +1276,71 @@ class RuleSystem(ABC):
     def _validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
         """The system's part of :meth:`validate_npc`, with the merged ``settings``."""
         return validate_fields(sheet, self.sheet_fields())
+
+    # ---- quick NPCs (the GM's stat line or bestiary entry) -------------------
+    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+        """The few labelled inputs of a GM's quick NPC (its stat line).
+
+        Paths are sheet paths (``"attributes.psy"``); an input left empty
+        keeps the rules' default. Default: none (a quick NPC starts from
+        :meth:`default_sheet`)."""
+        return ()
+
+    def bestiary(self, settings: dict[str, Any] | None = None) -> tuple[BestiaryEntry, ...]:
+        """The campaign's bestiary entries a quick NPC can start from. Default: none."""
+        return ()
+
+    @final
+    def quick_npc_sheet(
+        self, values: Mapping[str, Any] | None, settings: dict[str, Any] | None = None, *, entry: str = ""
+    ) -> tuple[dict[str, Any], list[FieldError]]:
+        """The sheet of a quick NPC and the errors of its inputs.
+
+        ``entry`` (a :meth:`bestiary` key) gives the starting values, ``values``
+        (by :meth:`quick_npc_fields` path, empty ones ignored) are laid over
+        them. The sheet is checked by the NPC rules (:meth:`validate_npc`),
+        never by a player character's creation budget. Errors carry the
+        input's path (``"entry"`` for an unknown entry); with errors the sheet
+        is ``{}``."""
+        merged = self.settings(settings)
+        fields = self.quick_npc_fields(merged)
+        chosen: dict[str, Any] = {}
+        if entry:
+            found = next((e for e in self.bestiary(merged) if e.key == entry), None)
+            if found is None:
+                return {}, [
+                    error("entry", "unknown_entry", "Choisissez une entrée du bestiaire.", "Choose a bestiary entry.")
+                ]
+            chosen.update({k: v for k, v in found.values.items() if v is not None and v != ""})
+        chosen.update({k: v for k, v in (values or {}).items() if v is not None and v != ""})
+        known = {f.path for f in fields}
+        errors = [
+            error(path, "unknown_input", "Cette valeur n'existe pas ici.", "This value does not exist here.")
+            for path in chosen
+            if path not in known
+        ]
+        nested: dict[str, Any] = {}
+        for path, value in chosen.items():
+            if path in known:
+                set_path(nested, path, value)
+        errors += validate_fields(nested, [replace(f, required=False) if f.required else f for f in fields])
+        if errors:
+            return {}, errors
+        try:
+            sheet = self._quick_npc_sheet({k: v for k, v in chosen.items() if k in known}, merged)
+        except RulesError as exc:
+            return {}, exc.errors
+        errors = self._validate_npc(sheet, merged)
+        return ({}, errors) if errors else (sheet, [])
+
+    def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        """The system's part of :meth:`quick_npc_sheet`: checked ``values`` (by path)
+        onto the default sheet; raises :class:`RulesError` (input paths) for
+        what only the values together can tell. Default: each value at its path."""
+        sheet = self.default_sheet()
+        for path, value in values.items():
+            set_path(sheet, path, value)
+        return sheet
 
     @final
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:

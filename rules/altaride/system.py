@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.altaride import combat, creation, derive, outcome, progression, resolution, schema
+from rules.altaride import combat, creation, derive, npc, outcome, progression, resolution, schema
 from rules.altaride import sheet_tests as _sheet_tests
 from rules.base import (
     Combatant,
@@ -66,6 +66,12 @@ class AltarideSystem(RuleSystem):
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return schema.campaign_settings_fields()
+
+    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+        return npc.quick_npc_fields(self.settings(settings))
+
+    def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        return npc.quick_npc_sheet(self.default_sheet(), values)
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         super().migrate_sheet(sheet, from_version)

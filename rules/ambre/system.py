@@ -10,7 +10,7 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
+from rules.ambre import combat, creation, derive, npc, outcome, progression, resolution, schema
 from rules.ambre import sheet_tests as _sheet_tests
 from rules.base import (
     Combatant,
@@ -74,6 +74,9 @@ class AmbreSystem(RuleSystem):
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return self._settings_fields
+
+    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+        return npc.quick_npc_fields()
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         return schema.migrate(sheet, from_version)

@@ -24,7 +24,7 @@ from rules.base import (
     SheetTest,
     Step,
 )
-from rules.clefs import combat, creation, derive, outcome, progression, resolution, schema
+from rules.clefs import combat, creation, derive, npc, outcome, progression, resolution, schema
 from rules.clefs import sheet_tests as _sheet_tests
 from rules.clefs import tables as t
 from rules.clefs.resolution import reevaluate as reevaluate_stored
@@ -70,6 +70,12 @@ class ClefsDeLAube(RuleSystem):
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         return derive.derived_specs()
+
+    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+        return npc.quick_npc_fields()
+
+    def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        return npc.quick_npc_sheet(self.default_sheet(), values)
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Version 0 → 1: the seed's alternative codes as keys (reading G24)."""

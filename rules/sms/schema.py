@@ -376,6 +376,28 @@ def sheet_fields() -> tuple[Field, ...]:
     )
 
 
+#: One bestiary entry (a campaign setting, issue #23): a stat line of the NPC rules (L987–1035).
+#: Dice and the minion flag are optional: left empty, the role's usual values apply (L1017–1023).
+BESTIARY_ITEM_FIELDS: tuple[Field, ...] = (
+    Field("name", "str", Msg("Nom", "Name"), default="", max_length=90, required=True),
+    Field(
+        "creature_class", "choice", Msg("Classe du bestiaire", "Bestiary class"), default="", choices=BESTIARY_CHOICES
+    ),
+    Field("role", "choice", Msg("Rôle du PNJ", "NPC role"), default="one_shot", choices=NPC_ROLE_CHOICES),
+    Field(
+        "method",
+        "choice",
+        Msg("Méthode de définition", "Definition method"),
+        default="uber_simple",
+        choices=NPC_METHODS,
+    ),
+    Field("size_factor", "int", Msg("Facteur de taille", "Size factor"), minimum=1, maximum=9),
+    Field("base_defence_die", "int", Msg("Dé de base pour le blesser", "Base die to wound it"), minimum=0, maximum=30),
+    Field("base_attack_die", "int", Msg("Dé de base de son attaque", "Base die of its attack"), minimum=0, maximum=30),
+    Field("is_minion", "bool", Msg("Sbire / quidam", "Minion / bystander")),
+)
+
+
 @cache  # static declarations: built once (#21)
 def settings_fields() -> tuple[Field, ...]:
     return (
@@ -494,12 +516,16 @@ def settings_fields() -> tuple[Field, ...]:
         ),
         Field(
             "bestiary",
-            "dict",
+            "list",
             Msg("Bestiaire (MJ)", "Bestiary (GM)"),
-            default={},
+            default=[],
+            max_items=200,
+            item_fields=BESTIARY_ITEM_FIELDS,
             help=Msg(
-                "Créatures par classe : la page ne donne que les classes (L1039–1057).",
-                "Creatures by class: the page gives only the classes (L1039–1057).",
+                "Une entrée par créature ou PNJ type. La page ne donne que les classes (L1039–1057), sans chiffres : "
+                "les entrées de départ sont ces classes, à compléter et renommer ; un dé laissé vide suit le rôle.",
+                "One entry per creature or stock NPC. The page gives only the classes (L1039–1057), without numbers: "
+                "the starter entries are those classes, to complete and rename; a die left empty follows the role.",
             ),
         ),
         Field(

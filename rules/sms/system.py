@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.base import (
     ACTION_KEY,
+    BestiaryEntry,
     Combatant,
     CombatResult,
     DerivedSpec,
@@ -76,7 +77,32 @@ class SMSSystem(RuleSystem):
 
     def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
         """The declared types, then the GM's archetypes (cost within the creation budget, L689)."""
-        return validate_fields(settings, schema.settings_fields()) + creation.validate_archetype_settings(settings)
+        return (
+            validate_fields(settings, schema.settings_fields())
+            + creation.validate_archetype_settings(settings)
+            + npc.validate_bestiary(settings)
+        )
+
+    def starter_settings(self) -> dict[str, Any]:
+        """A new campaign starts with the bestiary classes the page names (editable, no number)."""
+        return {"bestiary": npc.starter_bestiary()}
+
+    def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
+        """Merged settings; a bestiary stored before issue #23 (a dict) is read as a list of entries."""
+        merged = super().settings(settings)
+        if not isinstance(merged.get("bestiary"), list):
+            merged["bestiary"] = npc.bestiary_rows(merged.get("bestiary"))
+        return merged
+
+    # ---- quick NPCs -------------------------------------------------------------
+    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+        return npc.quick_npc_fields()
+
+    def bestiary(self, settings: dict[str, Any] | None = None) -> tuple[BestiaryEntry, ...]:
+        return npc.bestiary(self.settings(settings))
+
+    def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        return npc.quick_npc_sheet(self.default_sheet(), values)
 
     # ---- validation, derived values, budget --------------------------------------
     #: A new race brings its fixed modules and size (L689, L695–874), replacing the old race's.
