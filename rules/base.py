@@ -1278,16 +1278,27 @@ class RuleSystem(ABC):
         return validate_fields(sheet, self.sheet_fields())
 
     # ---- quick NPCs (the GM's stat line or bestiary entry) -------------------
+    @final
     def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
         """The few labelled inputs of a GM's quick NPC (its stat line).
 
-        Paths are sheet paths (``"attributes.psy"``); an input left empty
-        keeps the rules' default. Default: none (a quick NPC starts from
-        :meth:`default_sheet`)."""
+        Paths are sheet paths (``"attributes.psy"``) or the system's own
+        (``"skill.name"``); an input left empty keeps the bestiary entry's
+        value, else the rules' default."""
+        return self._quick_npc_fields(self.settings(settings))
+
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
+        """The system's part of :meth:`quick_npc_fields`. Default: none (a quick NPC
+        starts from :meth:`default_sheet`)."""
         return ()
 
+    @final
     def bestiary(self, settings: dict[str, Any] | None = None) -> tuple[BestiaryEntry, ...]:
-        """The campaign's bestiary entries a quick NPC can start from. Default: none."""
+        """The campaign's bestiary entries a quick NPC can start from."""
+        return self._bestiary(self.settings(settings))
+
+    def _bestiary(self, settings: dict[str, Any]) -> tuple[BestiaryEntry, ...]:
+        """The system's part of :meth:`bestiary`. Default: none."""
         return ()
 
     @final
@@ -1303,10 +1314,10 @@ class RuleSystem(ABC):
         input's path (``"entry"`` for an unknown entry); with errors the sheet
         is ``{}``."""
         merged = self.settings(settings)
-        fields = self.quick_npc_fields(merged)
+        fields = self._quick_npc_fields(merged)
         chosen: dict[str, Any] = {}
         if entry:
-            found = next((e for e in self.bestiary(merged) if e.key == entry), None)
+            found = next((e for e in self._bestiary(merged) if e.key == entry), None)
             if found is None:
                 return {}, [
                     error("entry", "unknown_entry", "Choisissez une entrée du bestiaire.", "Choose a bestiary entry.")
@@ -1941,6 +1952,7 @@ class RuleSystem(ABC):
             "creation_steps": [s.to_dict() for s in self.creation_steps()],
             "derived": [d.to_dict() for d in self.derived_specs()],
             "campaign_settings": [f.to_dict() for f in self.campaign_settings_fields()],
+            "quick_npc_fields": [f.to_dict() for f in self.quick_npc_fields()],
             "test_kinds": {k: [f.to_dict() for f in v] for k, v in self.test_kinds().items()},
             "action_fields": [f.to_dict() for f in self.action_fields()],
             "purchase_kinds": {k: [f.to_dict() for f in v] for k, v in self.purchase_fields().items()},

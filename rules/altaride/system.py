@@ -67,8 +67,8 @@ class AltarideSystem(RuleSystem):
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return schema.campaign_settings_fields()
 
-    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
-        return npc.quick_npc_fields(self.settings(settings))
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
+        return npc.quick_npc_fields(settings)
 
     def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         return npc.quick_npc_sheet(self.default_sheet(), values)

@@ -75,7 +75,7 @@ class AmbreSystem(RuleSystem):
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return self._settings_fields
 
-    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
         return npc.quick_npc_fields()
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:

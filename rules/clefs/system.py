@@ -71,7 +71,7 @@ class ClefsDeLAube(RuleSystem):
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         return derive.derived_specs()
 
-    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
         return npc.quick_npc_fields()
 
     def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:

@@ -90,16 +90,16 @@ class SMSSystem(RuleSystem):
     def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
         """Merged settings; a bestiary stored before issue #23 (a dict) is read as a list of entries."""
         merged = super().settings(settings)
-        if not isinstance(merged.get("bestiary"), list):
+        if isinstance(merged.get("bestiary"), dict):
             merged["bestiary"] = npc.bestiary_rows(merged.get("bestiary"))
         return merged
 
     # ---- quick NPCs -------------------------------------------------------------
-    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
         return npc.quick_npc_fields()
 
-    def bestiary(self, settings: dict[str, Any] | None = None) -> tuple[BestiaryEntry, ...]:
-        return npc.bestiary(self.settings(settings))
+    def _bestiary(self, settings: dict[str, Any]) -> tuple[BestiaryEntry, ...]:
+        return npc.bestiary(settings)
 
     def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         return npc.quick_npc_sheet(self.default_sheet(), values)
