@@ -76,3 +76,15 @@ def test_a_bestiary_stored_as_a_dict_before_is_read_as_entries() -> None:
     assert merged["bestiary"] == [{"name": "Loup", "role": "disposable"}]
     assert system.validate_settings({"bestiary": {}}) == []
     assert [e.key for e in system.bestiary({"bestiary": {"Loup": {"role": "disposable"}}})] == ["Loup"]
+
+
+def test_the_minion_choice_follows_the_role_unless_the_gm_says() -> None:
+    system = rules.get_system("sms")
+    rows = [
+        {"name": "Rat", "role": "disposable", "is_minion": ""},
+        {"name": "Chef rat", "role": "disposable", "is_minion": "no"},
+    ]
+    rat = system.quick_npc_sheet({}, {"bestiary": rows}, entry="Rat")[0]
+    chief = system.quick_npc_sheet({}, {"bestiary": rows}, entry="Chef rat")[0]
+    assert rat["npc"]["is_minion"] is True and chief["npc"]["is_minion"] is False
+    assert rat["npc"]["base_defence_die"] == 2  # the low end of Jetable's D2–D6

@@ -60,25 +60,11 @@ def validate_npc(sheet: dict[str, Any]) -> list[FieldError]:
 
     Uber-simple and simple NPCs are noted difficulties ("la difficulté pour
     lui résister est de 3", L997), so ``npc.difficulties`` must hold whole
-    numbers (0–30) when noted; semi-modular and deluxe NPCs carry modules checked by
+    numbers (0–30) when noted (their declared fields); semi-modular and deluxe NPCs carry modules checked by
     their fields only (no XP budget, no creation rank cap: "pourra même
     avoir de l'expérience pour progresser", L1009).
     """
     errors = validate_fields(sheet, schema.sheet_fields())
-    raw = sheet.get("npc")
-    npc: dict[str, Any] = raw if isinstance(raw, dict) else {}
-    difficulties = npc.get("difficulties")
-    if isinstance(difficulties, dict):
-        for key, value in difficulties.items():
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 30:
-                errors.append(
-                    error(
-                        f"npc.difficulties.{key}",
-                        "invalid_difficulty",
-                        "Une difficulté notée est un nombre entier de 0 à 30 (L997).",
-                        "A noted difficulty is a whole number from 0 to 30 (L997).",
-                    )
-                )
     return errors  # an uber-simple NPC may have nothing noted: "à la demande" (L997)
 
 
@@ -137,6 +123,12 @@ def bestiary(settings: Mapping[str, Any]) -> tuple[BestiaryEntry, ...]:
             continue
         seen.add(name)
         values = {path: row.get(key) for key, path in ENTRY_PATHS.items() if row.get(key) not in (None, "")}
+        if "npc.is_minion" in values and not isinstance(values["npc.is_minion"], bool):
+            minion = {"yes": True, "no": False}.get(str(values["npc.is_minion"]))
+            if minion is None:
+                del values["npc.is_minion"]
+            else:
+                values["npc.is_minion"] = minion
         out.append(BestiaryEntry(name, Msg(name, name), values))
     return tuple(out)
 

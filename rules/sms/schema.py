@@ -31,7 +31,8 @@ from rules.sms.tables import (
     WEAPON_SEVERITY_CHOICES,
 )
 
-SCHEMA_VERSION = 1
+#: 2: ``npc.difficulties`` is a list of {name, difficulty} (was a dict by name, issue #23).
+SCHEMA_VERSION = 2
 
 
 def _c(*pairs: tuple[str, str, str]) -> tuple[tuple[str, Msg], ...]:
@@ -359,7 +360,19 @@ def sheet_fields() -> tuple[Field, ...]:
             group="npc",
         ),
         Field("npc.is_minion", "bool", Msg("Sbire / quidam", "Minion / bystander"), default=False, group="npc"),
-        Field("npc.difficulties", "dict", Msg("Difficultés notées", "Noted difficulties"), default={}, group="npc"),
+        Field(
+            "npc.difficulties",
+            "list",
+            Msg("Difficultés notées", "Noted difficulties"),
+            default=[],
+            max_items=50,
+            group="npc",
+            item_fields=DIFFICULTY_ITEM_FIELDS,
+            help=Msg(
+                "Notées pour rester cohérent, par exemple « lui résister : 3 » (L997).",
+                "Noted to stay consistent, e.g. «resist it: 3» (L997).",
+            ),
+        ),
         Field(
             "advances",
             "list",
@@ -375,6 +388,15 @@ def sheet_fields() -> tuple[Field, ...]:
         ),
     )
 
+
+#: A noted difficulty of an uber-simple or simple NPC ("la difficulté pour lui résister est de 3", L997).
+DIFFICULTY_ITEM_FIELDS: tuple[Field, ...] = (
+    Field("name", "str", Msg("Action ou situation", "Action or situation"), default="", max_length=120, required=True),
+    Field("difficulty", "int", Msg("Difficulté", "Difficulty"), minimum=0, maximum=30, required=True),
+)
+
+
+MINION_CHOICES = _c(("", "Selon le rôle", "As the role says"), ("yes", "Oui", "Yes"), ("no", "Non", "No"))
 
 #: One bestiary entry (a campaign setting, issue #23): a stat line of the NPC rules (L987–1035).
 #: Dice and the minion flag are optional: left empty, the role's usual values apply (L1017–1023).
@@ -394,7 +416,7 @@ BESTIARY_ITEM_FIELDS: tuple[Field, ...] = (
     Field("size_factor", "int", Msg("Facteur de taille", "Size factor"), minimum=1, maximum=9),
     Field("base_defence_die", "int", Msg("Dé de base pour le blesser", "Base die to wound it"), minimum=0, maximum=30),
     Field("base_attack_die", "int", Msg("Dé de base de son attaque", "Base die of its attack"), minimum=0, maximum=30),
-    Field("is_minion", "bool", Msg("Sbire / quidam", "Minion / bystander")),
+    Field("is_minion", "choice", Msg("Sbire / quidam", "Minion / bystander"), default="", choices=MINION_CHOICES),
 )
 
 
@@ -1107,13 +1129,17 @@ ALL_RACES = tuple(RACES)
 
 
 def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
-    """Version 1 is the first: fill missing keys with defaults (repeatable)."""
+    """Fill missing keys with defaults; version 2: noted difficulties, a dict by
+    name before, become a list of {name, difficulty} (repeatable)."""
     merged = default_from_fields(sheet_fields())
     for key, value in sheet.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = {**merged[key], **value}
         else:
             merged[key] = value
+    npc = merged.get("npc")
+    if isinstance(npc, dict) and isinstance(npc.get("difficulties"), dict):
+        npc["difficulties"] = [{"name": str(k), "difficulty": v} for k, v in npc["difficulties"].items()]
     return merged
 
 
