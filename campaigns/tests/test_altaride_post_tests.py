@@ -25,7 +25,9 @@ def _gm(table: Any) -> Client:
 
 
 def _reply(client: Client, thread: Any, data: dict[str, str]) -> Any:
-    return client.post(reverse("campaigns:thread_reply", args=[thread.pk]), {"body": "Le coup porte.", "visibility": "public", **data})
+    return client.post(
+        reverse("campaigns:thread_reply", args=[thread.pk]), {"body": "Le coup porte.", "visibility": "public", **data}
+    )
 
 
 def test_the_damage_test_has_one_labelled_input_per_extra_modifier_of_the_text() -> None:
