@@ -190,13 +190,17 @@ class ParticipantForm(forms.Form):
         #: The stat line: every input optional; left empty, the entry's value or the rules' default.
         self.npc_paths: list[str] = []
         for spec in system.quick_npc_fields(settings):
-            field = form_field(replace(spec, required=False, default=None))
+            # The sheet's help (creation rules) does not apply to an NPC's stat line.
+            field = form_field(replace(spec, required=False, default=None, help=None))
             if field is None:
                 continue
             if spec.kind == "int" and spec.default is not None:
                 field.widget.attrs["placeholder"] = number_format(spec.default)
             self.fields[quick_npc_name(spec.path)] = field
             self.npc_paths.append(spec.path)
+
+    def has_bestiary(self) -> bool:
+        return "entry" in self.fields
 
     def head_fields(self) -> list[Any]:
         return [self[n] for n in ("character", "name", "entry", "template") if n in self.fields]
