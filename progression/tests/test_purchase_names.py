@@ -53,3 +53,12 @@ def test_an_altaride_talent_purchase_shows_the_talent_s_name_and_drops_internal_
     fields = system.purchase_fields()["talent"]
     request = {"kind": "talent", "talent": "VIG", "already_bought": [{"k": 1}], "gm_confirmed": False}
     assert [v for _label, v in purchase_summary(fields, request, system.default_sheet())] == ["Vigueur"]
+
+
+def test_an_altaride_skill_purchase_line_names_the_skill_from_the_catalogue() -> None:
+    system = rules.get_system("altaride")
+    settings = system.starter_settings()
+    sheet = system.default_sheet()
+    sheet["creation_complete"] = True
+    result = system.purchase(sheet, {"kind": "skill", "skill": "mains_nues"}, {"xp": 100}, settings)
+    assert [e.note.fr for e in result.entries] == ["Compétence Mains Nues 0 → 1"]
