@@ -88,3 +88,23 @@ def test_the_minion_choice_follows_the_role_unless_the_gm_says() -> None:
     chief = system.quick_npc_sheet({}, {"bestiary": rows}, entry="Chef rat")[0]
     assert rat["npc"]["is_minion"] is True and chief["npc"]["is_minion"] is False
     assert rat["npc"]["base_defence_die"] == 2  # the low end of Jetable's D2–D6
+
+
+@pytest.mark.parametrize(
+    ("slug", "path", "value"),
+    [("ambre", "attributes.psy", "10"), ("clefs-de-l-aube", "aspects.PH", "12"), ("altaride", "talents.VIG", "9")],
+)
+def test_every_system_has_a_bestiary_editor_with_its_quick_npc_inputs(slug: str, path: str, value: str) -> None:
+    table = make_table(slug, prefix=slug[:3])
+    client = _client(table.gm)
+    html = client.get(f"/campaigns/{table.campaign.slug}/settings/").content.decode()
+    assert _url(table) in html
+    html = client.post(_url(table), {"n:bestiary": "0", "_add": "bestiary"}).content.decode()
+    assert f'name="s:bestiary.0.{path}"' in html
+    response = client.post(_url(table), {"n:bestiary": "1", **_row(0, name="Sbire", **{path: value})})
+    assert response.status_code == 302
+    table.campaign.refresh_from_db()
+    entries = rules.get_system(slug).bestiary(table.campaign.system_settings)
+    assert [(e.key, e.values.get(path)) for e in entries] == [("Sbire", int(value))]
+    bad = client.post(_url(table), {"n:bestiary": "1", **_row(0, name="Sbire", **{path: "-100"})})
+    assert bad.status_code == 400

@@ -145,17 +145,38 @@ def test_a_quick_npc_from_a_bestiary_entry(make):
     assert response.status_code == 400 and "Licorne" not in [p.name for p in Participant.objects.all()]
 
 
+#: One bestiary entry per system, as the settings list editor stores it.
+ENTRIES: dict[str, dict[str, Any]] = {
+    "ambre": {"name": "Loup d'Ombre", "attributes": {"phy": 10}, "characteristics": {"force": 20}},
+    "clefs-de-l-aube": {
+        "name": "Garde",
+        "aspects": {"PH": 12},
+        "skill": {"name": "Lance", "aspect": "PH", "default_means": "PU", "nc": 6},
+    },
+    "sms": {"name": "Gnoll", "role": "disposable"},
+    "altaride": {"name": "Ours", "talents": {"VIG": 12}, "is_anthropoid": "no"},
+}
+
+
 @pytest.mark.parametrize("slug", SLUGS)
-def test_every_system_makes_a_quick_npc_from_an_entry_or_an_npc_of_the_campaign(make, slug):
-    """SMS has a bestiary setting (the starter classes); every system copies an NPC of the campaign."""
+def test_every_system_makes_a_quick_npc_from_a_bestiary_entry_or_an_npc_of_the_campaign(make, slug):
     t = make(slug)
     system = rules.get_system(slug)
-    settings = t.campaign.system_settings
-    entries = system.bestiary(settings)
-    if entries:
-        (npc,) = services.add_participant(t.gm, t.encounter, entry=entries[0].key)
-        assert npc.name == entries[0].label.get("fr")
-        assert npc.sheet == _expected(slug, {}, settings, entries[0].key)
+    settings = {**t.campaign.system_settings, "bestiary": [ENTRIES[slug]]}
+    assert system.validate_settings(settings) == []
+    t.campaign.system_settings = settings
+    t.campaign.save(update_fields=["system_settings"])
+    name = ENTRIES[slug]["name"]
+    gm = _client(t.gm)
+    response = gm.post(reverse("combat:add_participant", args=[t.encounter.pk]), {"entry": name, "count": 2})
+    assert response.status_code == 302
+    copies = list(Participant.objects.filter(encounter=t.encounter).order_by("position"))
+    assert [c.name for c in copies] == [f"{name} 1", f"{name} 2"]
+    expected = _expected(slug, {}, settings, name)
+    assert all(c.sheet == expected for c in copies)
+    assert expected != _expected(slug, {}, settings)  # the entry's values are on the sheet
+    if slug == "altaride":
+        assert expected["is_anthropoid"] is False and expected["talents"]["VIG"] == 12
     sheet = _expected(slug, STAT_LINES[slug], settings)
     model = Character.objects.create(
         campaign=t.campaign, owner=t.gm, system=slug, name="Modèle", sheet=sheet, is_npc=True

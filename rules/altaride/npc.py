@@ -75,3 +75,9 @@ def quick_npc_sheet(sheet: dict[str, Any], values: dict[str, Any]) -> dict[str, 
     if values.get("weapon.key"):
         sheet["weapons"] = [{"key": values["weapon.key"]}]
     return sheet
+
+
+def bestiary_fields() -> tuple[Field, ...]:
+    """The inputs of a bestiary entry: the Talents and anthropoid (the skill and weapon come from
+    catalogues that change with the campaign: the GM picks them on the quick NPC form)."""
+    return pick_fields(schema.sheet_fields(), *(f"talents.{t}" for t in T.TALENTS), "is_anthropoid")
