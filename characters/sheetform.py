@@ -150,6 +150,35 @@ def display_value(f: Field, value: Any) -> Any:
     return value
 
 
+def purchase_summary(fields: Iterable[Field], request: dict[str, Any], sheet: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A purchase request as (label, value) pairs a reader understands: the thing bought by
+    its name (an item's ``name``, a sheet item raised by its name, never its index), choices
+    by their labels; inputs the rules do not declare for this kind, unset ones and
+    internal lists are left out."""
+    out: list[tuple[str, Any]] = []
+    for f in fields:
+        value = get_path(request, f.path, None)
+        if value is None or value == "" or f.kind == "list":
+            continue
+        if f.kind == "bool":
+            if value:
+                out.append((msg(f.label), _("yes")))
+            continue
+        if f.kind == "dict":
+            name = value.get("name") if isinstance(value, dict) else None
+            if name:
+                out.append((_("Name"), name))
+            continue
+        if f.item_of and isinstance(value, int) and not isinstance(value, bool):
+            items = get_path(sheet, f.item_of, None)
+            item = items[value] if isinstance(items, list) and 0 <= value < len(items) else None
+            name = item.get("name") if isinstance(item, dict) else None
+            out.append((msg(f.label), name or "—"))
+            continue
+        out.append((msg(f.label), display_value(f, value)))
+    return out
+
+
 def sheet_groups(
     fields: Iterable[Field],
     sheet: dict[str, Any],

@@ -3,16 +3,17 @@ system's ``action_fields()``: nothing here knows a particular system."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django import forms
+from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from campaigns.models import Thread
 from characters.models import Character
 from combat.models import Encounter, Participant
-from config import jsonlimits
 from rules.base import Field, is_digits, set_path
 
 NULL_BOOL_CHOICES = (("", "—"), ("true", _("Yes")), ("false", _("No")))
@@ -147,21 +148,22 @@ class DeclarationForm(forms.Form):
         return data
 
 
+def quick_npc_name(path: str) -> str:
+    """The form input of a quick NPC value (``npc.<path>`` in a service error)."""
+    return "npc__" + path.replace(".", "__")
+
+
 class ParticipantForm(forms.Form):
-    """Add a character of the campaign, or quick NPCs (from an NPC template or stats)."""
+    """Add a character of the campaign, or quick NPCs: from a bestiary entry, an NPC
+    of the campaign, or the stat line the rule system declares (``quick_npc_fields``)."""
 
     character = forms.ModelChoiceField(
         queryset=Character.objects.none(), required=False, label=_("Character of the campaign")
     )
     name = forms.CharField(label=_("Quick NPC name"), max_length=90, required=False)
+    entry = forms.ChoiceField(label=_("Bestiary entry"), required=False, choices=())
     template = forms.ModelChoiceField(
-        queryset=Character.objects.none(), required=False, label=_("Bestiary: copy an NPC of the campaign")
-    )
-    stats = forms.CharField(
-        label=_("Quick NPC stats (JSON, merged over the default sheet)"),
-        required=False,
-        max_length=20000,
-        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        queryset=Character.objects.none(), required=False, label=_("Copy an NPC of the campaign")
     )
     count = forms.IntegerField(label=_("Copies"), min_value=1, max_value=20, initial=1)
     side = forms.ChoiceField(
@@ -178,24 +180,61 @@ class ParticipantForm(forms.Form):
         )
         self.fields["character"].queryset = characters
         self.fields["template"].queryset = characters.filter(is_npc=True)
+        system = encounter.campaign.rule_system
+        settings = system.settings(encounter.campaign.system_settings)
+        lang = _lang()
+        entries = system.bestiary(settings)
+        if entries:
+            self.fields["entry"].choices = [("", "—"), *((e.key, e.label.get(lang)) for e in entries)]
+        else:
+            del self.fields["entry"]
+        #: The stat line: every input optional; left empty, the entry's value or the rules' default.
+        self.npc_paths: list[str] = []
+        for spec in system.quick_npc_fields(settings):
+            # The sheet's help (creation rules) does not apply to an NPC's stat line.
+            field = form_field(replace(spec, required=False, default=None, help=None))
+            if field is None:
+                continue
+            if spec.kind == "int" and spec.default is not None:
+                field.widget.attrs["placeholder"] = number_format(spec.default)
+            self.fields[quick_npc_name(spec.path)] = field
+            self.npc_paths.append(spec.path)
 
-    def clean_stats(self) -> dict[str, Any]:
-        raw = (self.cleaned_data.get("stats") or "").strip()
-        if not raw:
-            return {}
-        try:
-            value = jsonlimits.loads(raw)
-        except ValueError as exc:
-            raise forms.ValidationError(_("Enter a valid JSON object.")) from exc
-        if not isinstance(value, dict):
-            raise forms.ValidationError(_("Enter a valid JSON object."))
-        return value
+    def has_bestiary(self) -> bool:
+        return "entry" in self.fields
+
+    def head_fields(self) -> list[Any]:
+        return [self[n] for n in ("character", "name", "entry", "template") if n in self.fields]
+
+    def stat_fields(self) -> list[Any]:
+        return [self[quick_npc_name(p)] for p in self.npc_paths]
+
+    def tail_fields(self) -> list[Any]:
+        return [self[n] for n in ("count", "side", "stats_visible")]
+
+    def npc_values(self) -> dict[str, Any]:
+        """The stat line typed by the GM, by path (empty inputs left out)."""
+        values: dict[str, Any] = {}
+        for path in self.npc_paths:
+            value = self.cleaned_data.get(quick_npc_name(path))
+            if value is None or value == "":
+                continue
+            values[path] = value
+        return values
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
-        if not data.get("character") and not data.get("name") and not data.get("template"):
+        if not any(data.get(key) for key in ("character", "name", "template", "entry")):
             raise forms.ValidationError(_("Choose a character, or name a quick NPC."))
         return data
+
+    def add_service_errors(self, exc: Any) -> None:
+        """A service's errors on their inputs (``npc.<path>``: the stat line's input)."""
+        for key, msgs in exc.message_dict.items():
+            name = quick_npc_name(key[4:]) if key.startswith("npc.") else key
+            target = name if name in self.fields else None
+            for msg in msgs:
+                self.add_error(target, msg)
 
 
 class AdjustForm(forms.Form):

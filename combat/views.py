@@ -392,16 +392,14 @@ def add_participant(request: HttpRequest, pk: int) -> HttpResponse:
                 character=data.get("character"),
                 name=data.get("name") or "",
                 template=data.get("template"),
-                sheet=data.get("stats") or None,
+                entry=data.get("entry") or "",
+                npc=form.npc_values(),
                 count=data.get("count") or 1,
                 side=data.get("side") or None,
                 stats_visible=data.get("stats_visible") if not data.get("character") else None,
             )
         except ValidationError as exc:
-            for field, msgs in exc.message_dict.items():
-                target = field if field in form.fields else None
-                for msg in msgs:
-                    form.add_error(target, msg)
+            form.add_service_errors(exc)
         else:
             messages.success(request, _("Participant added."))
             return redirect("combat:detail", pk=encounter.pk)

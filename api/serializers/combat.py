@@ -93,7 +93,20 @@ class ParticipantCreateSerializer(serializers.Serializer):
         default=None,
         help_text="Default: a player character with the players (allies), an NPC facing them (opponents).",
     )
-    sheet = serializers.DictField(required=False, help_text="Quick NPC stats merged over the system's defaults.")
+    entry = serializers.CharField(
+        max_length=90,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="A quick NPC from this bestiary entry of the campaign (its name; see the system's `bestiary`).",
+    )
+    npc = serializers.DictField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="A quick NPC's stat line: values by the paths of the system's `quick_npc_fields` "
+        "(laid over the bestiary entry; checked by the NPC rules, not by the creation budget).",
+    )
     template = serializers.IntegerField(
         min_value=1, max_value=MAX_ID, required=False, help_text="An NPC of the campaign to copy."
     )

@@ -39,7 +39,7 @@ def _field(slug: str, path: str) -> Field:
 
 
 def _json_textareas(html: str) -> list[str]:
-    """Text areas whose content looks like JSON (an object or a list), but for the pending bestiary."""
+    """Text areas whose content looks like JSON (an object or a list)."""
     found = re.findall(r"<textarea([^>]*)>(.*?)</textarea>", html, re.S)
     return [
         text
@@ -355,9 +355,8 @@ def test_a_cogm_may_edit_the_archetypes() -> None:
 
 
 # ---- the guard: no settings field of any system falls back to a JSON text area ----------------------
-#: The SMS bestiary is being rebuilt by another change of #23 (the NPC helper owns its editor); remove
-#: this exemption when it lands.
-PENDING = {"bestiary"}
+#: Settings exempted from the guard: none (the bestiary is a structured list since the quick NPCs landed).
+PENDING: set[str] = set()
 
 
 def _editable(f: Field) -> bool:
@@ -483,8 +482,8 @@ def test_the_generic_editor_parses_a_multiple_choice_and_a_list_of_plain_values(
 
 
 def test_a_gm_notes_an_npcs_difficulties_as_rows_and_a_player_cannot() -> None:
-    """SMS ``npc.difficulties`` ("la difficulté pour lui résister est de 3"): a keyed map on the sheet,
-    edited as rows by the GM (no JSON); a player does not open the GM's NPC."""
+    """SMS ``npc.difficulties`` ("la difficulté pour lui résister est de 3"): a list of rows on the
+    sheet (situation, difficulty), edited by the GM (no JSON); a player does not open the GM's NPC."""
     from characters.tests.conftest import form_data, make_character
 
     table = make_table("sms")
@@ -494,15 +493,17 @@ def test_a_gm_notes_an_npcs_difficulties_as_rows_and_a_player_cannot() -> None:
     html = _client(table.gm).get(edit).content.decode()
     assert 'name="n:npc.difficulties"' in html and not _json_textareas(html)
     data = form_data(system, npc.sheet, version=npc.version)
-    data.update({"n:npc.difficulties": "1", "s:npc.difficulties.0.key": "attaque", "s:npc.difficulties.0.value": "3"})
+    data.update(
+        {"n:npc.difficulties": "1", "s:npc.difficulties.0.name": "attaque", "s:npc.difficulties.0.difficulty": "3"}
+    )
     assert _client(table.gm).post(edit, data).status_code == 302
     npc.refresh_from_db()
-    assert npc.sheet["npc"]["difficulties"] == {"attaque": 3}
-    data.update({"s:npc.difficulties.0.value": "beaucoup", "version": str(npc.version)})
+    assert npc.sheet["npc"]["difficulties"] == [{"name": "attaque", "difficulty": 3}]
+    data.update({"s:npc.difficulties.0.difficulty": "beaucoup", "version": str(npc.version)})
     response = _client(table.gm).post(edit, data)
     assert response.status_code == 400
-    assert re.search(r'id="e-f-npc-difficulties-0-value"><li>Entrez un nombre entier', response.content.decode())
+    assert re.search(r'id="e-f-npc-difficulties-0-difficulty"><li>Entrez un nombre entier', response.content.decode())
     npc.refresh_from_db()
-    assert npc.sheet["npc"]["difficulties"] == {"attaque": 3}
+    assert npc.sheet["npc"]["difficulties"] == [{"name": "attaque", "difficulty": 3}]
     # Another player opens nobody's NPC.
     assert _client(table.player).get(edit).status_code in (403, 404)

@@ -44,7 +44,11 @@ def _change_context(change: ChangeRequest) -> dict[str, Any]:
         purchase = {
             "kind": str(change.purchase.get("kind", "")),
             "label": handler.label(change.purchase),
-            "fields": [(k, v) for k, v in change.purchase.items() if k != "kind"],
+            "fields": sf.purchase_summary(
+                system.purchase_fields().get(str(change.purchase.get("kind", "")), ()),
+                change.purchase,
+                before_sheet,
+            ),
         }
         if change.status == ChangeRequest.Status.PENDING:
             result = services.purchase_preview(character, change)

@@ -58,12 +58,18 @@ def add_participant(
     template: Character | None = None,
     count: int = 1,
     stats_visible: bool | None = None,
+    entry: str = "",
+    npc: dict[str, Any] | None = None,
 ) -> list[Participant]:
     """Add a character of the campaign, or ``count`` quick NPCs.
 
-    A quick NPC takes its stats from ``template`` (an NPC of the campaign,
-    the bestiary), else from ``sheet`` merged over the system's default
-    sheet; its stats stay GM-only unless ``stats_visible``.
+    A quick NPC takes its stats from ``template`` (an NPC of the campaign),
+    else from the rules' quick NPC: ``entry`` (a bestiary entry of the
+    campaign's settings, by name) and ``npc`` (the stat line, by the paths of
+    ``quick_npc_fields``), checked by the NPC rules and never by a player
+    character's creation budget; else from ``sheet`` merged over the
+    system's default sheet (demo data). Its stats stay GM-only unless
+    ``stats_visible``. Errors of the stat line are keyed ``npc.<path>``.
     """
     campaign = encounter.campaign
     _require_gm(user, campaign)
@@ -101,7 +107,13 @@ def add_participant(
             }
         )
     else:
+        found = None
+        if entry and template is None:
+            found = next((e for e in system.bestiary(settings) if e.key == entry), None)
+            if found is None:
+                raise ValidationError({"entry": [gettext("Choose an entry of the bestiary.")]})
         base_name = (name or "").strip() or (template.name if template else "")
+        base_name = base_name or (found.label.get(_lang()) if found else "")
         if not base_name:
             raise ValidationError({"name": [gettext("Give the NPC a name.")]})
         if len(base_name) > 90:
@@ -110,6 +122,14 @@ def add_participant(
             if template.campaign_id != campaign.pk or not template.is_npc:
                 raise ValidationError({"template": [gettext("Choose an NPC of the campaign.")]})
             npc_sheet = dict(template.current_sheet())
+        elif sheet is None:
+            npc_sheet, problems = system.quick_npc_sheet(npc or {}, settings, entry=entry)
+            if problems:
+                errors_by_key: dict[str, list[str]] = {}
+                for e in problems:
+                    key = e.path if e.path == "entry" else f"npc.{e.path}"
+                    errors_by_key.setdefault(key, []).append(e.message.get(_lang()))
+                raise ValidationError(errors_by_key)
         else:
             npc_sheet = system.default_sheet()
             for key, value in (sheet or {}).items():

@@ -116,15 +116,16 @@ def test_adding_participants_and_adjusting_through_forms(fight):
     pk = fight.encounter.pk
     response = gm.post(
         reverse("combat:add_participant", args=[pk]),
-        {"name": "Garde", "count": 2, "side": "opponents", "stats": '{"characteristics": {"force": 20}}'},
+        {"name": "Garde", "count": 2, "side": "opponents", "npc__characteristics__force": "20"},
     )
     assert response.status_code == 302
     guards = Participant.objects.filter(encounter=fight.encounter, name__startswith="Garde")
     assert guards.count() == 2 and all(g.sheet["characteristics"]["force"] == 20 for g in guards)
     response = gm.post(
-        reverse("combat:add_participant", args=[pk]), {"count": 1, "side": "opponents", "stats": "{pas du json"}
+        reverse("combat:add_participant", args=[pk]),
+        {"name": "Garde", "count": 1, "side": "opponents", "npc__characteristics__force": "fort"},
     )
-    assert response.status_code == 400 and "Entrez un objet JSON valide." in response.content.decode()
+    assert response.status_code == 400 and "Entrez un nombre entier." in response.content.decode()
     response = gm.post(
         reverse("combat:adjust", args=[pk]), {"target": f"{fight.cendre.pk}|life", "value": "abc", "reason": "chute"}
     )

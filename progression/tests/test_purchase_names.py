@@ -1,24 +1,64 @@
-"""A purchase names the thing bought (#23): the SMS module to raise is chosen
-by its name from the sheet, never typed as an index."""
+"""Purchases name the thing bought, never its index or a raw object (#23)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from django.test import Client
 
-from characters.tests.conftest import make_character
+import rules
+from characters.ledger import append_entry
+from characters.sheetform import purchase_summary
+from combat.tests.conftest import ambre_sheet, make_character
 from conftest import make_table
+from progression import services
 
 pytestmark = pytest.mark.django_db
 
 
-def test_it_offers_the_sheets_modules_by_name() -> None:
-    table = make_table("sms")
-    sheet = table.campaign.rule_system.default_sheet()
-    sheet["modules"] = [{"name": "Vision nocturne", "kind": "positive", "scope": 2, "rank": 1}]
-    character = make_character(table, table.player, name="Sylve", status="approved", sheet=sheet)
+def _client(user: Any) -> Client:
     client = Client()
-    client.force_login(table.player)
-    html = client.get(f"/progression/characters/{character.pk}/?kind=raise_module").content.decode()
-    assert '<option value="0">Vision nocturne</option>' in html
-    assert "(index)" not in html and 'name="p-module" type="number"' not in html
+    client.force_login(user)
+    return client
+
+
+def test_an_ambre_artefact_purchase_shows_its_name_on_the_change_and_the_progression_pages(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    table = make_table("ambre")
+    hero = make_character(table.campaign, table.player, "Cendre", ambre_sheet("Cendre"))
+    append_entry(hero, "karma", 20, "gm_award", note="Karma")
+    item = {"name": "Arc long elfique", "kind": "artefact", "qualities": {"degats": 1}}
+    purchase = services.request_purchase(table.player, hero, request={"kind": "artefact", "item": item})
+    for user in (table.gm, table.player):
+        change = _client(user).get(f"/characters/changes/{purchase.change_request_id}/").content.decode()
+        section = change[change.index('id="purchase"') :][:600]
+        assert "Arc long elfique" in section and "{&#x27;name&#x27;" not in section and "qualities" not in section
+        page = _client(user).get(f"/progression/characters/{hero.pk}/").content.decode()
+        assert "Artefact : Arc long elfique" in page
+
+
+def test_a_raised_sms_module_is_named_not_indexed() -> None:
+    system = rules.get_system("sms")
+    sheet = system.default_sheet()
+    sheet["modules"] = [{"name": "Escrime", "rank": 2}, {"name": "Pistage", "rank": 1}]
+    fields = system.purchase_fields()["raise_module"]
+    pairs = purchase_summary(fields, {"kind": "raise_module", "module": 1, "scenario": "Les loups"}, sheet)
+    values = [v for _label, v in pairs]
+    assert "Pistage" in values and 1 not in values
+
+
+def test_an_altaride_talent_purchase_shows_the_talent_s_name_and_drops_internal_lists() -> None:
+    system = rules.get_system("altaride")
+    fields = system.purchase_fields()["talent"]
+    request = {"kind": "talent", "talent": "VIG", "already_bought": [{"k": 1}], "gm_confirmed": False}
+    assert [v for _label, v in purchase_summary(fields, request, system.default_sheet())] == ["Vigueur"]
+
+
+def test_an_altaride_skill_purchase_line_names_the_skill_from_the_catalogue() -> None:
+    system = rules.get_system("altaride")
+    settings = system.starter_settings()
+    sheet = system.default_sheet()
+    sheet["creation_complete"] = True
+    result = system.purchase(sheet, {"kind": "skill", "skill": "mains_nues"}, {"xp": 100}, settings)
+    assert [e.note.fr for e in result.entries] == ["Compétence Mains Nues 0 → 1"]

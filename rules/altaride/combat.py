@@ -28,12 +28,13 @@ from typing import Any
 from rules.altaride import tables as T
 from rules.altaride.derive import endurance_current, endurance_max, skill_cr, talent
 from rules.altaride.resolution import (
+    EXTRA_FIELDS,
     action_malus,
     damage_amount,
     evaluate,
+    gather_extras,
     opposed,
     roll_level,
-    validate_extras,
     vig_min_malus,
 )
 from rules.altaride.schema import catalogue
@@ -96,6 +97,7 @@ def action_fields() -> tuple[Field, ...]:
             default=[],
             max_items=10,
         ),
+        *EXTRA_FIELDS,
         Field("modifier", "int", Msg("Bonus/malus du MJ", "GM bonus/malus"), default=0, audience="gm"),
         Field("defence", "choice", Msg("Défense de la cible", "Target's defence"), default="none", choices=DEFENCES),
         Field("defender_weapon", "str", Msg("Arme de parade", "Parrying weapon"), default="", max_length=60),
@@ -438,7 +440,7 @@ def _attack(
     target = _need_target(target)
     a_state, d_state = _state(actor), _state(target)
     _check_can_act(actor, a_state, settings)
-    extras = validate_extras(decl.get("extras"))
+    extras = gather_extras(decl)
     weapon = _weapon(str(decl.get("weapon") or ""), settings)
     if weapon and weapon.get("mounted_only") and not (actor.sheet.get("conditions") or {}).get("mounted"):
         raise RulesError(

@@ -36,7 +36,7 @@ from typing import Any
 
 from rules.altaride import tables as T
 from rules.altaride.derive import domain
-from rules.altaride.schema import catalogue, parse_formula, skill_formula
+from rules.altaride.schema import catalogue, parse_formula, skill_formula, skill_name
 from rules.base import (
     Field,
     FieldError,
@@ -298,10 +298,11 @@ def _buy_skill(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, A
             n=cap,
         )
     item["level"] = new
+    name = skill_name(key, settings)  # the catalogue's name, never the bare key (#23)
     return (
         T.skill_step_cost(new),
         {"key": key, "from": current, "to": new},
-        Msg(f"Compétence {key} {current} → {new}", f"Skill {key} {current} → {new}"),
+        Msg(f"Compétence {name} {current} → {new}", f"Skill {name} {current} → {new}"),
     )
 
 

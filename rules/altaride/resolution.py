@@ -355,6 +355,7 @@ def _test_kinds() -> dict[str, tuple[Field, ...]]:
                 default=[],
                 max_items=10,
             ),
+            *EXTRA_FIELDS,
         ),
     }
 
@@ -735,8 +736,49 @@ def validate_extras(extras: Any, path: str = "extras") -> list[int]:
     return [int(x) for x in extras]
 
 
-def _damage(kind: str, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+#: The extra damage modifiers the text names, one labelled input each (L192–L196: "taille de l'arme
+#: (lutine/géante), enchantement (+1 quelque part), autres"; "ne peut excéder 1 point"). A request may still
+#: send a free ``extras`` list (the API); both add up.
+EXTRA_FIELDS: tuple[Field, ...] = (
+    Field(
+        "extra_size",
+        "int",
+        Msg("Taille de l'arme (lutine/géante)", "Weapon size (lutine/giant)"),
+        default=0,
+        minimum=-T.DAMAGE_EXTRA_LIMIT,
+        maximum=T.DAMAGE_EXTRA_LIMIT,
+    ),
+    Field(
+        "extra_enchantment",
+        "int",
+        Msg("Enchantement", "Enchantment"),
+        default=0,
+        minimum=-T.DAMAGE_EXTRA_LIMIT,
+        maximum=T.DAMAGE_EXTRA_LIMIT,
+    ),
+    Field(
+        "extra_other",
+        "int",
+        Msg("Autre bonus/malus annexe", "Other extra modifier"),
+        default=0,
+        minimum=-T.DAMAGE_EXTRA_LIMIT,
+        maximum=T.DAMAGE_EXTRA_LIMIT,
+    ),
+)
+
+
+def gather_extras(request: dict[str, Any]) -> list[int]:
+    """The extra modifiers of a request: its ``extras`` list, then each named one that is not 0."""
     extras = validate_extras(request.get("extras"))
+    named = [request.get(f.path) for f in EXTRA_FIELDS]
+    for f, value in zip(EXTRA_FIELDS, named, strict=True):
+        if value not in (None, "", 0):
+            validate_extras([value], f.path)
+    return extras + [int(v) for v in named if v not in (None, "", 0)]
+
+
+def _damage(kind: str, request: dict[str, Any], rng: RandomSource, settings: dict[str, Any]) -> Resolution:
+    extras = gather_extras(request)
     natural = _roll(rng)
     amount = damage_amount(int(request["margin"]), int(request.get("damage_x") or 0), natural, extras)
     tags = ["natural_1"] if settings.get("xp_for_every_d20") and natural == 1 else []

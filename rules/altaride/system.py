@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.altaride import combat, creation, derive, outcome, progression, resolution, schema
+from rules.altaride import combat, creation, derive, npc, outcome, progression, resolution, schema
 from rules.altaride import sheet_tests as _sheet_tests
 from rules.base import (
+    BestiaryEntry,
     Combatant,
     CombatResult,
     DerivedSpec,
@@ -26,7 +27,13 @@ from rules.base import (
     SheetRead,
     SheetTest,
     Step,
+    bestiary_entries,
+    bestiary_setting,
+    validate_fields,
 )
+
+#: The campaign's options and catalogues, then its bestiary of quick NPCs (issue #23).
+_SETTINGS_FIELDS = (*schema.campaign_settings_fields(), bestiary_setting(npc.bestiary_fields()))
 
 
 class AltarideSystem(RuleSystem):
@@ -65,7 +72,16 @@ class AltarideSystem(RuleSystem):
         return derive.derived_specs()
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
-        return schema.campaign_settings_fields()
+        return _SETTINGS_FIELDS
+
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
+        return npc.quick_npc_fields(settings)
+
+    def _bestiary(self, settings: dict[str, Any]) -> tuple[BestiaryEntry, ...]:
+        return bestiary_entries(settings.get("bestiary"), npc.bestiary_fields())
+
+    def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        return npc.quick_npc_sheet(self.default_sheet(), values)
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         super().migrate_sheet(sheet, from_version)
@@ -77,7 +93,7 @@ class AltarideSystem(RuleSystem):
 
     def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
         """Checks of the campaign settings and catalogues (formulas, duplicate keys)."""
-        return schema.validate_settings(settings)
+        return schema.validate_settings(settings) + validate_fields(settings, _SETTINGS_FIELDS[-1:])
 
     # ---- validation and derived values ------------------------------------
     _validate_sheet = staticmethod(creation.validate_sheet)

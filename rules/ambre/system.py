@@ -10,9 +10,10 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from rules.ambre import combat, creation, derive, outcome, progression, resolution, schema
+from rules.ambre import combat, creation, derive, npc, outcome, progression, resolution, schema
 from rules.ambre import sheet_tests as _sheet_tests
 from rules.base import (
+    BestiaryEntry,
     Combatant,
     CombatResult,
     DerivedSpec,
@@ -25,6 +26,8 @@ from rules.base import (
     SheetRead,
     SheetTest,
     Step,
+    bestiary_entries,
+    bestiary_setting,
 )
 
 
@@ -39,7 +42,7 @@ class AmbreSystem(RuleSystem):
     def __init__(self) -> None:
         self._fields = schema.sheet_fields()
         self._steps = schema.creation_steps()
-        self._settings_fields = schema.campaign_settings_fields()
+        self._settings_fields = (*schema.campaign_settings_fields(), bestiary_setting(npc.quick_npc_fields()))
         self._default_settings = super().default_campaign_settings()
 
     def default_campaign_settings(self) -> dict[str, Any]:
@@ -74,6 +77,12 @@ class AmbreSystem(RuleSystem):
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
         return self._settings_fields
+
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
+        return npc.quick_npc_fields()
+
+    def _bestiary(self, settings: dict[str, Any]) -> tuple[BestiaryEntry, ...]:
+        return bestiary_entries(settings.get("bestiary"), npc.quick_npc_fields())
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         return schema.migrate(sheet, from_version)

@@ -30,6 +30,7 @@ Conventions
 
 from __future__ import annotations
 
+from rules.base.bestiary import BestiaryEntry, bestiary_entries, bestiary_setting
 from rules.base.clean import (
     as_dict,
     as_int,
@@ -109,6 +110,7 @@ __all__ = [
     "SEVERITIES",
     "SUCCESS_LEVELS",
     "Audience",
+    "BestiaryEntry",
     "Budget",
     "BuiltTest",
     "CombatResult",
@@ -140,6 +142,8 @@ __all__ = [
     "as_dict",
     "as_int",
     "as_list",
+    "bestiary_entries",
+    "bestiary_setting",
     "clean",
     "default_from_fields",
     "error",

@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, final
 
-from rules.base.clean import _IMMUTABLE, _copy, default_from_fields, validate_fields
+from rules.base.bestiary import BestiaryEntry
+from rules.base.clean import _IMMUTABLE, _copy, default_from_fields, set_path, validate_fields
 from rules.base.fields import DerivedSpec, Field, SheetContext, SheetLayout, Step, gm_only_paths
 from rules.base.messages import FieldError, Msg, RulesError, error
 from rules.base.randomness import RandomSource
@@ -209,6 +210,82 @@ class RuleSystem(ABC):
     def _validate_npc(self, sheet: dict[str, Any], settings: dict[str, Any]) -> list[FieldError]:
         """The system's part of :meth:`validate_npc`, with the merged ``settings``."""
         return validate_fields(sheet, self.sheet_fields())
+
+    # ---- quick NPCs (the GM's stat line or bestiary entry) -------------------
+    @final
+    def quick_npc_fields(self, settings: dict[str, Any] | None = None) -> tuple[Field, ...]:
+        """The few labelled inputs of a GM's quick NPC (its stat line).
+
+        Paths are sheet paths (``"attributes.psy"``) or the system's own
+        (``"skill.name"``); an input left empty keeps the bestiary entry's
+        value, else the rules' default."""
+        return self._quick_npc_fields(self.settings(settings))
+
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
+        """The system's part of :meth:`quick_npc_fields`. Default: none (a quick NPC
+        starts from :meth:`default_sheet`)."""
+        return ()
+
+    @final
+    def bestiary(self, settings: dict[str, Any] | None = None) -> tuple[BestiaryEntry, ...]:
+        """The campaign's bestiary entries a quick NPC can start from."""
+        return self._bestiary(self.settings(settings))
+
+    def _bestiary(self, settings: dict[str, Any]) -> tuple[BestiaryEntry, ...]:
+        """The system's part of :meth:`bestiary`. Default: none."""
+        return ()
+
+    @final
+    def quick_npc_sheet(
+        self, values: Mapping[str, Any] | None, settings: dict[str, Any] | None = None, *, entry: str = ""
+    ) -> tuple[dict[str, Any], list[FieldError]]:
+        """The sheet of a quick NPC and the errors of its inputs.
+
+        ``entry`` (a :meth:`bestiary` key) gives the starting values, ``values``
+        (by :meth:`quick_npc_fields` path, empty ones ignored) are laid over
+        them. The sheet is checked by the NPC rules (:meth:`validate_npc`),
+        never by a player character's creation budget. Errors carry the
+        input's path (``"entry"`` for an unknown entry); with errors the sheet
+        is ``{}``."""
+        merged = self.settings(settings)
+        fields = self._quick_npc_fields(merged)
+        chosen: dict[str, Any] = {}
+        if entry:
+            found = next((e for e in self._bestiary(merged) if e.key == entry), None)
+            if found is None:
+                return {}, [
+                    error("entry", "unknown_entry", "Choisissez une entrée du bestiaire.", "Choose a bestiary entry.")
+                ]
+            chosen.update({k: v for k, v in found.values.items() if v is not None and v != ""})
+        chosen.update({k: v for k, v in (values or {}).items() if v is not None and v != ""})
+        known = {f.path for f in fields}
+        errors = [
+            error(path, "unknown_input", "Cette valeur n'existe pas ici.", "This value does not exist here.")
+            for path in chosen
+            if path not in known
+        ]
+        nested: dict[str, Any] = {}
+        for path, value in chosen.items():
+            if path in known:
+                set_path(nested, path, value)
+        errors += validate_fields(nested, [replace(f, required=False) if f.required else f for f in fields])
+        if errors:
+            return {}, errors
+        try:
+            sheet = self._quick_npc_sheet({k: v for k, v in chosen.items() if k in known}, merged)
+        except RulesError as exc:
+            return {}, exc.errors
+        errors = self._validate_npc(sheet, merged)
+        return ({}, errors) if errors else (sheet, [])
+
+    def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        """The system's part of :meth:`quick_npc_sheet`: checked ``values`` (by path)
+        onto the default sheet; raises :class:`RulesError` (input paths) for
+        what only the values together can tell. Default: each value at its path."""
+        sheet = self.default_sheet()
+        for path, value in values.items():
+            set_path(sheet, path, value)
+        return sheet
 
     @final
     def derive(self, sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -809,6 +886,7 @@ class RuleSystem(ABC):
             "creation_steps": [s.to_dict() for s in self.creation_steps()],
             "derived": [d.to_dict() for d in self.derived_specs()],
             "campaign_settings": [f.to_dict() for f in self.campaign_settings_fields()],
+            "quick_npc_fields": [f.to_dict() for f in self.quick_npc_fields()],
             "test_kinds": {k: [f.to_dict() for f in v] for k, v in self.test_kinds().items()},
             "action_fields": [f.to_dict() for f in self.action_fields()],
             "purchase_kinds": {k: [f.to_dict() for f in v] for k, v in self.purchase_fields().items()},

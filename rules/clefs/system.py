@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.base import (
+    BestiaryEntry,
     Combatant,
     CombatResult,
     DerivedSpec,
@@ -23,11 +24,16 @@ from rules.base import (
     SheetRead,
     SheetTest,
     Step,
+    bestiary_entries,
+    bestiary_setting,
 )
-from rules.clefs import combat, creation, derive, outcome, progression, resolution, schema
+from rules.clefs import combat, creation, derive, npc, outcome, progression, resolution, schema
 from rules.clefs import sheet_tests as _sheet_tests
 from rules.clefs import tables as t
 from rules.clefs.resolution import reevaluate as reevaluate_stored
+
+#: The campaign's options, then its bestiary of quick NPCs (issue #23).
+_SETTINGS_FIELDS = (*schema.campaign_settings_fields(), bestiary_setting(npc.quick_npc_fields()))
 
 
 class ClefsDeLAube(RuleSystem):
@@ -46,7 +52,7 @@ class ClefsDeLAube(RuleSystem):
         return schema.creation_steps()
 
     def campaign_settings_fields(self) -> tuple[Field, ...]:
-        return schema.campaign_settings_fields()
+        return _SETTINGS_FIELDS
 
     def sheet_layout(self) -> SheetLayout:
         """Aspects and means are what a test is made of; the creation roll and
@@ -70,6 +76,15 @@ class ClefsDeLAube(RuleSystem):
 
     def derived_specs(self) -> tuple[DerivedSpec, ...]:
         return derive.derived_specs()
+
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
+        return npc.quick_npc_fields()
+
+    def _bestiary(self, settings: dict[str, Any]) -> tuple[BestiaryEntry, ...]:
+        return bestiary_entries(settings.get("bestiary"), npc.quick_npc_fields())
+
+    def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        return npc.quick_npc_sheet(self.default_sheet(), values)
 
     def migrate_sheet(self, sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
         """Version 0 → 1: the seed's alternative codes as keys (reading G24)."""

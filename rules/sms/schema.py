@@ -31,7 +31,8 @@ from rules.sms.tables import (
     WEAPON_SEVERITY_CHOICES,
 )
 
-SCHEMA_VERSION = 1
+#: 2: ``npc.difficulties`` is a list of {name, difficulty} (was a dict by name, issue #23).
+SCHEMA_VERSION = 2
 
 
 def _c(*pairs: tuple[str, str, str]) -> tuple[tuple[str, Msg], ...]:
@@ -361,18 +362,15 @@ def sheet_fields() -> tuple[Field, ...]:
         Field("npc.is_minion", "bool", Msg("Sbire / quidam", "Minion / bystander"), default=False, group="npc"),
         Field(
             "npc.difficulties",
-            "dict",
+            "list",
             Msg("Difficultés notées", "Noted difficulties"),
-            default={},
-            group="npc",
+            default=[],
             max_items=50,
-            key_field=Field("against", "str", Msg("Pour résister à", "To resist"), required=True, max_length=60),
-            value_field=Field(
-                "difficulty", "int", Msg("Difficulté", "Difficulty"), required=True, minimum=0, maximum=30
-            ),
+            group="npc",
+            item_fields=DIFFICULTY_ITEM_FIELDS,
             help=Msg(
-                "« la difficulté pour lui résister est de 3 » (L997) : un nombre entier de 0 à 30.",
-                '"the difficulty to resist it is 3" (L997): a whole number from 0 to 30.',
+                "Notées pour rester cohérent, par exemple « lui résister : 3 » (L997).",
+                "Noted to stay consistent, e.g. «resist it: 3» (L997).",
             ),
         ),
         Field(
@@ -412,6 +410,37 @@ def archetype_modules_example() -> dict[str, Any]:
     plain = next(k for k, v in ARCHETYPES.items() if not v["required_predefined"])
     casting = next(k for k, v in ARCHETYPES.items() if v["required_predefined"] == "arcane_power")
     return {key: default_archetype_modules(key) for key in (plain, casting)}
+
+
+#: A noted difficulty of an uber-simple or simple NPC ("la difficulté pour lui résister est de 3", L997).
+DIFFICULTY_ITEM_FIELDS: tuple[Field, ...] = (
+    Field("name", "str", Msg("Action ou situation", "Action or situation"), default="", max_length=120, required=True),
+    Field("difficulty", "int", Msg("Difficulté", "Difficulty"), minimum=0, maximum=30, required=True),
+)
+
+
+MINION_CHOICES = _c(("", "Selon le rôle", "As the role says"), ("yes", "Oui", "Yes"), ("no", "Non", "No"))
+
+#: One bestiary entry (a campaign setting, issue #23): a stat line of the NPC rules (L987–1035).
+#: Dice and the minion flag are optional: left empty, the role's usual values apply (L1017–1023).
+BESTIARY_ITEM_FIELDS: tuple[Field, ...] = (
+    Field("name", "str", Msg("Nom", "Name"), default="", max_length=90, required=True),
+    Field(
+        "creature_class", "choice", Msg("Classe du bestiaire", "Bestiary class"), default="", choices=BESTIARY_CHOICES
+    ),
+    Field("role", "choice", Msg("Rôle du PNJ", "NPC role"), default="one_shot", choices=NPC_ROLE_CHOICES),
+    Field(
+        "method",
+        "choice",
+        Msg("Méthode de définition", "Definition method"),
+        default="uber_simple",
+        choices=NPC_METHODS,
+    ),
+    Field("size_factor", "int", Msg("Facteur de taille", "Size factor"), minimum=1, maximum=9),
+    Field("base_defence_die", "int", Msg("Dé de base pour le blesser", "Base die to wound it"), minimum=0, maximum=30),
+    Field("base_attack_die", "int", Msg("Dé de base de son attaque", "Base die of its attack"), minimum=0, maximum=30),
+    Field("is_minion", "choice", Msg("Sbire / quidam", "Minion / bystander"), default="", choices=MINION_CHOICES),
+)
 
 
 @cache  # static declarations: built once (#21)
@@ -547,12 +576,16 @@ def settings_fields() -> tuple[Field, ...]:
         ),
         Field(
             "bestiary",
-            "dict",
+            "list",
             Msg("Bestiaire (MJ)", "Bestiary (GM)"),
-            default={},
+            default=[],
+            max_items=200,
+            item_fields=BESTIARY_ITEM_FIELDS,
             help=Msg(
-                "Créatures par classe : la page ne donne que les classes (L1039–1057).",
-                "Creatures by class: the page gives only the classes (L1039–1057).",
+                "Une entrée par créature ou PNJ type. La page ne donne que les classes (L1039–1057), sans chiffres : "
+                "les entrées de départ sont ces classes, à compléter et renommer ; un dé laissé vide suit le rôle.",
+                "One entry per creature or stock NPC. The page gives only the classes (L1039–1057), without numbers: "
+                "the starter entries are those classes, to complete and rename; a die left empty follows the role.",
             ),
         ),
         Field(
@@ -1153,13 +1186,17 @@ ALL_RACES = tuple(RACES)
 
 
 def migrate(sheet: dict[str, Any], from_version: int) -> dict[str, Any]:
-    """Version 1 is the first: fill missing keys with defaults (repeatable)."""
+    """Fill missing keys with defaults; version 2: noted difficulties, a dict by
+    name before, become a list of {name, difficulty} (repeatable)."""
     merged = default_from_fields(sheet_fields())
     for key, value in sheet.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = {**merged[key], **value}
         else:
             merged[key] = value
+    npc = merged.get("npc")
+    if isinstance(npc, dict) and isinstance(npc.get("difficulties"), dict):
+        npc["difficulties"] = [{"name": str(k), "difficulty": v} for k, v in npc["difficulties"].items()]
     return merged
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from rules.base import (
     ACTION_KEY,
+    BestiaryEntry,
     Combatant,
     CombatResult,
     DerivedSpec,
@@ -75,11 +76,37 @@ class SMSSystem(RuleSystem):
         return schema.migrate(super().migrate_sheet(sheet, from_version), from_version)
 
     def _validate_settings(self, settings: dict[str, Any]) -> list[FieldError]:
-        """The declared types, then the GM's archetypes (cost within the creation budget, L689); where both
-        speak of one path (an unknown archetype), the archetype check's message is kept."""
+        """The declared types, then the GM's archetypes (cost within the creation budget, L689) and the
+        bestiary; where the archetype check and the declared types speak of one path (an unknown
+        archetype), the archetype check's message is kept."""
         specific = creation.validate_archetype_settings(settings)
         said = {e.path for e in specific}
-        return [e for e in validate_fields(settings, schema.settings_fields()) if e.path not in said] + specific
+        return (
+            [e for e in validate_fields(settings, schema.settings_fields()) if e.path not in said]
+            + specific
+            + npc.validate_bestiary(settings)
+        )
+
+    def starter_settings(self) -> dict[str, Any]:
+        """A new campaign starts with the bestiary classes the page names (editable, no number)."""
+        return {"bestiary": npc.starter_bestiary()}
+
+    def settings(self, settings: dict[str, Any] | None) -> dict[str, Any]:
+        """Merged settings; a bestiary stored before issue #23 (a dict) is read as a list of entries."""
+        merged = super().settings(settings)
+        if isinstance(merged.get("bestiary"), dict):
+            merged["bestiary"] = npc.bestiary_rows(merged.get("bestiary"))
+        return merged
+
+    # ---- quick NPCs -------------------------------------------------------------
+    def _quick_npc_fields(self, settings: dict[str, Any]) -> tuple[Field, ...]:
+        return npc.quick_npc_fields()
+
+    def _bestiary(self, settings: dict[str, Any]) -> tuple[BestiaryEntry, ...]:
+        return npc.bestiary(settings)
+
+    def _quick_npc_sheet(self, values: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
+        return npc.quick_npc_sheet(self.default_sheet(), values)
 
     # ---- validation, derived values, budget --------------------------------------
     #: A new race brings its fixed modules and size (L689, L695–874), replacing the old race's.

@@ -22,6 +22,7 @@ from rules.base import (
     LEVELS,
     SEVERITIES,
     SUCCESS_LEVELS,
+    BestiaryEntry,
     Budget,
     BuiltTest,
     Combatant,
@@ -398,6 +399,10 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
         "follow_edit": lambda: isinstance(system.follow_edit(sheet, dict(sheet)), dict),
         "validate_sheet": lambda: isinstance(system.validate_sheet(sheet), list),
         "validate_npc": lambda: isinstance(system.validate_npc(sheet), list),
+        "quick_npc_fields": lambda: all(isinstance(f, Field) for f in system.quick_npc_fields()),
+        "bestiary": lambda: all(isinstance(e, BestiaryEntry) for e in system.bestiary(system.starter_settings())),
+        "quick_npc_sheet": lambda: system.quick_npc_sheet({}, None)[1] == []
+        and system.validate_npc(system.quick_npc_sheet({}, None)[0]) == [],
         "derive": lambda: isinstance(system.derive(sheet), dict),
         "creation_budget": lambda: isinstance(system.creation_budget(sheet), Budget),
         "creation_ledger": lambda: all(isinstance(d, LedgerDraft) for d in system.creation_ledger(sheet)),
@@ -513,6 +518,9 @@ MERGING = (
     "follow_edit",
     "validate_sheet",
     "validate_npc",
+    "quick_npc_fields",
+    "bestiary",
+    "quick_npc_sheet",
     "derive",
     "creation_budget",
     "creation_ledger",
@@ -607,3 +615,21 @@ def test_every_capability_has_a_working_default() -> None:
     errors = minimal.validate_sheet({"score": "x"})
     assert [e.code for e in errors] == ["invalid_int"]
     assert minimal.purchase({}, {"kind": "x"}, {"xp": 0}).errors
+
+
+def test_a_quick_npc_is_checked_by_the_npc_rules_not_the_creation_budget(system: RuleSystem) -> None:
+    """Every stat line input is declared; a value out of its range is an error on its own path
+    (nothing built); an entry of the starter bestiary builds a sheet the NPC rules accept."""
+    settings = system.starter_settings()
+    for f in system.quick_npc_fields(settings):
+        assert f.label.fr and f.label.en, f.path
+        if f.kind == "int" and f.maximum is not None:
+            sheet, errors = system.quick_npc_sheet({f.path: f.maximum + 1}, settings)
+            assert sheet == {} and [e.path for e in errors] == [f.path]
+    sheet, errors = system.quick_npc_sheet({"no.such.path": 1}, settings)
+    assert sheet == {} and [e.code for e in errors] == ["unknown_input"]
+    sheet, errors = system.quick_npc_sheet({}, settings, entry="no such entry")
+    assert sheet == {} and [e.path for e in errors] == ["entry"]
+    for entry in system.bestiary(settings):
+        sheet, errors = system.quick_npc_sheet({}, settings, entry=entry.key)
+        assert errors == [] and system.validate_npc(sheet, settings) == []

@@ -33,15 +33,17 @@ def test_an_sms_npc_is_defined_by_noted_difficulties_or_modules_without_a_budget
     """L995–1009: uber-simple/simple = noted numbers; deluxe = modules, no XP budget."""
     system = get_system("sms")
     simple = system.default_sheet()
-    simple["npc"] = {**simple["npc"], "method": "simple", "difficulties": {"attaque": 3, "défense": 3}}
+    noted = [{"name": "attaque", "difficulty": 3}, {"name": "défense", "difficulty": 3}]
+    simple["npc"] = {**simple["npc"], "method": "simple", "difficulties": noted}
     assert system.validate_npc(simple) == []
-    simple["npc"]["difficulties"]["alpha"] = "5/5"
-    assert [(e.path, e.code) for e in system.validate_npc(simple)] == [
-        ("npc.difficulties.alpha", "invalid_int"),  # not a number: not stored
-        ("npc.difficulties.alpha", "invalid_difficulty"),
-    ]
-    simple["npc"]["difficulties"]["alpha"] = 31
-    assert [(e.path, e.code) for e in system.validate_npc(simple)] == [("npc.difficulties.alpha", "invalid_difficulty")]
+    simple["npc"]["difficulties"].append({"name": "alpha", "difficulty": "5/5"})
+    assert [e.path for e in system.validate_npc(simple)] == ["npc.difficulties.2.difficulty"]
+    simple["npc"]["difficulties"][2]["difficulty"] = 31
+    assert [e.path for e in system.validate_npc(simple)] == ["npc.difficulties.2.difficulty"]
+    # A sheet stored before (a dict by name) reads as the list.
+    old = {"npc": {"method": "simple", "difficulties": {"attaque": 3}}}
+    migrated = system.migrate_sheet(old, 1)
+    assert migrated["npc"]["difficulties"] == [{"name": "attaque", "difficulty": 3}]
     deluxe = system.default_sheet()
     deluxe["modules"] = [{"name": "Hache de guerre", "rank": 9, "kind": "skill"}]
     assert not [e for e in system.validate_npc(deluxe) if e.code in ("over_budget", "rank_cap")]

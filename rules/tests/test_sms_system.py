@@ -52,7 +52,7 @@ def test_it_migrates_and_fills_defaults():
     assert new["fatigue"] == {"transient": 0, "lasting": 2, "persistent": 0} and new["modules"] == []
     assert SMS.migrate_sheet(new, 1) == new
     with pytest.raises(ValueError):
-        SMS.migrate_sheet(old, 2)
+        SMS.migrate_sheet(old, SMS.schema_version + 1)
 
 
 @pytest.mark.parametrize(
