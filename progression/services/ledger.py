@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
+from django.db import DatabaseError, connections
 from django.db.models import Case, TextField, Value, When
 from django.db.models.functions import Cast, NullIf
 
@@ -13,36 +15,53 @@ from characters.models import LedgerEntry
 #: A ledger entry's empty ``data`` as the database gives it back as text.
 EMPTY_JSON = frozenset({"{}", "", None})
 
+#: The keys of an entry the rules may read (``RuleSystem.progression_entry_keys``), in column order.
+ENTRY_KEYS = ("id", "currency", "amount", "kind", "session_id", "data")
+
 
 class CharacterLedger(NamedTuple):
-    """A character's approved entries in order, as the rules read them, and each entry's rank:
-    the number of its session, ``-inf`` for an entry without session recorded before the run's
-    session closed, ``inf`` after (so "up to session n" is ``rank <= n``)."""
+    """A character's approved entries in order, as the rules read them, each entry's rank (the
+    number of its session, ``-inf`` for an entry without session recorded before the run's
+    session closed, ``inf`` after: "up to session n" is ``rank <= n``) and the last entry's id."""
 
     entries: list[dict[str, Any]]
     ranks: list[float]
+    last_id: int = 0
 
 
 class LedgerStream:
     """The campaign's approved ledger, read once: one query in (character, entry) order, streamed
     (a server-side cursor on PostgreSQL, ``fetch`` rows per round trip) and handed out chunk by
-    chunk (:meth:`take`, characters in increasing id order). Entries are dicts as the rules read
-    them: ``id``, ``currency``, ``amount``, ``kind``, ``data``, ``session_id`` and ``pre_close``
-    (recorded before ``closed_at``, computed by SQL); ``numbers`` are the campaign's session
-    numbers by id (the ranks of :class:`CharacterLedger`)."""
+    chunk (:meth:`take`, characters in increasing id order). Entries are dicts holding the ``keys``
+    the rules read (``RuleSystem.progression_entry_keys``: among ``id``, ``currency``, ``amount``,
+    ``kind``, ``session_id``, ``data``), nothing more: the columns they do not read are not fetched.
+    ``numbers`` are the campaign's session numbers by id (the ranks of :class:`CharacterLedger`),
+    ``closed_at`` the close of the run's session (an entry without session is before or after it)."""
 
-    def __init__(self, campaign_id: int, closed_at: Any, numbers: dict[int, int], fetch: int = 5000) -> None:
-        # ``data`` as text, null when empty (decoded only when not); no per-value converters on the rows.
-        rows = (
-            LedgerEntry.objects.filter(character__campaign_id=campaign_id, approval=LedgerEntry.Approval.APPROVED)
-            .order_by("character_id", "pk")
-            .annotate(
-                data_text=NullIf(Cast("data", TextField()), Value("{}", output_field=TextField())),
-                pre_close=Case(When(created__lte=closed_at, then=Value(True)), default=Value(False)),
-            )
-            .values_list("character_id", "id", "currency", "amount", "kind", "data_text", "session_id", "pre_close")
-        )
-        self._rows = rows.iterator(chunk_size=fetch)
+    def __init__(
+        self, campaign_id: int, closed_at: Any, numbers: dict[int, int], keys: Iterable[str], fetch: int = 5000
+    ) -> None:
+        wanted = set(keys)
+        self._keys = tuple(k for k in ENTRY_KEYS if k in wanted)
+        self._data = "data" in wanted
+        columns = ["character_id", "id", "session_id", "pre_close"]
+        columns += [k if k != "data" else "data_text" for k in self._keys]
+        rows = LedgerEntry.objects.filter(
+            character__campaign_id=campaign_id, approval=LedgerEntry.Approval.APPROVED
+        ).order_by("character_id", "pk")
+        annotations: dict[str, Any] = {
+            "pre_close": Case(When(created__lte=closed_at, then=Value(True)), default=Value(False))
+        }
+        if self._data:
+            # ``data`` as text, null when empty (decoded only when not); no per-value converters on the rows.
+            annotations["data_text"] = NullIf(Cast("data", TextField()), Value("{}", output_field=TextField()))
+        # The compiled query on a chunked (server-side on PostgreSQL, held across the chunks' commits)
+        # cursor, read ``fetch`` rows at a time: plain tuples, none of the ORM's per-row work.
+        query = rows.annotate(**annotations).values_list(*columns).query
+        sql, params = query.get_compiler(using=rows.db).as_sql()
+        self._cursor = connections[rows.db].chunked_cursor()
+        self._cursor.execute(sql, params)
+        self._rows = self._fetch(fetch)
         self._next: tuple[Any, ...] | None = None
         self._numbers = numbers
 
@@ -52,38 +71,52 @@ class LedgerStream:
         if not pks:
             return out
         wanted, last, loads, number = set(pks), pks[-1], json.loads, self._numbers.get
-        inf = float("inf")
+        keys, data, inf = self._keys, self._data, float("inf")
+        single = keys == ("currency", "amount")  # the usual reading: a literal dict, the fastest
         row = self._next
-        current, entries, ranks = None, [], []
+        current: int | None = None
+        entries: list[dict[str, Any]] = []
+        ranks: list[float] = []
+        last_id = 0
         while True:
             if row is None:
                 row = next(self._rows, None)
                 if row is None:
                     break
-            cid, eid, currency, amount, kind, text, session_id, pre_close = row
+            cid = row[0]
             if cid > last:
                 break  # the next chunk's
-            row = None
             if cid not in wanted:
+                row = None
                 continue  # a character created since the run started
             if cid != current:
+                if current is not None:
+                    out[current] = CharacterLedger(entries, ranks, last_id)
                 current, entries, ranks = cid, [], []
-                out[cid] = CharacterLedger(entries, ranks)
-            entries.append(
-                {
-                    "id": eid,
-                    "currency": currency,
-                    "amount": amount,
-                    "kind": kind,
-                    "data": {} if text in EMPTY_JSON else loads(text),
-                    "session_id": session_id,
-                    "pre_close": bool(pre_close),
-                }
-            )
+            _cid, last_id, session_id, pre_close = row[:4]
+            if single:
+                entries.append({"currency": row[4], "amount": row[5]})
+            else:
+                entry = dict(zip(keys, row[4:], strict=True))
+                if data:
+                    text = entry["data"]
+                    entry["data"] = {} if text in EMPTY_JSON else loads(text)
+                entries.append(entry)
             ranks.append(number(session_id, 0) if session_id is not None else -inf if pre_close else inf)
+            row = None
+        if current is not None:
+            out[current] = CharacterLedger(entries, ranks, last_id)
         self._next = row
         return out
+
+    def _fetch(self, fetch: int) -> Iterator[tuple[Any, ...]]:
+        while rows := self._cursor.fetchmany(fetch):
+            yield from rows
 
     def close(self) -> None:
         """Close the cursor (also when the run stops half-way)."""
         self._rows.close()
+        try:
+            self._cursor.close()
+        except DatabaseError:
+            pass  # the database went away: the run's own error (if any) is what the caller sees

@@ -152,8 +152,10 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     stream: LedgerStream | None = None
     try:
         append_awards(pks, lines, written, session)
-        stream = LedgerStream(campaign.pk, closed_at, numbers)
+        stream = LedgerStream(campaign.pk, closed_at, numbers, system.progression_entry_keys)
         seen: dict[int, Character] = {}
+        # With a campaign step, each balance's state is written once, whole, by the step.
+        chunk_states: dict[int, dict[str, Any]] | None = {} if step is not None else None
         size = chunk_size()
         for start in range(0, len(pks), size):
             chunk = pks[start : start + size]
@@ -166,6 +168,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
                     settings=settings,
                     number=number,
                     done_before=start,
+                    states=chunk_states,
                 )
             for offset, character in enumerate(done, start=start + 1):
                 checkpoint(run, offset, character)
@@ -174,7 +177,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         stream.close()
         if step is not None and seen:
             with cyclic_gc_paused():
-                apply_campaign_step(run, step, seen, settings)
+                apply_campaign_step(run, step, seen, settings, chunk_states or {})
     except LeaseLost:
         logger.warning("progression: run %s was taken over by another worker; this one stops", run.pk)
         return {**_run_data(run), "status": "taken-over"}
@@ -226,12 +229,6 @@ def _result_dict(result: rules.base.ProgressionResult) -> dict[str, Any]:
     }
 
 
-def _progress(
-    system: RuleSystem, sheet: dict[str, Any], entries: list[dict[str, Any]], settings: dict[str, Any]
-) -> Any:
-    return system.apply_progression(sheet, entries, settings)
-
-
 def chunk_size() -> int:
     """Characters per transaction of the session job (``TABLEE_RUN_CHUNK_SIZE``)."""
     return max(1, int(getattr(django_settings, "TABLEE_RUN_CHUNK_SIZE", 200)))
@@ -247,6 +244,7 @@ def recalculate_chunk(
     number: int = 0,
     done_before: int = 0,
     announce: bool = True,
+    states: dict[int, dict[str, Any]] | None = None,
 ) -> list[Character]:
     """A chunk of characters in one transaction, set-based: a constant number of queries.
 
@@ -258,69 +256,99 @@ def recalculate_chunk(
     store the sheets the rules changed (:func:`save_sheets`), refresh the lease
     and the progress (one query). Returns the chunk's characters as they are
     after it (a character deleted meanwhile is left out).
+
+    Every computation of the chunk is one call of the rules
+    (``RuleSystem.apply_progression_many``), and the balances' meaning
+    (``balance_state``) one call per distinct balances. With ``states`` (a
+    campaign step follows) an existing balance keeps its stored state and the
+    chunk's goes into ``states``: the step writes the whole state once
+    (:func:`apply_campaign_step`).
     """
     session = run.session
     with transaction.atomic():
         locked = list(Character.objects.select_for_update().filter(pk__in=pks).order_by("pk").only(*JOB_FIELDS))
+        # Every computation of the chunk in one call of the rules: now, and for the session's result
+        # "at the session" (ranks up to its number) and "before" (below it) when they differ from now.
+        items: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        plan: list[tuple[Character, dict[str, Any], CharacterLedger, int, int, int]] = []
+        nothing = CharacterLedger([], [])
+        for character in locked:
+            own = ledger.get(character.pk, nothing)
+            entries, ranks = own.entries, own.ranks
+            sheet = character.current_sheet()
+            now = at = before = len(items)
+            items.append((sheet, entries))
+            if session is not None:
+                # The usual case: nothing after this session, so "at the session" is "now".
+                if any(r > number for r in ranks):
+                    at = before = len(items)
+                    items.append((sheet, [e for e, r in zip(entries, ranks, strict=True) if r <= number]))
+                if any(r == number for r in ranks):
+                    before = len(items)
+                    items.append((sheet, [e for e, r in zip(entries, ranks, strict=True) if r < number]))
+            plan.append((character, sheet, own, now, at, before))
+        results = system.apply_progression_many(items, settings)
+        outcomes: dict[int, dict[str, Any]] = {}
+        meanings: dict[tuple[tuple[str, int], ...], dict[str, Any]] = {}
+
+        def outcome(index: int) -> dict[str, Any]:
+            if index not in outcomes:
+                outcomes[index] = _result_dict(results[index])
+            return outcomes[index]
+
+        def state(balances: dict[str, int]) -> dict[str, Any]:
+            """What the balances mean, from the rules (one call per distinct balances)."""
+            key = tuple(sorted(balances.items()))
+            if key not in meanings:
+                meanings[key] = _karma_state(system, balances)
+            return meanings[key]
+
         balance_rows: list[dict[str, Any]] = []
         result_rows: list[dict[str, Any]] = []
         changed_sheets: list[tuple[Character, dict[str, Any]]] = []
-        nothing = CharacterLedger([], [])
-        for character in locked:
+        for character, sheet, own, now, at, before in plan:
             pk = character.pk
-            entries, ranks = ledger.get(pk, nothing)
-            sheet = character.current_sheet()
-            result = _progress(system, sheet, entries, settings)
-            after = _result_dict(result)
+            after = outcome(now)
             balance_rows.append(
                 {
                     "character_id": pk,
                     "balances": after["balances"],
                     "flags": after["flags"],
                     "notes": after["notes"],
-                    "state": {"karma_state": _karma_state(system, result.balances)},
-                    "entries_count": len(entries),
-                    "last_entry_id": entries[-1]["id"] if entries else 0,
+                    "state": {"karma_state": state(after["balances"])},
+                    "entries_count": len(own.entries),
+                    "last_entry_id": own.last_id,
                     "run_id": run.pk,
                 }
             )
-            if isinstance(result.sheet, dict) and result.sheet is not sheet and result.sheet != sheet:
-                changed_sheets.append((character, result.sheet))
+            new_sheet = results[now].sheet
+            if isinstance(new_sheet, dict) and new_sheet is not sheet and new_sheet != sheet:
+                changed_sheets.append((character, new_sheet))
             if session is None:
                 continue
-            # Before the session: ranks below its number; at the session: up to it (ranks: LedgerStream).
-            before_entries = [e for e, r in zip(entries, ranks, strict=True) if r < number]
-            after_entries = [e for e, r in zip(entries, ranks, strict=True) if r <= number]
-            # The usual case: nothing after this session, so "at the session" is "now".
-            at_session = (
-                after
-                if len(after_entries) == len(entries)
-                else _result_dict(_progress(system, sheet, after_entries, settings))
-            )
-            before = (
-                at_session
-                if len(before_entries) == len(after_entries)
-                else _result_dict(_progress(system, sheet, before_entries, settings))
-            )
+            at_session, earlier = outcome(at), outcome(before)
             result_rows.append(
                 {
                     "session_id": session.pk,
                     "character_id": pk,
-                    "before": before["balances"],
+                    "before": earlier["balances"],
                     "after": at_session["balances"],
                     "flags": at_session["flags"],
                     "notes": at_session["notes"],
                     "state": {
-                        "before_flags": [f.get("code") for f in before["flags"] if isinstance(f, dict)],
-                        "karma_before": _karma_state(system, before["balances"]),
-                        "karma_after": _karma_state(system, at_session["balances"]),
+                        "before_flags": [f.get("code") for f in earlier["flags"] if isinstance(f, dict)],
+                        "karma_before": state(earlier["balances"]),
+                        "karma_after": state(at_session["balances"]),
                     },
                     "run_id": run.pk,
                 }
             )
         if changed_sheets:
             save_sheets(changed_sheets, reason="progression")
-        bulk.insert_rows(CharacterBalance, balance_rows, conflict=["character"], update=BALANCE_FIELDS)
+        if states is not None:
+            states.update((row["character_id"], row["state"]) for row in balance_rows)
+        update = BALANCE_FIELDS if states is None else [f for f in BALANCE_FIELDS if f != "state"]
+        bulk.insert_rows(CharacterBalance, balance_rows, conflict=["character"], update=update)
         bulk.insert_rows(SessionResult, result_rows, conflict=["session", "character"], update=RESULT_FIELDS)
         done = done_before + len(pks)
         _heartbeat(run, done=done)
@@ -388,15 +416,20 @@ def _karma_state(system: RuleSystem, balances: dict[str, int]) -> dict[str, Any]
 
 
 def apply_campaign_step(
-    run: RecalculationRun, step: Any, characters: dict[int, Character], settings: dict[str, Any]
+    run: RecalculationRun,
+    step: Any,
+    characters: dict[int, Character],
+    settings: dict[str, Any],
+    chunk_states: dict[int, dict[str, Any]],
 ) -> None:
     """The campaign-wide step (Ambre ladders), in one transaction.
 
     ``characters`` are the characters as the chunks left them. Their rows are
     locked (ids and versions only: one query); a character whose sheet changed
     since its chunk is read again. The rules compute the step over every sheet;
-    the sheets they change are stored (:func:`save_sheets`) and the balances'
-    states merged in one UPDATE.
+    the sheets they change are stored (:func:`save_sheets`) and each balance's
+    state, the chunk's (``chunk_states``) with the step's over it, written in one
+    UPDATE of the rows whose state changes (none when a rerun finds the same).
     """
     with transaction.atomic():
         versions = dict(
@@ -412,7 +445,7 @@ def apply_campaign_step(
         sheets = {pk: character.current_sheet() for pk, character in current.items()}
         outcome = step(sheets, settings)
         new_sheets: list[tuple[Character, dict[str, Any]]] = []
-        states: dict[int, dict[str, Any]] = {}
+        states = {pk: dict(state) for pk, state in chunk_states.items() if pk in current}
         for pk, item in outcome.items():
             if pk not in current:
                 continue
@@ -420,17 +453,12 @@ def apply_campaign_step(
             if isinstance(new_sheet, dict) and new_sheet != sheets[pk]:
                 new_sheets.append((current[pk], new_sheet))
             if item.get("state"):
-                states[pk] = item["state"]
+                states.setdefault(pk, {}).update(item["state"])
         if new_sheets:
             save_sheets(new_sheets, reason="progression-ranks")
-        if states:
-            stored = dict(
-                CharacterBalance.objects.filter(character_id__in=list(states)).values_list("character_id", "state")
-            )
-            changed = []
-            for pk, state in states.items():
-                if pk in stored:
-                    merged = {**(stored[pk] or {}), **state}
-                    if merged != stored[pk]:
-                        changed.append({"character_id": pk, "state": merged})
-            bulk.update_rows(CharacterBalance, "character_id", changed)
+        bulk.update_rows(
+            CharacterBalance,
+            "character_id",
+            [{"character_id": pk, "state": state} for pk, state in states.items()],
+            only_changed=True,
+        )
