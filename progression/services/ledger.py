@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from bisect import bisect_right
+from collections.abc import Iterable
+from itertools import groupby
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from django.db import DatabaseError, connections
@@ -14,6 +17,8 @@ from characters.models import LedgerEntry
 
 #: A ledger entry's empty ``data`` as the database gives it back as text.
 EMPTY_JSON = frozenset({"{}", "", None})
+
+_character = itemgetter(0)
 
 #: The keys of an entry the rules may read (``RuleSystem.progression_entry_keys``), in column order.
 ENTRY_KEYS = ("id", "currency", "amount", "kind", "session_id", "data")
@@ -61,8 +66,9 @@ class LedgerStream:
         sql, params = query.get_compiler(using=rows.db).as_sql()
         self._cursor = connections[rows.db].chunked_cursor()
         self._cursor.execute(sql, params)
-        self._rows = self._fetch(fetch)
-        self._next: tuple[Any, ...] | None = None
+        self._fetch = fetch
+        self._batch: list[tuple[Any, ...]] = []
+        self._pos = 0
         self._numbers = numbers
 
     def take(self, pks: list[int]) -> dict[int, CharacterLedger]:
@@ -70,52 +76,39 @@ class LedgerStream:
         out: dict[int, CharacterLedger] = {}
         if not pks:
             return out
-        wanted, last, loads, number = set(pks), pks[-1], json.loads, self._numbers.get
-        keys, data, inf = self._keys, self._data, float("inf")
-        single = keys == ("currency", "amount")  # the usual reading: a literal dict, the fastest
-        row = self._next
-        current: int | None = None
-        entries: list[dict[str, Any]] = []
-        ranks: list[float] = []
-        last_id = 0
-        while True:
-            if row is None:
-                row = next(self._rows, None)
-                if row is None:
+        last = pks[-1]
+        rows: list[tuple[Any, ...]] = []
+        while True:  # the rows up to the chunk's last character: batches cut by bisection
+            if self._pos >= len(self._batch):
+                self._batch, self._pos = self._cursor.fetchmany(self._fetch), 0
+                if not self._batch:
                     break
-            cid = row[0]
-            if cid > last:
-                break  # the next chunk's
+            cut = bisect_right(self._batch, last, lo=self._pos, key=_character)
+            rows.extend(self._batch[self._pos : cut])
+            self._pos = cut
+            if cut < len(self._batch):
+                break  # the next chunk's rows start here
+        wanted, loads, number = set(pks), json.loads, self._numbers.get
+        keys, data, inf = self._keys, self._data, float("inf")
+        for cid, group in groupby(rows, _character):
             if cid not in wanted:
-                row = None
                 continue  # a character created since the run started
-            if cid != current:
-                if current is not None:
-                    out[current] = CharacterLedger(entries, ranks, last_id)
-                current, entries, ranks = cid, [], []
-            _cid, last_id, session_id, pre_close = row[:4]
-            if single:
-                entries.append({"currency": row[4], "amount": row[5]})
+            own = list(group)
+            if keys == ("currency", "amount"):  # the usual reading: literal dicts, the fastest
+                entries = [{"currency": r[4], "amount": r[5]} for r in own]
             else:
-                entry = dict(zip(keys, row[4:], strict=True))
+                entries = [dict(zip(keys, r[4:], strict=True)) for r in own]
                 if data:
-                    text = entry["data"]
-                    entry["data"] = {} if text in EMPTY_JSON else loads(text)
-                entries.append(entry)
-            ranks.append(number(session_id, 0) if session_id is not None else -inf if pre_close else inf)
-            row = None
-        if current is not None:
-            out[current] = CharacterLedger(entries, ranks, last_id)
-        self._next = row
+                    for entry in entries:
+                        text = entry["data"]
+                        entry["data"] = {} if text in EMPTY_JSON else loads(text)
+            ranks = [number(r[2], 0) if r[2] is not None else -inf if r[3] else inf for r in own]
+            out[cid] = CharacterLedger(entries, ranks, own[-1][1])
         return out
-
-    def _fetch(self, fetch: int) -> Iterator[tuple[Any, ...]]:
-        while rows := self._cursor.fetchmany(fetch):
-            yield from rows
 
     def close(self) -> None:
         """Close the cursor (also when the run stops half-way)."""
-        self._rows.close()
+        self._batch = []
         try:
             self._cursor.close()
         except DatabaseError:

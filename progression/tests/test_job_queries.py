@@ -79,3 +79,27 @@ def test_each_extra_chunk_adds_a_constant_number_of_statements(settings: Any) ->
     first, second = len(_queries(one)), len(_queries(three))
     per_chunk = (second - first) / 2
     assert per_chunk == int(per_chunk) and 0 < per_chunk <= 8, (first, second)
+
+
+def test_save_sheets_copies_each_new_row_into_the_history() -> None:
+    from django.db import transaction
+
+    from characters.models import Character, SheetVersion
+
+    table = make_table("ambre", prefix="h")
+    alice, bruno = make_character(table, table.player, "Alice"), make_character(table, table.player2, "Bruno")
+    changes = [(alice, {**alice.sheet, "note": "a"}), (bruno, {**bruno.sheet, "note": "b"})]
+    with transaction.atomic():
+        services.save_sheets(changes, reason="progression-ranks")
+    for character, note in ((alice, "a"), (bruno, "b")):
+        row = Character.objects.get(pk=character.pk)
+        version = SheetVersion.objects.get(character=character, version=row.version)
+        assert row.sheet["note"] == note and version.sheet == row.sheet and row.version == character.version
+        assert (version.name, version.status, version.reason, version.author_id) == (
+            row.name,
+            row.status,
+            "progression-ranks",
+            None,
+        )
+        assert version.schema_version == row.schema_version and version.created is not None
+    assert SheetVersion.objects.filter(character__in=[alice, bruno]).count() == 2
