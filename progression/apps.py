@@ -7,7 +7,11 @@ class ProgressionConfig(AppConfig):
     verbose_name = _("Progression")
 
     def ready(self) -> None:
-        from progression import change_kind, receivers
+        from progression import (
+            change_kind,
+            receivers,
+            tasks,  # noqa: F401  registers the job's task: services.runs.enqueue sends it by name
+        )
 
         receivers.connect()
         change_kind.register()  # characters asks it to price and follow purchase change requests

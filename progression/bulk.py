@@ -110,10 +110,11 @@ def insert_rows(
             cursor.execute(sql, [_document(rows[start : start + BATCH], names, fields)])
 
 
-def update_rows(model: type[Model], key: str, rows: list[dict[str, Any]]) -> None:
+def update_rows(model: type[Model], key: str, rows: list[dict[str, Any]], *, only_changed: bool = False) -> None:
     """``UPDATE`` many rows to different values, one statement per :data:`BATCH` rows, matched on
     ``key`` (a unique field, in every row). Unlike Django's ``bulk_update`` (a ``CASE WHEN`` per
-    field and row) its cost does not grow with rows × fields."""
+    field and row) its cost does not grow with rows × fields. ``only_changed``: on PostgreSQL,
+    leave alone the rows that already hold these values (no write at all); elsewhere a no-op."""
     if not rows:
         return
     names = list(rows[0])
@@ -132,6 +133,11 @@ def update_rows(model: type[Model], key: str, rows: list[dict[str, Any]]) -> Non
                     f"UPDATE {table} SET {sets} FROM jsonb_to_recordset(%s::jsonb) AS x({_record(fields)}) "
                     f"WHERE {table}.{key_column} = x.{key_column}"
                 )
+                if only_changed:
+                    columns = [quote(f.column) for f, n in zip(fields, names, strict=True) if n != key]
+                    mine = ", ".join(f"{table}.{c}" for c in columns)
+                    theirs = ", ".join(f"x.{c}" for c in columns)
+                    sql += f" AND ROW({mine}) IS DISTINCT FROM ROW({theirs})"
                 cursor.execute(sql, [_document(part, names, fields)])
                 continue
             # SQLite 3.33+: the rows as a VALUES list named by a CTE.

@@ -29,7 +29,7 @@ from progression import services
 
 @shared_task(
     bind=True,
-    name="progression.recalculate_session",
+    name=services.TASK_NAME,
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError, InterfaceError),

@@ -83,3 +83,28 @@ def test_an_ambre_ladder_step_copies_only_what_it_rewrites() -> None:
     assert "true_position" not in json.dumps(new["ladder"])  # the GMs' ladder is never on a sheet (L18)
     assert "true_position" in json.dumps(sheet["ladder"])  # the input keeps what it had
     assert new["ladder"] is not sheet["ladder"]
+
+
+@pytest.mark.parametrize("slug", SYSTEMS)
+def test_the_entry_keys_a_system_declares_are_all_it_reads(slug: str) -> None:
+    """The job hands the rules only ``progression_entry_keys`` of each entry: the same results."""
+    system = rules.get_system(slug)
+    sheet = system.default_sheet()
+    entries = _entries(system)
+    keys = system.progression_entry_keys
+    narrow = [{k: v for k, v in entry.items() if k in keys} for entry in entries]
+    full, lean = system.apply_progression(sheet, entries, {}), system.apply_progression(sheet, narrow, {})
+    assert (full.balances, full.flags, full.notes) == (lean.balances, lean.flags, lean.notes)
+
+
+@pytest.mark.parametrize("slug", SYSTEMS)
+def test_the_batch_entry_point_gives_what_one_call_per_character_gives(slug: str) -> None:
+    system = rules.get_system(slug)
+    sheet = system.default_sheet()
+    entries = _entries(system)
+    items = [(sheet, entries), (sheet, entries[:1]), (sheet, [])]
+    many = system.apply_progression_many(items, {})
+    assert len(many) == 3
+    for (one_sheet, part), result in zip(items, many, strict=True):
+        alone = system.apply_progression(one_sheet, part, {})
+        assert (result.balances, result.flags, result.notes) == (alone.balances, alone.flags, alone.notes)

@@ -58,7 +58,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 from progression import services
 delay = float(os.environ["TEST_CHECKPOINT_DELAY"])
-services.checkpoint = lambda run, index, character: time.sleep(delay)
+services.session_job.checkpoint = lambda run, index, character: time.sleep(delay)
 from celery.bin.celery import main
 sys.argv = ["celery"] + sys.argv[1:]
 main()
@@ -201,7 +201,7 @@ def _confirm(table: Any) -> RecalculationRun:
 def _reference(monkeypatch: Any, size: int) -> Any:
     calm = _table("calm", size)
     with monkeypatch.context() as m:
-        m.setattr(services, "enqueue", lambda run_id: True)
+        m.setattr(services.runs, "enqueue", lambda run_id: True)
         run = _confirm(calm)
     services.run_recalculation(run.pk)
     assert RecalculationRun.objects.get(pk=run.pk).status == "done"

@@ -30,7 +30,7 @@ def test_the_gm_sees_the_interrupted_run_resume(
     session = make_session(table)
     entries = {hero.pk: {"present": True, "facts": {}, "amounts": {}, "suggested": {}, "extra": 3}}
     with monkeypatch.context() as m:
-        m.setattr(services, "enqueue", lambda run_id: True)
+        m.setattr(services.runs, "enqueue", lambda run_id: True)
         run = services.confirm_session_awards(table.gm, session, entries=entries)
         old = timezone.now() - timedelta(minutes=10)
         RecalculationRun.objects.filter(pk=run.pk).update(

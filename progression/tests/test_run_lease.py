@@ -31,7 +31,7 @@ def _dead_run(table: Any, cast: list[Any], monkeypatch: Any, *, status: str = "r
     """A confirmed session whose run a killed worker left behind (lease expired)."""
     session = make_session(table)
     with monkeypatch.context() as m:
-        m.setattr(services, "enqueue", lambda run_id: True)
+        m.setattr(services.runs, "enqueue", lambda run_id: True)
         run = services.confirm_session_awards(table.gm, session, entries=_entries(cast))
     old = timezone.now() - timedelta(seconds=services.lease_seconds() + 5)
     RecalculationRun.objects.filter(pk=run.pk).update(
@@ -83,7 +83,7 @@ def test_a_worker_that_lost_its_lease_stops_without_writing(table: Any, monkeypa
     def taken_over(run_: Any, index: int, character: Any) -> None:
         RecalculationRun.objects.filter(pk=run_.pk).update(lease="another-worker")
 
-    monkeypatch.setattr(services, "checkpoint", taken_over)
+    monkeypatch.setattr(services.session_job, "checkpoint", taken_over)
     result = services.run_recalculation(run.pk)
     assert result["status"] == "taken-over"
     # The first character committed before the takeover; the second one's transaction was rolled back.
@@ -138,7 +138,7 @@ def test_the_gm_sees_interrupted_relaunched_in_both_languages(table: Any, monkey
     cast = _cast(table)
     run = _dead_run(table, cast, monkeypatch)
     with monkeypatch.context() as m:
-        m.setattr(services, "enqueue", lambda run_id: True)
+        m.setattr(services.runs, "enqueue", lambda run_id: True)
         services.sweep_stale_runs()
     url = f"/progression/sessions/{run.session_id}/progress/"
     client.force_login(table.gm)

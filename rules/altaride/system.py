@@ -200,6 +200,9 @@ class AltarideSystem(RuleSystem):
 
     _suggest_session_awards = staticmethod(progression.suggest_session_awards)
 
+    #: What :func:`progression.apply_progression` reads of an entry.
+    progression_entry_keys = frozenset({"currency", "amount"})
+
     def _apply_progression(
         self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any]
     ) -> ProgressionResult:

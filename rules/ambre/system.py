@@ -198,6 +198,9 @@ class AmbreSystem(RuleSystem):
         """Good, neutral or bad karma and the loan (L3, L464-L470)."""
         return progression.karma_state(int(balances.get("karma", 0)))
 
+    #: What :func:`progression.apply_progression` reads of an entry.
+    progression_entry_keys = frozenset({"currency", "amount"})
+
     _apply_progression = staticmethod(progression.apply_progression)
 
     #: The ledger entries that record a validated creation (L18, L22).

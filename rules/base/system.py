@@ -825,6 +825,31 @@ class RuleSystem(ABC):
             balances[entry["currency"]] = balances.get(entry["currency"], 0) + int(entry["amount"])
         return ProgressionResult(balances=balances, sheet=sheet)
 
+    #: The keys of a ledger entry :meth:`apply_progression` reads (among ``id``, ``currency``,
+    #: ``amount``, ``kind``, ``data``, ``session_id``): the session job reads and hands out only
+    #: these. Default: all of them.
+    progression_entry_keys: frozenset[str] = frozenset({"id", "currency", "amount", "kind", "data", "session_id"})
+
+    @final
+    def apply_progression_many(
+        self,
+        items: Sequence[tuple[dict[str, Any], Sequence[dict[str, Any]]]],
+        settings: dict[str, Any] | None = None,
+    ) -> list[ProgressionResult]:
+        """:meth:`apply_progression` for many ``(sheet, entries)`` pairs of one campaign (the
+        session job's batch): the settings are merged once. Same results, in the same order."""
+        return self._apply_progression_many(items, self._merged(settings))
+
+    def _apply_progression_many(
+        self,
+        items: Sequence[tuple[dict[str, Any], Sequence[dict[str, Any]]]],
+        settings: dict[str, Any],
+    ) -> list[ProgressionResult]:
+        """The system's part of :meth:`apply_progression_many`. Default: one
+        :meth:`_apply_progression` per pair."""
+        apply = self._apply_progression
+        return [apply(sheet, entries, settings) for sheet, entries in items]
+
     @final
     def campaign_progression(
         self, sheets: Mapping[int, dict[str, Any]], settings: dict[str, Any] | None = None

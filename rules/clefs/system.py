@@ -206,6 +206,9 @@ class ClefsDeLAube(RuleSystem):
 
     _suggest_session_awards = staticmethod(progression.suggest_session_awards)
 
+    #: What :func:`progression.apply_progression` reads of an entry.
+    progression_entry_keys = frozenset({"currency", "amount"})
+
     _apply_progression = staticmethod(progression.apply_progression)
 
     # ---- GM aids ----------------------------------------------------------

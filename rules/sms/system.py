@@ -217,5 +217,8 @@ class SMSSystem(RuleSystem):
     #: +1 per session played, +1 per scenario completed, +1 GM bonus (L75).
     _suggest_session_awards = staticmethod(progression.suggest_session_awards)
 
+    #: What :func:`progression.apply_progression` reads of an entry.
+    progression_entry_keys = frozenset({"currency", "amount", "data"})
+
     #: XP balance recomputed from the ledger (idempotent); duplicated award keys count once.
     _apply_progression = staticmethod(progression.apply_progression)

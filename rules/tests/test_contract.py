@@ -425,6 +425,9 @@ def _call_every_capability(system: RuleSystem) -> set[str]:
             isinstance(d, LedgerDraft) for d in system.suggest_session_awards(sheet, {"resolutions": []})
         ),
         "apply_progression": lambda: isinstance(system.apply_progression(sheet, []), ProgressionResult),
+        "apply_progression_many": lambda: [r.balances for r in system.apply_progression_many([(sheet, [])] * 2)]
+        == [system.apply_progression(sheet, []).balances] * 2
+        and system.progression_entry_keys <= {"id", "currency", "amount", "kind", "data", "session_id"},
         "describe": lambda: isinstance(system.describe(), dict),
         "sheet_layout": lambda: system.sheet_layout() is not None,
         "starter_settings": lambda: system.validate_settings(system.starter_settings()) == [],
@@ -538,6 +541,7 @@ MERGING = (
     "purchase_offers",
     "suggest_session_awards",
     "apply_progression",
+    "apply_progression_many",
     "campaign_progression",
 )
 

@@ -1,0 +1,105 @@
+"""The session job's SQL does not grow with the campaign: the same statements for 10 characters as
+for 50 (one chunk each), and one more set per extra chunk only (issue #21)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from characters import ledger
+from conftest import make_table
+from progression import services
+from progression.models import CharacterBalance, RecalculationRun, SessionAward, SessionResult
+from progression.tests.conftest import make_character, make_session
+
+pytestmark = pytest.mark.django_db
+
+
+def _campaign(system: str, size: int, prefix: str) -> RecalculationRun:
+    """A closed session of ``size`` characters, each with a few ledger entries and one award line."""
+    table = make_table(system, prefix=prefix)
+    session = make_session(table)
+    currency = "karma" if system == "ambre" else "xp"
+    for n in range(size):
+        character = make_character(table, table.player, f"PJ {n}")
+        ledger.append_entry(character, currency, 100, "creation_budget")
+        ledger.append_entry(character, currency, -3, "purchase")
+        SessionAward.objects.create(
+            session=session,
+            character=character,
+            code="gm_extra",
+            currency=currency,
+            amount=2,
+            kind="gm_award",
+            created_by=table.gm,
+        )
+    return RecalculationRun.objects.create(campaign=table.campaign, session=session, reason="test")
+
+
+def _queries(run: RecalculationRun) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        result = services.run_recalculation(run.pk)
+    assert result["status"] == "done", result
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def _shape(queries: list[str]) -> list[str]:
+    """The statements without their values (transaction control left out)."""
+    out = []
+    for q in queries:
+        if q.startswith(("SAVEPOINT", "RELEASE", "ROLLBACK")):
+            continue
+        q = re.sub(r"'(?:[^']|'')*'|\d+", "?", q)  # values, ids, cursor names
+        out.append(re.sub(r"\?(?:, \?)+", "?", q)[:70])
+    return out
+
+
+@pytest.mark.parametrize("system", ["ambre", "altaride"])
+def test_the_job_sends_the_same_statements_for_10_and_50_characters(system: str, settings: Any) -> None:
+    settings.TABLEE_RUN_CHUNK_SIZE = 200
+    small, large = _campaign(system, 10, "s"), _campaign(system, 50, "l")
+    few, many = _queries(small), _queries(large)
+    assert len(few) == len(many), (len(few), len(many))
+    assert _shape(few) == _shape(many)
+    # And the job did the work: every character has its balance and its session result.
+    assert CharacterBalance.objects.filter(run=large).count() == 50
+    assert SessionResult.objects.filter(run=large).count() == 50
+    # A rerun (nothing new for the ledger) is no bigger either.
+    again = RecalculationRun.objects.create(campaign=large.campaign, session=large.session, reason="test")
+    assert len(_queries(again)) <= len(many)
+
+
+def test_each_extra_chunk_adds_a_constant_number_of_statements(settings: Any) -> None:
+    settings.TABLEE_RUN_CHUNK_SIZE = 10
+    one, three = _campaign("ambre", 10, "a"), _campaign("ambre", 30, "b")
+    first, second = len(_queries(one)), len(_queries(three))
+    per_chunk = (second - first) / 2
+    assert per_chunk == int(per_chunk) and 0 < per_chunk <= 8, (first, second)
+
+
+def test_save_sheets_copies_each_new_row_into_the_history() -> None:
+    from django.db import transaction
+
+    from characters.models import Character, SheetVersion
+
+    table = make_table("ambre", prefix="h")
+    alice, bruno = make_character(table, table.player, "Alice"), make_character(table, table.player2, "Bruno")
+    changes = [(alice, {**alice.sheet, "note": "a"}), (bruno, {**bruno.sheet, "note": "b"})]
+    with transaction.atomic():
+        services.save_sheets(changes, reason="progression-ranks")
+    for character, note in ((alice, "a"), (bruno, "b")):
+        row = Character.objects.get(pk=character.pk)
+        version = SheetVersion.objects.get(character=character, version=row.version)
+        assert row.sheet["note"] == note and version.sheet == row.sheet and row.version == character.version
+        assert (version.name, version.status, version.reason, version.author_id) == (
+            row.name,
+            row.status,
+            "progression-ranks",
+            None,
+        )
+        assert version.schema_version == row.schema_version and version.created is not None
+    assert SheetVersion.objects.filter(character__in=[alice, bruno]).count() == 2
