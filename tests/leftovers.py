@@ -127,6 +127,7 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "None/True/False": re.compile(
         r"(?:[=:(\[]\s*(?:None|True|False)(?=$|[\s,.;)\]]))|^(?:None|True|False|null|true|false)$"
     ),
+    "range notation": re.compile(r"(?<![.\w])[±-]?\d+\.\.[±-]?\d+"),
     "snake_case key": re.compile(r"(?<![\w./@#:=-])[a-z]+_[a-z_]+(?![\w./@(-])"),
 }
 # A number written the English way in a French text: "2.5", "1,000" (French: "2,5", "1 000").

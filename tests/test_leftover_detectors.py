@@ -49,6 +49,7 @@ def test_it_finds_leftovers() -> None:
     assert _hits('[{"a": 1}]') == ["raw json"]
     assert _hits("None") == ["None/True/False"]
     assert _hits("wound_points") == ["snake_case key"]
+    assert _hits("Circonstances (±1..±3 chacune)") == ["range notation"]
     assert _hits("Blessures : 2") == []
     assert foreign_words("État : active", "en") == ["État"]
     assert foreign_words("Status: dead", "fr") == ["Status", "dead"]

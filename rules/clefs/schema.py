@@ -383,7 +383,13 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             Msg("Ordre d'action en combat", "Combat acting order"),
             default="declared",
             choices=(
-                ("declared", Msg("Fixé par le Gardien (champ « ordre »)", "Set by the GM (“order” field)")),
+                (
+                    "declared",
+                    Msg(
+                        "Fixé par le Gardien (« Ordre d'action » de chacun)",
+                        "Set by the GM (each one's “Acting order”)",
+                    ),
+                ),
                 (
                     "opposed_roll",
                     Msg(
