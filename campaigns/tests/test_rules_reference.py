@@ -99,3 +99,22 @@ def test_a_sheet_test_s_inputs_carry_the_reference_for_the_gm_only() -> None:
     player_html = _client(table.player).get(url, params, headers={"HX-Request": "true"}).content.decode()
     assert f'value="{key}" selected' in player_html  # the player has the same test chosen ...
     assert REF_ATTR not in player_html and "Texte source" not in player_html  # ... and no reference
+
+
+def test_the_sheet_editor_shows_the_gm_the_references_and_the_owner_none() -> None:
+    from characters.models import Character, SheetVersion
+
+    table = make_table("ambre", prefix="re2")
+    sheet = table.campaign.rule_system.default_sheet()
+    character = Character.objects.create(
+        campaign=table.campaign, owner=table.player, name="Fiona", system="ambre", sheet=sheet, status="draft"
+    )
+    SheetVersion.objects.create(character=character, version=1, name="Fiona", sheet=sheet, status="draft")
+    url = f"/characters/{character.pk}/edit/"
+    gm = _client(table.gm).get(url)
+    assert gm.status_code == 200
+    in_ref = [c.text for c in page_text(gm.content.decode()).chunks if c.in_ref]
+    assert "Texte source, ligne 18" in in_ref  # the attributes (L18)
+    owner = _client(table.player).get(url)
+    assert owner.status_code == 200 and 'name="s:attributes.psy"' in owner.content.decode()
+    assert REF_ATTR not in owner.content.decode() and "Texte source" not in owner.content.decode()
