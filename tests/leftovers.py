@@ -142,6 +142,19 @@ def number_format_issue(text: str, page_lang: str) -> str | None:
     return match.group(0) if match else None
 
 
+# French typography in an English text ("Psyche : 25") and English typography in a French one ("Statut: brouillon").
+# After a word only: SMS's module notation "Nom (5) : 2" is the seed's own (L34-46), like "2d6".
+_FRENCH_COLON = re.compile(r"[A-Za-z] [:;?!](?=\s|$)")
+_ENGLISH_COLON = re.compile(r"[A-Za-zÀ-ÿ)][:;](?=\s)")
+
+
+def punctuation_issue(text: str, page_lang: str) -> str | None:
+    """Punctuation set in the other language's way, if any."""
+    pattern = _FRENCH_COLON if page_lang == "en" else _ENGLISH_COLON
+    match = pattern.search(text)
+    return match.group(0) if match else None
+
+
 # Words that give away a page in the other language. Short, unambiguous
 # words only ("page", "action", "total", "note" are both French and English).
 ENGLISH_ONLY = frozenset(

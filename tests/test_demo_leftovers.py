@@ -15,7 +15,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tests.leftovers import PATTERNS, Chunk, PageText, foreign_words, number_format_issue, page_text
+from tests.leftovers import PATTERNS, Chunk, PageText, foreign_words, number_format_issue, page_text, punctuation_issue
 
 # Not pages a reader reads: machine formats, the Django admin (its own
 # translations), live streams, logout and language switches.
@@ -170,6 +170,9 @@ class Crawl:
                 self.found.setdefault((f"{other} word {words[0]!r}", text[:100]), where)
             if text.strip() in self.machine:
                 self.found.setdefault((f"stored value {text.strip()!r} shown without its label", text[:100]), where)
+            punctuation = punctuation_issue(text, self.lang)
+            if punctuation:
+                self.found.setdefault((f"punctuation {punctuation!r} not in the {self.lang} way", text[:100]), where)
             number = number_format_issue(text, self.lang)
             if number:
                 self.found.setdefault((f"number {number!r} not in the {self.lang} format", text[:100]), where)
@@ -289,7 +292,7 @@ def test_it_finds_no_leftovers_on_any_demo_page_for_any_role_in_french_or_englis
     strings = _user_strings()
     corpus = "\n".join(strings)
     short = sorted({s for s in strings if 3 <= len(s) <= 120}, key=len, reverse=True)
-    names = re.compile("|".join(re.escape(s) for s in short))
+    names = re.compile("(?<!\\w)(?:" + "|".join(re.escape(s) for s in short) + ")(?!\\w)")
     errors = _error_urls()
     from combat.models import Encounter
 

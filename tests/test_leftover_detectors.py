@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.leftovers import PATTERNS, foreign_words, number_format_issue, page_text
+from tests.leftovers import PATTERNS, foreign_words, number_format_issue, page_text, punctuation_issue
 
 
 def _hits(text: str) -> list[str]:
@@ -58,3 +58,6 @@ def test_it_finds_leftovers() -> None:
     assert number_format_issue("Poids 2,5 kg", "fr") is None
     assert number_format_issue("Weight 2,5", "en") == "2,5"
     assert number_format_issue("2d6+3, 12:30, v1.2", "fr") is None
+    assert punctuation_issue("Psyche : 25", "en") == "e :"
+    assert punctuation_issue("Statut: brouillon", "fr") == "t:"
+    assert punctuation_issue("Psyché : 25 ; 12:30", "fr") is None and punctuation_issue("Psyche: 25", "en") is None
