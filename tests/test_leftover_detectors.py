@@ -61,3 +61,11 @@ def test_it_finds_leftovers() -> None:
     assert punctuation_issue("Psyche : 25", "en") == "e :"
     assert punctuation_issue("Statut: brouillon", "fr") == "t:"
     assert punctuation_issue("Psyché : 25 ; 12:30", "fr") is None and punctuation_issue("Psyche: 25", "en") is None
+
+
+def test_it_knows_the_stored_values_that_must_be_shown_by_their_label() -> None:
+    from tests.test_demo_leftovers import _machine_words
+
+    fr, en = _machine_words("fr"), _machine_words("en")
+    assert "active" in fr and "out_of_combat" in fr and "allies" in fr  # "État : active" fails in French
+    assert "out_of_combat" in en and "created" not in en  # "created" is an English label (a version's reason)
