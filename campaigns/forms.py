@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 import rules
 from campaigns.models import Board, Post, Role
-from rules.base import Field, get_path, set_path
+from rules.base import Field, field_refs, get_path, reference_text, set_path
 
 
 def _lang() -> str:
@@ -108,6 +108,18 @@ def apply_errors(form: forms.Form, exc: ValidationError, labels: dict[str, str] 
             form.add_error(target, message)
 
 
+def attach_rules_refs(form: forms.Form, specs: tuple[Field, ...], prefix: str) -> None:
+    """The GM's rules reference ("Texte source, ligne 406") on the fields
+    built from ``specs``: call it only for a GM or co-GM (players never see
+    seed line references). ``partials/rules_ref.html`` shows it."""
+    lang = _lang()
+    for spec in specs:
+        field = form.fields.get(field_name(spec.path, prefix))
+        text = reference_text(field_refs(spec))
+        if field is not None and text is not None:
+            field.rules_ref = text.get(lang)  # type: ignore[attr-defined]
+
+
 class CampaignForm(forms.Form):
     title = forms.CharField(label=_("Title"), max_length=120)
     pitch = forms.CharField(label=_("Pitch"), required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 4}))
@@ -126,6 +138,7 @@ class CampaignForm(forms.Form):
             # The system is fixed once characters exist: shown, not editable.
             del self.fields["system"]
             add_rules_fields(self, self._plain_specs(), campaign.system_settings, "system__")
+            attach_rules_refs(self, self._plain_specs(), "system__")  # the settings page is the GMs'
 
     def _plain_specs(self) -> tuple[Field, ...]:
         specs = self.campaign.rule_system.campaign_settings_fields()
@@ -290,6 +303,7 @@ class PostForm(forms.Form):
                 # No JSON text area in the form: list and object inputs are left to the API.
                 self.test_specs = tuple(f for f in kinds[kind] if f.kind not in ("list", "dict"))
                 add_rules_fields(self, self.test_specs, {}, "test__")
+                attach_rules_refs(self, self.test_specs, "test__")  # tests typed in full are the GMs'
         else:
             for name in ("test_kind", "test_character"):
                 del self.fields[name]
@@ -364,6 +378,8 @@ class PostForm(forms.Form):
             if spec.audience == "gm":
                 field.label = _("%(label)s (GM)") % {"label": field.label}
             self.fields[field_name(spec.path, "declared__")] = field
+        if self.is_gm:
+            attach_rules_refs(self, self.declared_specs, "declared__")
 
     def _value(self, name: str) -> str:
         if self.is_bound:

@@ -11,6 +11,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from campaigns.forms import attach_rules_refs
 from campaigns.models import Thread
 from characters.models import Character
 from combat.models import Encounter, Participant
@@ -119,6 +120,8 @@ class DeclarationForm(forms.Form):
             if f.kind in ("choice", "str", "text") and "" not in {key for key, _label in f.choices}:
                 if not f.required and (f.default in (None, "") or f.kind == "choice"):
                     self.blank_is_unset.add(f.path)  # a choice left blank keeps the system's default
+        if gm:
+            attach_rules_refs(self, action_fields, "")
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.utils.formats import number_format
 from django.utils.translation import get_language, pgettext_lazy
 
 from campaigns.access import is_gm
@@ -93,13 +94,20 @@ def _item_text(labels: dict[str, str], item: Any) -> str:
     return " ".join(parts)
 
 
+def _change_text(labels: dict[str, str], path: str, value: Any) -> str:
+    """A changed value of a log line: a status in the system's words (``status.dying``)."""
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        return _value_text(labels, path, value)
+    return _shown(labels, value)
+
+
 def _readable_changes(labels: dict[str, str], changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {
             **c,
             "path": _label(labels, str(c.get("path", ""))),
-            "before": _shown(labels, c.get("before")),
-            "after": _shown(labels, c.get("after")),
+            "before": _change_text(labels, str(c.get("path", "")), c.get("before")),
+            "after": _change_text(labels, str(c.get("path", "")), c.get("after")),
         }
         for c in changes
         if isinstance(c, dict)
@@ -137,10 +145,23 @@ def state_rows(
             if value:
                 rows.append({"kind": "value", "label": _label(labels, key), "value": str(len(value))})
         elif value != "":
-            rows.append({"kind": "value", "label": _label(labels, key), "value": str(value)})
+            rows.append({"kind": "value", "label": _label(labels, key), "value": _value_text(labels, key, value)})
     if flags:
         rows.append({"kind": "flags", "label": "", "flags": flags})
     return rows
+
+
+def _value_text(labels: dict[str, str], key: str, value: Any) -> str:
+    """One state value in words: ``status = "active"`` reads the system's label of
+    ``status.active`` (or of ``active``); a number in the reader's format."""
+    if isinstance(value, str):
+        for name in (f"{key}.{value}", value):
+            if name in labels:
+                return labels[name]
+        return str(STATE_LABELS[value]) if value in STATE_LABELS else value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return number_format(value)
+    return str(value)
 
 
 def _gauge(label: str, value: int, maximum: int) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -21,7 +22,7 @@ from characters.forms import (
 )
 from characters.models import Character
 from characters.views.common import _locked_paths, error_messages, posted_version
-from rules.base import FieldError, is_digits
+from rules.base import Field, FieldError, field_refs, is_digits, reference_text
 
 
 # ---------------------------------------------------------------------------
@@ -29,6 +30,19 @@ from rules.base import FieldError, is_digits
 # ---------------------------------------------------------------------------
 def _steps(character: Character) -> list[Any]:
     return list(character.rule_system.creation_steps())
+
+
+def _attach_rules_refs(nodes: list[dict[str, Any]], fields: tuple[Field, ...]) -> None:
+    """The GM's rules reference ("Texte source, ligne 406") on each input of the sheet editor
+    whose declaration cites the seed (``partials/rules_ref.html``); never for a player."""
+    lang = get_language() or "fr"
+    for node in nodes:
+        found = sf.field_at(fields, str(node.get("path") or ""))
+        text = reference_text(field_refs(found[0])) if found else None
+        if text is not None:
+            node["rules_ref"] = text.get(lang)
+        for item in node.get("items") or []:
+            _attach_rules_refs(item.get("children") or [], fields)
 
 
 def _form_context(
@@ -53,6 +67,8 @@ def _form_context(
     gm = is_gm(request.user, character.campaign)
     locked = _locked_paths(request.user, character)
     nodes = sf.build_nodes(fields, sheet, errors, paths=paths, locked=locked, allow_dict=gm)
+    if gm:
+        _attach_rules_refs(nodes, fields)
     leftovers = sf.leftover_errors(errors, fields)
     for item in leftovers:
         item["step"] = sf.step_of_path(system, item["path"]) if item["path"] else None

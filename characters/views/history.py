@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -29,10 +31,13 @@ _VERSION_REASONS = (
     gettext_noop("submitted for approval"),
     gettext_noop("approved"),
     gettext_noop("imported"),
+    gettext_noop("brought back: %(reason)s"),
 )
 
 
 def _reason_in_reader_language(reason: str) -> str:
+    """A stored reason in the reader's language; a reason with a placeholder ("brought back:
+    %(reason)s") is matched in every language and written again with what it carried."""
     for msgid in _VERSION_REASONS + plugins.version_reasons():  # and those the plug-ins write
         forms = {msgid}
         for code, _name in settings.LANGUAGES:
@@ -40,6 +45,13 @@ def _reason_in_reader_language(reason: str) -> str:
                 forms.add(_(msgid))
         if reason in forms:
             return _(msgid)
+        if "%(" not in msgid:
+            continue
+        for form in forms:
+            pattern = re.sub(r"%\\\(([a-z_]+)\\\)s", r"(?P<\1>.*)", re.escape(form))
+            match = re.fullmatch(pattern, reason, flags=re.S)
+            if match:
+                return _(msgid) % match.groupdict()
     return reason
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
+from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, override
 
 import rules
@@ -71,7 +72,9 @@ def both(msgid: str, **kwargs: Any) -> dict[str, str]:
     out = {}
     for lang in LANGS:
         with override(lang):
-            out[lang] = gettext(msgid) % kwargs if kwargs else gettext(msgid)
+            # A lazy argument (a side's label) is translated in each language too.
+            args = {k: str(v) if isinstance(v, Promise) else v for k, v in kwargs.items()}
+            out[lang] = gettext(msgid) % args if args else gettext(msgid)
     return out
 
 
@@ -184,8 +187,9 @@ def _visible_ids(encounter: Encounter) -> set[str]:
     return {str(pk) for pk in encounter.participants.filter(stats_visible=True).values_list("pk", flat=True)}
 
 
-def _side_label(side: str) -> str:
-    return str(Participant.Side(side).label)
+def _side_label(side: str) -> Any:
+    """The side's label, lazy: ``both()`` writes it in each language."""
+    return Participant.Side(side).label
 
 
 def _lang() -> str:

@@ -106,3 +106,23 @@ def test_it_links_the_campaign_in_the_breadcrumbs(fight):
     link = f'<a href="/campaigns/{fight.table.campaign.slug}/">'
     assert link in client.get(reverse("combat:detail", args=[fight.encounter.pk])).content.decode()
     assert link in client.get(reverse("combat:thread", args=[fight.thread.pk])).content.decode()
+
+
+def test_it_names_a_state_value_in_the_system_s_words():
+    """Issue #23 item 4: "État : active" read "État : Actif" (SMS ``status.active``), in each language."""
+    labels = {key: label.get("fr") for key, label in get_system("sms").combat_value_labels().items()}
+    with translation.override("fr"):
+        (row,) = state_rows({"status": "active"}, labels)
+        assert (row["label"], row["value"]) == ("État", "Actif")
+        change = {"name": "Brock", "path": "status", "before": "active", "after": "dying"}
+        assert _readable_changes(labels, [change])[0]["after"] == "Mourant"
+    labels = {key: label.get("en") for key, label in get_system("sms").combat_value_labels().items()}
+    with translation.override("en"):
+        assert state_rows({"status": "out_of_combat"}, labels)[0]["value"] == "Out of combat"
+
+
+def test_a_side_reads_in_each_language_in_the_log():
+    from combat.services.common import _side_label, both
+
+    text = both("%(n)s joins the fight (%(s)s).", n="Brock", s=_side_label("allies"))
+    assert text["fr"].endswith("(alliés).") and text["en"] == "Brock joins the fight (allies)."

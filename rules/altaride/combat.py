@@ -63,7 +63,7 @@ ACTIONS = (
     ("sleep", Msg("Bon sommeil : EO restaurée", "Good sleep: EO restored")),
 )
 DEFENCES = (
-    ("none", Msg("Aucune", "None")),
+    ("none", Msg("Aucune défense", "No defence")),
     ("parry", Msg("Parade", "Parry")),
     ("dodge", Msg("Esquive", "Dodge")),
 )

@@ -52,7 +52,9 @@ from rules.base.fields import (
     SheetContext,
     SheetLayout,
     Step,
+    field_refs,
     gm_only_paths,
+    reference_text,
 )
 from rules.base.messages import (
     JSON,
@@ -148,6 +150,7 @@ __all__ = [
     "default_from_fields",
     "error",
     "fallen_sentence",
+    "field_refs",
     "get_path",
     "gm_only_paths",
     "is_digits",
@@ -156,6 +159,7 @@ __all__ = [
     "level_of",
     "line_refs",
     "pick_fields",
+    "reference_text",
     "sentence",
     "set_path",
     "strip_line_refs",

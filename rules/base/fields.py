@@ -5,6 +5,7 @@ Part of :mod:`rules.base` (see its docstring); import the names from there.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -180,3 +181,43 @@ class SheetLayout:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def field_refs(field: Field) -> list[str]:
+    """The seed line references a field's label, help and choices cite
+    ("L406", "L599-L602"): data for the GM's optional "rules reference",
+    never shown in player text."""
+    found: list[str] = []
+    msgs = [field.label, *([field.help] if field.help else []), *(m for _v, m in field.choices)]
+    for msg in msgs:
+        found += [r for r in msg.refs() if r not in found]
+    return found
+
+
+def reference_text(refs: Iterable[str]) -> Msg | None:
+    """The seed line references ``refs`` in words, for the GM's rules
+    reference: ``["L406"]`` → "Texte source, ligne 406" / "Source text, line
+    406"; ``["L599-L602", "L610"]`` → "... lignes 599 à 602, 610" / "...
+    lines 599–602, 610". ``None`` when there is none."""
+    spans: list[tuple[str, str | None]] = []
+    for ref in refs:
+        tokens = re.findall(r"\d+|[-–/]", ref)
+        i = 0
+        while i < len(tokens):
+            first = tokens[i]
+            if not first.isdigit():
+                i += 1
+                continue
+            last = tokens[i + 2] if i + 2 < len(tokens) and tokens[i + 1] in "-–" else None
+            if (first, last) not in spans:
+                spans.append((first, last))
+            i += 3 if last else 1
+    if not spans:
+        return None
+    many = len(spans) > 1 or spans[0][1] is not None
+    fr = ", ".join(f"{a} à {b}" if b else a for a, b in spans)
+    en = ", ".join(f"{a}–{b}" if b else a for a, b in spans)
+    return Msg(
+        f"Texte source, ligne{'s' if many else ''} {fr}",
+        f"Source text, line{'s' if many else ''} {en}",
+    )

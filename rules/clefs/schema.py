@@ -28,7 +28,7 @@ ASPECT_CHOICES = tuple((code, t.ASPECT_LABELS[code]) for code in t.ASPECTS)
 MEANS_CHOICES = tuple((code, t.MEANS_LABELS[code]) for code in t.MEANS)
 CRIT_CHOICES = (
     ("default", Msg("Par défaut de la campagne", "Campaign default")),
-    ("none", Msg("Aucun", "None")),
+    ("none", Msg("Aucun dé critique", "No critical die")),
     *((f"d{n}", Msg(f"d{n}", f"d{n}")) for n in t.CRIT_DIE_SIZES),
 )
 
@@ -383,7 +383,13 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             Msg("Ordre d'action en combat", "Combat acting order"),
             default="declared",
             choices=(
-                ("declared", Msg("Fixé par le Gardien (champ « ordre »)", "Set by the GM (“order” field)")),
+                (
+                    "declared",
+                    Msg(
+                        "Fixé par le Gardien (« Ordre d'action » de chacun)",
+                        "Set by the GM (each one's “Acting order”)",
+                    ),
+                ),
                 (
                     "opposed_roll",
                     Msg(
@@ -612,7 +618,7 @@ def _action_fields() -> tuple[Field, ...]:
             "means_code",
             "choice",
             Msg("Moyen", "Means"),
-            choices=(("", Msg("Aucun", "None")), *MEANS_CHOICES),
+            choices=(("", Msg("Aucun moyen", "No means")), *MEANS_CHOICES),
             default="",
         ),
         Field("skill_name", "str", Msg("Compétence", "Skill"), max_length=80),
@@ -670,7 +676,7 @@ def _action_fields() -> tuple[Field, ...]:
             "defense_means_code",
             "choice",
             Msg("Défense : moyen", "Defence: means"),
-            choices=(("", Msg("Aucun", "None")), *MEANS_CHOICES),
+            choices=(("", Msg("Aucun moyen", "No means")), *MEANS_CHOICES),
             default="RE",
         ),
         Field("defense_skill_name", "str", Msg("Défense : compétence", "Defence: skill"), max_length=80),

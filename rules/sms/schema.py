@@ -711,7 +711,7 @@ _SCORE_MODULES = Field(
 _CIRC = Field(
     "circumstances",
     "int",
-    Msg("Circonstances (±1..±3 chacune)", "Circumstances (±1..±3 each)"),
+    Msg("Circonstances (de ±1 à ±3 chacune)", "Circumstances (±1 to ±3 each)"),
     default=0,
     minimum=-12,
     maximum=12,

@@ -41,7 +41,7 @@ ARCHETYPE_MAX_COST = 33  # L882
 
 #: Predefined modules named in the text (L289–297, L384, L404–410, L565).
 PREDEFINED_MODULES: tuple[tuple[str, Msg], ...] = (
-    ("", Msg("Aucun", "None")),
+    ("", Msg("Aucun module", "No module")),
     ("arcane_power", Msg("Pouvoir des arcanes", "Arcane power")),
     ("divine_power", Msg("Magie divine", "Divine magic")),
     ("natural_power", Msg("Magie naturelle", "Natural magic")),

@@ -13,6 +13,7 @@ from characters.models import Character
 from characters.plugins import Panel, SystemPlugin
 from characters.sheetform import msg
 from rules.clefs import SYSTEM
+from systems.clefs.services import CREATION_ROLL_REASON
 
 #: The creation methods offered, in this order (their names come from the sheet's choice fields).
 METHODS = {
@@ -57,6 +58,7 @@ PLUGIN = SystemPlugin(
     urls="systems.clefs.urls",
     api_urls="systems.clefs.api_urls",
     wizard_panels=wizard_panels,
+    version_reasons=(CREATION_ROLL_REASON,),
 )
 
 

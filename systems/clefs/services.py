@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from campaigns.access import is_gm
 from campaigns.dice import fair_source, record_roll
@@ -24,6 +25,9 @@ from characters.services import (
 )
 from rules.base import FieldError, RandomSource, RulesError
 from rules.clefs import SYSTEM, creation_roll
+
+#: The sheet version's reason (shown in the reader's language by the history: ``PLUGIN.version_reasons``).
+CREATION_ROLL_REASON = gettext_noop("creation dice rolled: %(draws)s")
 
 
 def clefs_creation_roll(
@@ -89,6 +93,7 @@ def clefs_creation_roll(
         locked.sheet = sheet
         locked.version += 1
         locked.save()
-        record_version(locked, actor, _("creation dice rolled: %(draws)s") % {"draws": record["draws"]})
+        draws = ", ".join(str(d) for d in record["draws"])
+        record_version(locked, actor, _(CREATION_ROLL_REASON) % {"draws": draws})
         publish_sheet(locked)
     return locked
