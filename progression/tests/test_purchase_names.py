@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -62,3 +63,39 @@ def test_an_altaride_skill_purchase_line_names_the_skill_from_the_catalogue() ->
     sheet["creation_complete"] = True
     result = system.purchase(sheet, {"kind": "skill", "skill": "mains_nues"}, {"xp": 100}, settings)
     assert [e.note.fr for e in result.entries] == ["Compétence Mains Nues 0 → 1"]
+
+
+def test_an_ambre_artefact_is_bought_with_labelled_inputs_never_json(settings: Any) -> None:
+    """The item of an artefact purchase is described with the sheet's artefact fields (name, kind,
+    qualities, powers, a few transfer rows): no JSON box; bad input is refused at its field, nothing saved."""
+    from progression.models import PurchaseRequest
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    table = make_table("ambre")
+    hero = make_character(table.campaign, table.player, "Cendre", ambre_sheet("Cendre"))
+    append_entry(hero, "karma", 40, "gm_award", note="Karma")
+    url = f"/progression/characters/{hero.pk}/"
+    page = _client(table.player).get(url + "?kind=artefact").content.decode()
+    assert 'name="p-item.name"' in page and 'name="p-item.qualities.degats"' in page
+    assert 'name="p-item.transfers.0.kind"' in page and 'name="p-item"' not in page
+    assert "<textarea" not in page.split('name="kind" value="artefact"')[1].split("</form>")[0].replace(
+        'name="p-item.description"', ""
+    ).replace("<textarea", "", 1)  # the description is the only text area
+    post = {
+        "kind": "artefact",
+        "p-item.name": "Arc long elfique",
+        "p-item.kind": "artefact",
+        "p-item.qualities.degats": "double",
+        "p-item.transfers.0.kind": "",
+        "p-item.quantity": "unique",
+    }
+    base = {k: v for k, v in post.items()}
+    response = _client(table.player).post(f"/progression/characters/{hero.pk}/purchases/", base)
+    assert response.status_code == 302, re.findall(r"errorlist[^>]*>(.*?)</ul>", response.content.decode(), re.S)
+    bought = PurchaseRequest.objects.get(character=hero)
+    item = bought.request["item"]
+    assert item["name"] == "Arc long elfique" and item["qualities"]["degats"] == "double" and item["transfers"] == []
+    # Bad input: no name. A field message, and nothing more saved.
+    response = _client(table.player).post(f"/progression/characters/{hero.pk}/purchases/", {**base, "p-item.name": ""})
+    assert response.status_code == 400
+    assert PurchaseRequest.objects.filter(character=hero).count() == 1

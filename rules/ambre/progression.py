@@ -37,7 +37,7 @@ from rules.ambre.costs import (
 )
 from rules.ambre.creation import owner_powers
 from rules.ambre.derive import attribute_points, pool, wound_points
-from rules.ambre.schema import safe_validate
+from rules.ambre.schema import safe_validate, sheet_fields
 from rules.base import Field, FieldError, LedgerDraft, Msg, ProgressionResult, PurchaseResult, error
 
 
@@ -75,13 +75,20 @@ def _accept(path: str = "accept_loan") -> Field:
 def purchase_fields() -> dict[str, tuple[Field, ...]]:
     attr_choices = tuple((k, T.ATTRIBUTE_LABELS[k]) for k in T.ATTRIBUTES)
     power_choices = tuple((k, p.label) for k, p in T.POWERS.items())
-    item = Field(
-        "item",
-        "dict",
-        Msg("Description (comme sur la fiche)", "Description (as on the sheet)"),
-        required=True,
-        default={},
-    )
+    sheet_items = {f.path: f.item_fields for f in sheet_fields() if f.kind == "list"}
+
+    def item(kind: str) -> Field:
+        """The thing bought, described with the fields of its list on the sheet (an
+        artefact as the sheet's artefacts...): forms show them as labelled inputs, never JSON."""
+        return Field(
+            "item",
+            "dict",
+            Msg("Description (comme sur la fiche)", "Description (as on the sheet)"),
+            required=True,
+            default={},
+            item_fields=sheet_items[f"{kind}s" if kind != "ally" else "allies"],
+        )
+
     return {
         "attribute": (
             Field("attribute", "choice", Msg("Attribut", "Attribute"), required=True, choices=attr_choices),
@@ -101,10 +108,10 @@ def purchase_fields() -> dict[str, tuple[Field, ...]]:
             Field("level", "int", Msg("Nouveau niveau", "New level"), required=True, minimum=1, maximum=100),
             _accept(),
         ),
-        "artefact": (item, _accept()),
-        "shadow": (item, _accept()),
-        "construct": (item, _accept()),
-        "ally": (item, _accept()),
+        "artefact": (item("artefact"), _accept()),
+        "shadow": (item("shadow"), _accept()),
+        "construct": (item("construct"), _accept()),
+        "ally": (item("ally"), _accept()),
     }
 
 
