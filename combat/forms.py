@@ -67,7 +67,9 @@ def form_field(f: Field) -> forms.Field | None:
 class DeclarationForm(forms.Form):
     """A participant's declared action (target + the system's fields)."""
 
-    target = forms.ModelChoiceField(queryset=Participant.objects.none(), required=False, label=_("Target"))
+    target = forms.ModelChoiceField(
+        queryset=Participant.objects.none(), required=False, label=_("Target"), empty_label=_("No target")
+    )
 
     def __init__(
         self,
@@ -161,12 +163,12 @@ class ParticipantForm(forms.Form):
     of the campaign, or the stat line the rule system declares (``quick_npc_fields``)."""
 
     character = forms.ModelChoiceField(
-        queryset=Character.objects.none(), required=False, label=_("Character of the campaign")
+        queryset=Character.objects.none(), required=False, label=_("Character of the campaign"), empty_label="—"
     )
     name = forms.CharField(label=_("Quick NPC name"), max_length=90, required=False)
     entry = forms.ChoiceField(label=_("Bestiary entry"), required=False, choices=())
     template = forms.ModelChoiceField(
-        queryset=Character.objects.none(), required=False, label=_("Copy an NPC of the campaign")
+        queryset=Character.objects.none(), required=False, label=_("Copy an NPC of the campaign"), empty_label="—"
     )
     count = forms.IntegerField(label=_("Copies"), min_value=1, max_value=20, initial=1)
     side = forms.ChoiceField(

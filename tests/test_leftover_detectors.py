@@ -69,3 +69,20 @@ def test_it_knows_the_stored_values_that_must_be_shown_by_their_label() -> None:
     fr, en = _machine_words("fr"), _machine_words("en")
     assert "active" in fr and "out_of_combat" in fr and "allies" in fr  # "État : active" fails in French
     assert "out_of_combat" in en and "created" not in en  # "created" is an English label (a version's reason)
+
+
+def test_no_form_shows_django_s_dashed_empty_choice() -> None:
+    """A blank choice reads as a word or a dash, never Django's "---------" (#23)."""
+    import importlib
+    from pathlib import Path
+
+    from django import forms
+
+    root = Path(__file__).resolve().parent.parent
+    for path in root.glob("*/forms.py"):
+        module = importlib.import_module(f"{path.parent.name}.forms")
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, forms.BaseForm) and value is not forms.Form:
+                for name, field in getattr(value, "base_fields", {}).items():
+                    label = getattr(field, "empty_label", None)
+                    assert label != "---------", f"{path.parent.name}.{value.__name__}.{name}"
