@@ -75,12 +75,13 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         key = str(item.get("key", ""))
         codes = skill_formula(item, settings)
         level = as_int(item.get("level"), 0)
-        formula = formula_value(sheet, codes) if codes else None
+        formula = formula_value(sheet, codes) if codes is not None else None  # [] = pending: 0
         skills.append(
             {
                 "key": key,
                 "name": skill_name(key, settings),
                 "formula_talents": codes or [],
+                "formula_pending": codes == [],
                 "formula": formula,
                 "level": level,
                 "cr": None if formula is None else formula + level,
