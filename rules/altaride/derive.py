@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.altaride import tables as T
-from rules.altaride.schema import skill_formula, skill_name
+from rules.altaride.schema import FORMULA_PENDING, skill_formula, skill_name
 from rules.base import DerivedSpec, Msg, as_int
 
 
@@ -81,13 +81,14 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
                 "key": key,
                 "name": skill_name(key, settings),
                 "formula_talents": codes or [],
-                "formula_pending": codes == [],
                 "formula": formula,
                 "level": level,
                 "cr": None if formula is None else formula + level,
                 "expert": formula is not None and formula + level > 15,  # L77
             }
         )
+        if codes == []:  # a blank catalogue formula: counts 0 until the GM sets it (schema docstring)
+            skills[-1]["formula_pending"] = True
     result: dict[str, Any] = {
         "domains": domains,
         "talents": {t: talent(sheet, t) for t in T.TALENTS},
@@ -112,4 +113,8 @@ COLUMN_LABELS: dict[str, Msg] = {
     "name": Msg("Nom", "Name"),
     "level": Msg("Niveau", "Level"),
     "formula": Msg("Formule", "Formula"),
+    "formula_talents": Msg("Talents de la Formule", "Formula talents"),
+    "cr": Msg("Chances de réussite", "Success chances"),
+    "expert": Msg("Grand expert (au-delà de 15)", "Great expert (above 15)"),
+    "formula_pending": FORMULA_PENDING,
 }

@@ -304,6 +304,16 @@ def creation_steps() -> tuple[Step, ...]:
 # Campaign settings: catalogues and readings.
 # ---------------------------------------------------------------------------
 SKILL_CATALOGUE_FIELDS = (
+    Field(
+        "starter",
+        "bool",
+        Msg("Entrée de départ — à modifier", "Starter entry — edit it"),
+        default=False,
+        help=Msg(
+            "Bâtie sur ce que nomme le texte ; complétez-la puis décochez cette case.",
+            "Built from what the text names; complete it, then untick this box.",
+        ),
+    ),
     Field("key", "str", Msg("Identifiant", "Key"), required=True, max_length=60),
     Field("name", "str", Msg("Nom", "Name"), required=True, max_length=100),
     Field("category", "choice", Msg("Catégorie", "Category"), default="intellectuelle", choices=T.SKILL_CATEGORIES),
@@ -321,16 +331,6 @@ SKILL_CATALOGUE_FIELDS = (
         ),
     ),
     Field("description", "text", Msg("Description", "Description"), default="", max_length=2000),
-    Field(
-        "starter",
-        "bool",
-        Msg("Entrée de départ — à modifier", "Starter entry — edit it"),
-        default=False,
-        help=Msg(
-            "Bâtie sur ce que nomme le texte ; complétez-la puis décochez cette case.",
-            "Built from what the text names; complete it, then untick this box.",
-        ),
-    ),
 )
 
 #: Shown where a skill's formula is blank (the table is missing from the text).
