@@ -110,6 +110,7 @@ def derived_specs() -> tuple[DerivedSpec, ...]:
 
 #: Names of the keys of the derived skill records (the sheet's skills table).
 COLUMN_LABELS: dict[str, Msg] = {
+    "key": Msg("Identifiant", "Key"),
     "name": Msg("Nom", "Name"),
     "level": Msg("Niveau", "Level"),
     "formula": Msg("Formule", "Formula"),
