@@ -52,8 +52,15 @@ def _sms(system: Any, name: str) -> dict[str, Any]:
 
 
 def _altaride(system: Any, name: str) -> dict[str, Any]:
+    """Talents and a starter-catalogue skill bought at creation from the 500 points (L51, L79):
+    Mains Nues is the skill the text names (the campaign's starter catalogue)."""
     sheet = system.default_sheet()
-    sheet["talents"].update({"HAB": 12, "PER": 11, "VIG": 10, "ESP": 9, "EXP": 8})
+    if name == "Tordek":
+        sheet["talents"].update({"HAB": 10, "PER": 9, "VIG": 13, "ESP": 8, "DOM": 11})
+        sheet["skills"] = [{"key": "mains_nues", "level": 6, "formula": ""}]
+    else:
+        sheet["talents"].update({"HAB": 12, "PER": 11, "VIG": 10, "ESP": 9, "EXP": 8})
+        sheet["skills"] = [{"key": "mains_nues", "level": 4, "formula": ""}]
     return sheet
 
 

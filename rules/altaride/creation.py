@@ -278,8 +278,9 @@ def _validate_skills(sheet: dict[str, Any], settings: dict[str, Any], creating: 
             )
             continue
         level = as_int(item.get("level"), 0)
-        cap = min(as_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
-        if capped and level > cap:
+        # A pending formula ([]) names no Talent: no L61 cap (schema docstring).
+        cap = min((as_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes), default=None)
+        if capped and cap is not None and level > cap:
             errors.append(
                 error(
                     f"{path}.level",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.altaride import tables as T
-from rules.altaride.schema import skill_formula, skill_name
+from rules.altaride.schema import FORMULA_PENDING, skill_formula, skill_name
 from rules.base import DerivedSpec, Msg, as_int
 
 
@@ -75,7 +75,7 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
         key = str(item.get("key", ""))
         codes = skill_formula(item, settings)
         level = as_int(item.get("level"), 0)
-        formula = formula_value(sheet, codes) if codes else None
+        formula = formula_value(sheet, codes) if codes is not None else None  # [] = pending: 0
         skills.append(
             {
                 "key": key,
@@ -87,6 +87,8 @@ def derive(sheet: dict[str, Any], settings: dict[str, Any]) -> dict[str, Any]:
                 "expert": formula is not None and formula + level > 15,  # L77
             }
         )
+        if codes == []:  # a blank catalogue formula: counts 0 until the GM sets it (schema docstring)
+            skills[-1]["formula_pending"] = True
     result: dict[str, Any] = {
         "domains": domains,
         "talents": {t: talent(sheet, t) for t in T.TALENTS},
@@ -108,7 +110,12 @@ def derived_specs() -> tuple[DerivedSpec, ...]:
 
 #: Names of the keys of the derived skill records (the sheet's skills table).
 COLUMN_LABELS: dict[str, Msg] = {
+    "key": Msg("Identifiant", "Key"),
     "name": Msg("Nom", "Name"),
     "level": Msg("Niveau", "Level"),
     "formula": Msg("Formule", "Formula"),
+    "formula_talents": Msg("Talents de la Formule", "Formula talents"),
+    "cr": Msg("Chances de réussite", "Success chances"),
+    "expert": Msg("Grand expert (au-delà de 15)", "Great expert (above 15)"),
+    "formula_pending": FORMULA_PENDING,
 }

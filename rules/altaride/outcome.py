@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.altaride import tables as T
+from rules.altaride.schema import catalogue, skill_name
 from rules.base import Combatant, CombatResult, Msg, acts_sentence, sentence
 
 VALUE_LABELS: dict[str, Msg] = {
@@ -34,11 +35,14 @@ def action_options(
     sheet: dict[str, Any], settings: dict[str, Any], *, defending: bool = False
 ) -> dict[str, tuple[tuple[str, Msg], ...]]:
     """The sheet's skills (L71) and the campaign's weapon catalogue, for the attacker or the defender."""
-    skills = tuple(
-        (str(s["key"]), Msg(str(s.get("name") or s["key"]), str(s.get("name") or s["key"])))
-        for s in sheet.get("skills") or []
-        if isinstance(s, dict) and s.get("key")
-    )
+    known = catalogue(settings, "skill_catalogue")
+    skills: list[tuple[str, Msg]] = []
+    for s in sheet.get("skills") or []:
+        if isinstance(s, dict) and s.get("key"):
+            key = str(s["key"])
+            # The catalogue's name (e.g. "Mains Nues"), else the item's own name, else its key.
+            name = skill_name(key, settings) if key in known else str(s.get("name") or key)
+            skills.append((key, Msg(name, name)))
     weapons = tuple(
         (str(w["key"]), Msg(str(w.get("name") or w["key"]), str(w.get("name") or w["key"])))
         for w in settings.get("weapon_catalogue") or []
@@ -46,7 +50,7 @@ def action_options(
     )
     # Always both keys: with no skill or no weapon the form offers an empty choice, never a free key to type.
     skill_path, weapon_path = ("defender_skill", "defender_weapon") if defending else ("skill", "weapon")
-    return {skill_path: skills, weapon_path: weapons}
+    return {skill_path: tuple(skills), weapon_path: weapons}
 
 
 def public_outcome(result: CombatResult, actor: Combatant, target: Combatant | None) -> Msg:

@@ -283,13 +283,16 @@ def _buy_skill(sheet: dict[str, Any], req: dict[str, Any], settings: dict[str, A
                 "Skill not in the catalogue and without a valid formula (L89).",
             )
         skills.append(item)
-    codes = skill_formula(item, settings) or parse_formula(req.get("formula") or "")
+    codes = skill_formula(item, settings)
+    if codes is None:
+        codes = parse_formula(req.get("formula") or "")
     if codes is None:
         raise _fail("skill", "unknown_skill", "Formule inconnue.", "Unknown formula.")
     current = as_int(item.get("level"), 0)
     new = current + 1
-    cap = min(as_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes)
-    if settings.get("skill_level_capped_by_talents", True) and new > cap:
+    # A pending formula ([]) names no Talent: no L61 cap (schema docstring).
+    cap = min((as_int((sheet.get("talents") or {}).get(c), T.TALENT_BASE) for c in codes), default=None)
+    if settings.get("skill_level_capped_by_talents", True) and cap is not None and new > cap:
         raise _fail(
             "skill",
             "skill_above_talent",

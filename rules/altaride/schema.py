@@ -18,9 +18,19 @@ Sheet shape (all JSON)::
 
 The skill list and the weapons table are missing from the seed (L85-L89,
 L198-L209, spec A1): they are campaign catalogues (``skill_catalogue``,
-``weapon_catalogue``, ``aptitude_catalogue``) the GM fills in; they start
-empty. A sheet skill whose key is not in the catalogue may carry its own
-``formula`` (e.g. ``"HAB+VIG"``) entered by the GM.
+``weapon_catalogue``, ``aptitude_catalogue``) the GM fills in. A new
+campaign starts with :func:`starter_skill_catalogue` (what the text names,
+marked ``starter``); the weapon and aptitude catalogues start empty (the text
+names no weapon with its numbers). A sheet skill whose key is not in the
+catalogue may carry its own ``formula`` (e.g. ``"HAB+VIG"``) entered by the GM.
+
+A catalogue skill whose formula is blank is *pending*: the formula is the
+GM's to fix (the table is missing, L85-L89; spec A1, A5). Reading chosen so
+that such a skill can still be rolled: its Formule counts 0 until the GM sets
+it, so its Chances de réussite are its Niveau alone ("Formule + Niveau de
+Compétence = Chances de Réussite", L71, with nothing known to add), and no
+Talent caps its level (L61 caps by "le Talent correspondant", none known
+here; the creation cap of 15, L83, still holds).
 """
 
 from __future__ import annotations
@@ -294,11 +304,39 @@ def creation_steps() -> tuple[Step, ...]:
 # Campaign settings: catalogues and readings.
 # ---------------------------------------------------------------------------
 SKILL_CATALOGUE_FIELDS = (
+    Field(
+        "starter",
+        "bool",
+        Msg("Entrée de départ — à modifier", "Starter entry — edit it"),
+        default=False,
+        help=Msg(
+            "Bâtie sur ce que nomme le texte ; complétez-la puis décochez cette case.",
+            "Built from what the text names; complete it, then untick this box.",
+        ),
+    ),
     Field("key", "str", Msg("Identifiant", "Key"), required=True, max_length=60),
     Field("name", "str", Msg("Nom", "Name"), required=True, max_length=100),
     Field("category", "choice", Msg("Catégorie", "Category"), default="intellectuelle", choices=T.SKILL_CATEGORIES),
-    Field("formula", "str", Msg("Formule (ex. HAB+VIG)", "Formula (e.g. HAB+VIG)"), required=True, max_length=40),
+    Field(
+        "formula",
+        "str",
+        Msg("Formule (ex. HAB+VIG)", "Formula (e.g. HAB+VIG)"),
+        default="",
+        max_length=40,
+        help=Msg(
+            "Vide : formule à fixer par le MJ (table absente du texte) ; d'ici là elle compte 0 "
+            "et les Chances de réussite valent le Niveau.",
+            "Blank: formula left for the GM (table missing from the text); until then it counts 0 "
+            "and the success chances equal the level.",
+        ),
+    ),
     Field("description", "text", Msg("Description", "Description"), default="", max_length=2000),
+)
+
+#: Shown where a skill's formula is blank (the table is missing from the text).
+FORMULA_PENDING = Msg(
+    "Formule à fixer par le MJ : table absente du texte",
+    "Formula left for the GM: table missing from the text",
 )
 
 WEAPON_CATALOGUE_FIELDS = (
@@ -331,7 +369,16 @@ def starter_skill_catalogue() -> list[dict[str, Any]]:
     Chances de réussite non négligeables (du fait de sa force)", L75; "les
     Compétences qui dépendent de Vigueur", L61). Its category is martial
     (combat, L87). No other talent of its formula is given: the description
-    says so, for the GM to complete. No number is invented."""
+    says so, for the GM to complete. No number is invented.
+
+    The four categories (Intellectuelles, Guerrières, Corporelles,
+    Relationnelles, L87) are the ``category`` choices. No dodge or parry skill
+    is named (L105-L109, spec A16): the ``dodge_skill`` reading stays blank for
+    the GM. The text names no other skill: "Sciences" (L169) and
+    "Incantations", "Manipulations", "Runes" (L173-L181) are Talents (spec
+    §2.1, A3). Each entry is marked ``starter`` so the editor says it is the
+    GM's to complete; existing campaigns keep their own catalogue (the starter
+    is copied into a new campaign only)."""
     return [
         {
             "key": "mains_nues",
@@ -342,6 +389,7 @@ def starter_skill_catalogue() -> list[dict[str, Any]]:
                 "Combat à mains nues. Le texte ne lie cette Compétence qu'à la Vigueur ; "
                 "les autres Talents de sa Formule sont à compléter par le MJ."
             ),
+            "starter": True,
         }
     ]
 
@@ -358,8 +406,10 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             group="catalogues",
             example=starter_skill_catalogue(),
             help=Msg(
-                "Table absente du texte (L85-L89) : à saisir par le MJ.",
-                "Table missing from the text (L85-L89): entered by the GM.",
+                "Table absente du texte : les entrées de départ reprennent ce que le texte nomme ; "
+                "complétez-les et ajoutez vos Compétences. Une formule vide est à fixer par le MJ.",
+                "Table missing from the text: the starter entries hold what the text names; "
+                "complete them and add your skills. A blank formula is left for the GM.",
             ),
         ),
         Field(
@@ -370,8 +420,10 @@ def campaign_settings_fields() -> tuple[Field, ...]:
             max_items=300,
             group="catalogues",
             help=Msg(
-                "Table absente du texte (L198-L209) : à saisir par le MJ.",
-                "Table missing from the text (L198-L209): entered by the GM.",
+                "Table absente du texte, qui ne donne aucune arme chiffrée : ajoutez vos armes. "
+                "Sans arme, on attaque avec une Compétence de la fiche (ex. Mains Nues).",
+                "Table missing from the text, which gives no weapon with its numbers: add your weapons. "
+                "With no weapon, one attacks with a skill of the sheet (e.g. Mains Nues).",
             ),
         ),
         Field(
@@ -520,10 +572,20 @@ def catalogue(settings: dict[str, Any], name: str) -> dict[str, dict[str, Any]]:
     return result
 
 
+def formula_pending(formula: Any) -> bool:
+    """A blank catalogue formula: left for the GM (see the module docstring)."""
+    return formula is None or (isinstance(formula, str | list | tuple) and not "".join(map(str, formula)).strip())
+
+
 def skill_formula(skill_item: dict[str, Any], settings: dict[str, Any]) -> list[str] | None:
-    """Formula talents of a sheet skill: catalogue first, then the item's own formula."""
+    """Formula talents of a sheet skill: catalogue first, then the item's own formula.
+
+    A catalogue skill with a blank formula gives ``[]`` (Formule 0 until the GM
+    sets it, module docstring); ``None`` means no usable formula at all."""
     row = catalogue(settings, "skill_catalogue").get(str(skill_item.get("key", "")))
     if row is not None:
+        if formula_pending(row.get("formula")):
+            return []
         return parse_formula(row.get("formula"))
     return parse_formula(skill_item.get("formula") or "")
 
@@ -555,7 +617,8 @@ def validate_settings(settings: dict[str, Any]) -> list[FieldError]:
                     )
                 )
             seen.add(key)
-            if name == "skill_catalogue" and parse_formula(row.get("formula")) is None:
+            formula = row.get("formula")
+            if name == "skill_catalogue" and not formula_pending(formula) and parse_formula(formula) is None:
                 errors.append(
                     error(
                         f"{name}.{index}.formula",

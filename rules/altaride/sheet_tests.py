@@ -15,7 +15,7 @@ from typing import Any
 from rules.altaride import tables as T
 from rules.altaride.derive import endurance_current, skill_cr, talent
 from rules.altaride.resolution import test_kinds
-from rules.altaride.schema import skill_formula, skill_name
+from rules.altaride.schema import FORMULA_PENDING, skill_formula, skill_name
 from rules.base import Msg, SheetRead, SheetTest, as_int, pick_fields
 
 GROUP_SKILLS = Msg("Compétences", "Skills")
@@ -41,6 +41,8 @@ def sheet_tests(sheet: dict[str, Any], settings: dict[str, Any]) -> list[SheetTe
             continue
         name = skill_name(key, settings)
         reads = [_talent_read(sheet, c) for c in codes if c in T.TALENT_LABELS]
+        if not codes:  # pending formula: counts 0 until the GM sets it (schema docstring, L71)
+            reads.append(SheetRead(f"skills.{index}.formula", FORMULA_PENDING, 0))
         reads.append(
             SheetRead(f"skills.{index}.level", Msg(f"{name} (niveau)", f"{name} (level)"), as_int(item.get("level"), 0))
         )
