@@ -588,6 +588,10 @@ def sheet_page(
                 continue
             for item, src, add in zip(lst["items"], stored, extra, strict=True):
                 known = set(src) if isinstance(src, dict) else set()
+                name = add.get("name")
+                if "name" not in known and isinstance(name, str) and name:
+                    item["title"] = name  # the rules' name of a stored key (a catalogue skill's name)
+                    known.add("name")
                 for key, value in add.items():
                     if key in known or value in (None, "", [], {}):
                         continue

@@ -133,6 +133,8 @@ def test_a_player_buys_the_starter_skill_then_rolls_it_from_the_sheet(client: An
     client.force_login(player)
     page = client.get(f"/characters/{character.pk}/").content.decode()
     assert 'value="skill:mains_nues"' in page and "<strong>Mains Nues</strong>" in page  # "What you can roll"
+    # The sheet's skill list names the skill as the catalogue does, never by its key.
+    assert "<li><strong>Mains Nues</strong>" in page and "mains_nues" not in page.replace("skill:mains_nues", "")
     services.create_post(
         player,
         thread,
