@@ -15,7 +15,7 @@ from campaigns.forms import attach_rules_refs
 from campaigns.models import Thread
 from characters.models import Character
 from combat.models import Encounter, Participant
-from rules.base import Field, is_digits, set_path
+from rules.base import ACTION_KEY, Field, is_digits, set_path
 
 NULL_BOOL_CHOICES = (("", "—"), ("true", _("Yes")), ("false", _("No")))
 
@@ -117,6 +117,10 @@ class DeclarationForm(forms.Form):
                 if self.is_bound and self.data.get(key) not in (None, ""):
                     self.gm_inputs_sent.append(str(field.label))
                 continue
+            if f.when:  # shown for the actions that read it (static/js/tablee.js; every input without JS)
+                field.when = " ".join(f.when)  # type: ignore[attr-defined]
+            if f.path == ACTION_KEY:
+                field.widget.attrs["data-when-key"] = ""
             self.fields[name] = field
             self.action_paths.append(f.path)
             if f.kind in ("choice", "str", "text") and "" not in {key for key, _label in f.choices}:

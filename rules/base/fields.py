@@ -64,6 +64,10 @@ class Field:
     #: (the SMS module raised by a purchase): that list's path. Forms offer
     #: the items by name, never the bare index.
     item_of: str = ""
+    #: For a declaration or test input: the values of the declaration's type
+    #: (``results.ACTION_KEY``) for which the rules read it; empty: always.
+    #: Forms may show the input only for those (an attack's armour, a spell's range).
+    when: tuple[str, ...] = ()
     key_field: Field | None = None
     value_field: Field | None = None
     example: JSON = None
@@ -97,6 +101,7 @@ class Field:
             "secret": self.secret,
             "audience": self.audience,
             "item_of": self.item_of,
+            "when": list(self.when),
             "key_field": self.key_field.to_dict() if self.key_field else None,
             "value_field": self.value_field.to_dict() if self.value_field else None,
             "example": self.example,

@@ -1056,7 +1056,25 @@ GM_ACTION_INPUTS = frozenset({"die", "circumstances", "modifier"})
 
 @cache  # static declarations: built once (#21)
 def action_fields() -> tuple[Field, ...]:
-    return tuple(replace(f, audience="gm") if f.path in GM_ACTION_INPUTS else f for f in _action_fields())
+    return tuple(
+        replace(f, audience="gm" if f.path in GM_ACTION_INPUTS else f.audience, when=_read_when(f.path))
+        for f in _action_fields()
+    )
+
+
+#: Inputs only an attack reads (rules.sms.combat._attack: size, barrier, severity, shield, weapon, armour).
+_ATTACK_ONLY = frozenset({"apply_size", "barrier_power", "severity", "shield", "weapon", "armour_applies"})
+#: Inputs only a spell or a counter-spell reads (rules.sms.combat._spell_action).
+_SPELL_ONLY = frozenset({"special_power"})
+
+
+def _read_when(path: str) -> tuple[str, ...]:
+    """The actions whose resolution reads ``path`` (empty: every action)."""
+    if path in _ATTACK_ONLY:
+        return ("attack",)
+    if path in _SPELL_ONLY or path.startswith("spell."):
+        return ("spell", "counter_spell")
+    return ()
 
 
 def _action_fields() -> tuple[Field, ...]:

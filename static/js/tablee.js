@@ -65,7 +65,24 @@
     }
     scrollRegions(e.detail.target);
   });
-  document.addEventListener("DOMContentLoaded", function () { scrollRegions(); focusErrors(); });
+  // Inputs marked data-when="attack spell" are read by the rules for those actions only: shown
+  // when the form's [data-when-key] select holds one of them (without script every input shows).
+  function showWhen(root) {
+    (root || document).querySelectorAll("form").forEach(function (form) {
+      var key = form.querySelector("select[data-when-key]");
+      if (!key || key.dataset.whenBound) return;
+      key.dataset.whenBound = "1";
+      function apply() {
+        form.querySelectorAll("[data-when]").forEach(function (box) {
+          box.hidden = box.dataset.when.split(" ").indexOf(key.value) < 0;
+        });
+      }
+      key.addEventListener("change", apply);
+      apply();
+    });
+  }
+  document.addEventListener("htmx:load", function (e) { showWhen(e.target); });
+  document.addEventListener("DOMContentLoaded", function () { scrollRegions(); focusErrors(); showWhen(); });
 })();
 
 // Behaviours declared in the markup (no inline handlers: the Content-Security-Policy forbids them).
