@@ -64,6 +64,12 @@ def _user_strings() -> list[str]:
     for row in Report.objects.values_list("details", "resolution_note", "target_label"):
         out += list(row)
     out += list(AuditLog.objects.values_list("target_label", flat=True))
+    # A version reason may wrap a member's words ("ramené en jeu : <the GM's reason>", read in the
+    # reader's language as "brought back: <the GM's reason>"): the words after the prefix are theirs.
+    from characters.models import SheetVersion
+
+    for reason in SheetVersion.objects.exclude(reason="").values_list("reason", flat=True):
+        out += [reason, reason.split(" : ", 1)[-1], reason.split(": ", 1)[-1]]
     out += list(Participant.objects.values_list("name", flat=True))
     from django.contrib.auth import get_user_model
 
