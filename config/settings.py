@@ -138,6 +138,10 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 #: connection rather than exhausting the server's ``max_connections``.
 DB_POOL_SIZE = int(os.environ.get("TABLEE_DB_POOL_SIZE", "10"))
 DB_POOL_TIMEOUT = float(os.environ.get("TABLEE_DB_POOL_TIMEOUT", "10"))
+#: Threads per web process that serve pages (config.asgi_handler): pages are Python
+#: under one GIL, so a few threads overlap one page's database waits with another's
+#: work; more only trade CPU for lock contention. The live streams do not use them.
+WEB_THREADS = int(os.environ.get("TABLEE_WEB_THREADS", "4"))
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
     # Not in Celery processes: a pool's threads do not survive the worker's
