@@ -142,6 +142,9 @@ DB_POOL_TIMEOUT = float(os.environ.get("TABLEE_DB_POOL_TIMEOUT", "10"))
 #: under one GIL, so a few threads overlap one page's database waits with another's
 #: work; more only trade CPU for lock contention. The live streams do not use them.
 WEB_THREADS = int(os.environ.get("TABLEE_WEB_THREADS", "4"))
+#: PostgreSQL: after how many runs on one connection a query is prepared (``0``: never, and
+#: parameters are bound by the client, Django's default).
+DB_PREPARE_THRESHOLD = int(os.environ.get("TABLEE_DB_PREPARE_THRESHOLD", "2"))
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
     # Not in Celery processes: a pool's threads do not survive the worker's
@@ -165,6 +168,13 @@ if DATABASE_URL:
             # the site is back within a second or two of the database.
             "reconnect_timeout": 5,
         }
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_PREPARE_THRESHOLD > 0:
+        # Parameters bound by the server, so a query sent DB_PREPARE_THRESHOLD times on a
+        # connection is prepared there and planned once (the pool keeps connections, and so
+        # their plans): a page's SQL takes about half the time (#21).
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=DB_PREPARE_THRESHOLD
+        )
 else:
     DATABASES = {
         "default": {
