@@ -209,6 +209,7 @@ def _template_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
     """Development server: an edited template is shown at once (Django resets its loaders likewise)."""
     FRAGMENTS.clear()
     FORMS.clear()
+    FORM_KEYS.clear()
 
 
 try:
@@ -284,12 +285,53 @@ def form_key(form: Any, thread: Any, lang: str) -> bytes | None:
     return hashlib.blake2b(repr(values).encode(), digest_size=20).digest()
 
 
+#: Made-of key -> form key (``_reply_form``'s inputs -> :func:`form_key`), so a kept form is not even built.
+FORM_KEYS: dict[bytes, bytes] = {}
+MAX_FORM_KEYS = 2000
+
+
+class ReplyForm:
+    """The thread page's unbound reply form, made only if its HTML is not kept (:func:`render_reply_form`).
+
+    ``made_of`` digests every value the form is made of (``campaigns.views.postform._reply_form``);
+    ``build()`` makes the :class:`campaigns.forms.PostForm`. Once a form of that make was rendered, its
+    :func:`form_key` is remembered, and the next page with the same make takes the kept HTML unbuilt.
+    """
+
+    is_bound = False
+
+    def __init__(self, made_of: bytes, build: Any, campaign: Any) -> None:
+        self.made_of, self._build, self.campaign = made_of, build, campaign
+        self._form: Any = None
+
+    def __bool__(self) -> bool:
+        return True
+
+    def form(self) -> Any:
+        if self._form is None:
+            self._form = self._build()
+        return self._form
+
+
 def render_reply_form(context: Any) -> SafeString:
     """The thread page's reply form: an unbound form's HTML kept per :func:`form_key` (the CSRF token
     and the one-time token placeholders, filled per request); a bound form is rendered each time."""
     form, thread = context.get("form"), context.get("thread")
     lang = get_language() or settings.LANGUAGE_CODE
+    made_of = None
+    if isinstance(form, ReplyForm):
+        made_of = form.made_of
+        known = FORM_KEYS.get(made_of)
+        html = FORMS.get(known) if known is not None and context.get("reply_post") is None else None
+        if html is not None:
+            return _fill_form(html, context)
+        form = form.form()
+        context["form"] = form
     key = form_key(form, thread, lang) if form is not None and thread is not None else None
+    if key is not None and made_of is not None:
+        if len(FORM_KEYS) >= MAX_FORM_KEYS:
+            FORM_KEYS.clear()
+        FORM_KEYS[made_of] = key
     if key is None or context.get("reply_post") is not None:
         return mark_safe(context.template.engine.get_template(FORM_TEMPLATE).render(context))  # as {% include %}
     csrf_mark, once_mark = _form_placeholders()
@@ -300,6 +342,11 @@ def render_reply_form(context: Any) -> SafeString:
         )
         html = _ONCE.sub(lambda m: m.group(1) + once_mark + m.group(2), html)
         FORMS.put(key, html)
+    return _fill_form(html, context)
+
+
+def _fill_form(html: str, context: Any) -> SafeString:
+    csrf_mark, once_mark = _form_placeholders()
     html = html.replace(csrf_mark, escape(str(context.get("csrf_token") or "")))
     html = html.replace(once_mark, secrets.token_urlsafe(18))
     return mark_safe(html)  # rendered by the template (escaped); the marks replaced by escaped or URL-safe values

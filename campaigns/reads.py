@@ -285,7 +285,8 @@ _RECIPIENTS_QUERY = PreparedQuery(_page_recipients, _RANGE_PROBES)
 def page_posts(user: Any, thread: Any, first: int, last: int) -> list[Post]:
     """The posts numbered ``first..last`` of ``thread`` whose place ``user`` sees, as
     ``thread_posts(user, thread).filter(number__gte=first, number__lte=last).order_by("number")``
-    gives them (same rows, rolls and recipients attached as prefetched), in three queries each
+    gives them (same rows; their rolls and recipients attached, read by :func:`post_rolls` and
+    :func:`post_recipients`), in three queries each
     compiled once per process (:mod:`config.prepared`)."""
     kind = access.post_places_kind(user, thread.campaign)
     if kind is None:
@@ -303,17 +304,22 @@ def page_posts(user: Any, thread: Any, first: int, last: int) -> list[Post]:
     for post in posts:
         if post.hidden_by_id is not None and post.hidden_by is not None:
             post.hidden_by.tablee_moderate_perm = post.hidden_by_moderate_perm
-        _attach(post, "rolls", post.rolls, rolls.get(post.pk, []))
-        _attach(post, "recipients", post.recipients, recipients.get(post.pk, []))
+        # Plain lists (see post_rolls): building a prefetch queryset per post cost more than the query.
+        post.page_rolls = rolls.get(post.pk, [])  # type: ignore[attr-defined]
+        post.page_recipients = recipients.get(post.pk, [])  # type: ignore[attr-defined]
     return posts
 
 
-def _attach(post: Post, name: str, manager: Any, rows: list[Any]) -> None:
-    """``rows`` as ``post.<name>.all()`` answers them once prefetched (as Django's prefetch stores them)."""
-    queryset = manager.get_queryset()
-    queryset._result_cache = rows
-    queryset._prefetch_done = True
-    post.__dict__.setdefault("_prefetched_objects_cache", {})[name] = queryset
+def post_rolls(post: Post) -> list[Roll]:
+    """The rolls of ``post``: those :func:`page_posts` attached, else ``post.rolls`` (prefetched or not)."""
+    rows = post.__dict__.get("page_rolls")
+    return rows if rows is not None else list(post.rolls.all())
+
+
+def post_recipients(post: Post) -> list[Any]:
+    """The whisper's recipients of ``post`` (attached by :func:`page_posts`, else ``post.recipients``)."""
+    rows = post.__dict__.get("page_recipients")
+    return rows if rows is not None else list(post.recipients.all())
 
 
 def post_views(reader: Reader, posts: list[Post], *, last_read: int | None = None) -> list[PostView]:
@@ -338,7 +344,7 @@ def _post_view(reader: Reader, post: Post, last_read: int | None, lang: str, sec
     can_hide = reader.can_read_hidden
     # Moderated posts keep their place and rolls; their text is withheld.
     withheld = post.hidden and not reader.can_read_hidden
-    rolls = list(post.rolls.all())
+    rolls = post_rolls(post)
     # A lowered roll is superseded by its lowering (a later roll of the same post).
     lowered = {(r.request.get("lower_die") or {}).get("sequence") for r in rolls}
     reread = {(r.request.get("reevaluate") or {}).get("sequence") for r in rolls}
@@ -379,7 +385,7 @@ def _post_view(reader: Reader, post: Post, last_read: int | None, lang: str, sec
         body_html="" if withheld else post.body_html,
         hidden_reason="" if withheld else post.hidden_reason,
         reply_to_number=post.reply_to.number if post.reply_to_id and post.reply_to and not withheld else None,
-        recipients=list(post.recipients.all()) if post.visibility == Post.Visibility.WHISPER else [],
+        recipients=post_recipients(post) if post.visibility == Post.Visibility.WHISPER else [],
         can_edit=edit_shown,
         can_hide=can_hide,
         # A moderator's hide is the moderators' to lift (GMs still read the post).

@@ -120,7 +120,7 @@ TEMPLATES = [
                 "accounts.context_processors.site",
             ],
             # {% once_field %}: the one-time token of forms that create something.
-            "builtins": ["config.idempotency", "config.typography"],
+            "builtins": ["config.idempotency", "config.typography", "config.urltag"],
         },
     },
 ]

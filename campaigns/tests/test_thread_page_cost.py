@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from campaigns import post_html, services
 from campaigns.models import Membership, Post, Role
-from campaigns.reads import page_posts, thread_posts
+from campaigns.reads import page_posts, post_recipients, post_rolls, thread_posts
 from campaigns.views.postform import _post_form
 from conftest import make_table, make_user
 from moderation import services as moderation_services
@@ -90,8 +90,8 @@ def test_the_prepared_page_of_posts_equals_the_orm_s_for_every_reader(settings: 
                         p.hidden,
                         p.body_html,
                         p.author.profile.name,
-                        [r.pk for r in p.rolls.all()],
-                        sorted(u.pk for u in p.recipients.all()),
+                        [r.pk for r in post_rolls(p)],
+                        sorted(u.pk for u in post_recipients(p)),
                     )
                     for p in posts
                 ]
@@ -168,6 +168,55 @@ def test_a_kept_reply_form_is_never_another_reader_s_nor_stale(settings: Any) ->
     assert response.status_code == 400 and "Mon brouillon secret" in response.content.decode()
     assert len(post_html.FORMS.items) == kept
     assert not any("Mon brouillon secret" in html for html in post_html.FORMS.items.values())
+
+
+def test_a_kept_reply_form_is_not_built_again_and_follows_the_sheet_and_the_settings(
+    settings: Any, monkeypatch: Any
+) -> None:
+    """The thread page takes a kept reply form without making a PostForm; a change to what the form is
+    made of (the character's sheet the test reads, the campaign's settings) makes it afresh."""
+    from campaigns.forms import PostForm
+    from characters.models import Character
+
+    table = make_table("altaride", prefix="tk")
+    thread = _thread_of(table, 3, settings)
+    system = table.campaign.rule_system
+    sheet = system.default_sheet()
+    sheet["talents"] = {**sheet.get("talents", {}), "HAB": 12}
+    hero = Character.objects.create(
+        campaign=table.campaign, owner=table.player2, name="Iris", system=system.slug, status="approved", sheet=sheet
+    )
+    built: list[int] = []
+    made = PostForm.__init__
+
+    def counting(self: Any, *args: Any, **kwargs: Any) -> None:
+        built.append(1)
+        made(self, *args, **kwargs)
+
+    monkeypatch.setattr(PostForm, "__init__", counting)
+    post_html.FORMS.clear()
+    post_html.FORM_KEYS.clear()
+    client = Client()
+    client.force_login(table.player2)
+    query = f"?character={hero.pk}&test=talent:HAB"
+    first = _reply_form_html(client, thread, query)
+    assert len(built) == 1 and ">12<" in first.replace(" ", "")
+    second = _reply_form_html(client, thread, query)
+    assert len(built) == 1, "a kept form was built again"
+    assert _normalise(second) == _normalise(first)
+    # Another test asked for: another form.
+    _reply_form_html(client, thread)
+    assert len(built) == 2
+    # The sheet changes (as any write does): the form reads the new value.
+    hero.sheet = {**hero.sheet, "talents": {**hero.sheet["talents"], "HAB": 15}}
+    hero.save()
+    third = _reply_form_html(client, thread, query)
+    assert len(built) == 3 and ">15<" in third.replace(" ", "") and ">12<" not in third.replace(" ", "")
+    # The campaign's settings change: made afresh too.
+    table.campaign.system_settings = {**(table.campaign.system_settings or {}), "starting_xp": 7}
+    table.campaign.save()
+    _reply_form_html(client, thread, query)
+    assert len(built) == 4
 
 
 def test_the_sheet_page_reads_the_reader_s_role_with_the_character() -> None:

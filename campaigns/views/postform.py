@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -22,12 +23,66 @@ from campaigns.models import (
     Membership,
     Thread,
 )
+from campaigns.post_html import ReplyForm
 from campaigns.views.common import _odds_text, page_of
 from campaigns.voices import voices
 from rules.base import RulesError
 
 
 def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwargs: Any) -> PostForm:
+    return _form_inputs(request, campaign).build(data, **kwargs)
+
+
+def _reply_form(request: HttpRequest, campaign: Campaign, thread: Thread, **kwargs: Any) -> ReplyForm:
+    """The thread page's unbound reply form, built only when its HTML is not kept already (see
+    :class:`campaigns.post_html.ReplyForm`): the queries it needs are run, the form is not made."""
+    inputs = _form_inputs(request, campaign)
+    return ReplyForm(inputs.key(thread, kwargs), lambda: inputs.build(None, **kwargs), campaign)
+
+
+class _FormInputs:
+    """What a :class:`PostForm` is made of: the campaign, the member's voices, the other members."""
+
+    def __init__(
+        self, campaign: Campaign, characters: list[Any], sheet_characters: list[Any], members: Any, is_gm: bool
+    ):
+        self.campaign, self.characters, self.sheet_characters = campaign, characters, sheet_characters
+        self.members, self.is_gm = members, is_gm
+
+    def build(self, data: Any = None, **kwargs: Any) -> PostForm:
+        return PostForm(
+            data,
+            campaign=self.campaign,
+            characters=self.characters,
+            members=self.members,
+            is_gm=self.is_gm,
+            sheet_characters=self.sheet_characters,
+            sheet_options=play.sheet_tests_of,
+            **kwargs,
+        )
+
+    def key(self, thread: Thread, kwargs: dict[str, Any]) -> bytes:
+        """Every value the form is made of (an unbound form's HTML depends on nothing else): the sheet
+        tests read the campaign's system and settings and each character's current sheet."""
+        campaign = self.campaign
+        values = (
+            get_language(),
+            get_script_prefix(),
+            thread.pk,
+            campaign.pk,
+            campaign.slug,
+            campaign.system,
+            repr(campaign.system_settings),
+            self.is_gm,
+            tuple((c.pk, c.name) for c in self.characters),
+            tuple((c.pk, c.name, c.status, c.is_npc, c.schema_version, repr(c.sheet)) for c in self.sheet_characters),
+            tuple(self.members),
+            repr(sorted(kwargs.items())),
+        )
+        return hashlib.blake2b(repr(values).encode(), digest_size=20).digest()
+
+
+def _form_inputs(request: HttpRequest, campaign: Campaign) -> _FormInputs:
     is_gm = access.is_gm(request.user, campaign)
     # A player: one query (their voices; those approved can also roll from their sheet).
     characters, sheet_characters = voices().post_voices(request.user, campaign, is_gm=is_gm)
@@ -40,16 +95,7 @@ def _post_form(request: HttpRequest, campaign: Campaign, data: Any = None, **kwa
         .exclude(user=request.user)
         .values_list("user_id", "user__profile__display_name", "user__username")
     ]
-    return PostForm(
-        data,
-        campaign=campaign,
-        characters=characters,
-        members=members,
-        is_gm=is_gm,
-        sheet_characters=sheet_characters,
-        sheet_options=play.sheet_tests_of,
-        **kwargs,
-    )
+    return _FormInputs(campaign, characters, sheet_characters, members, is_gm)
 
 
 def _prefill(request: HttpRequest) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from campaigns.models import (
 )
 from campaigns.reads import PostView, page_posts, post_views, reader_for
 from campaigns.views.common import POSTS_PER_PAGE, _campaign_context, _run, page_of
-from campaigns.views.postform import _post_form, _prefill
+from campaigns.views.postform import _post_form, _prefill, _reply_form
 from config.ratelimit import RateLimited
 
 
@@ -91,7 +91,7 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
     views = post_views(reader_for(request.user, campaign), posts, last_read=last_read)
     form = None
     if access.can_post(request.user, campaign) and (not thread.locked or role in access.GM_ROLES):
-        form = _post_form(request, campaign, **_prefill(request))
+        form = _reply_form(request, campaign, thread, **_prefill(request))
     ctx = _campaign_context(
         request,
         campaign,
