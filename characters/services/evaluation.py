@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,6 +87,13 @@ def approval_sheet(character: Character) -> dict[str, Any] | None:
         return None
 
 
+#: The creation budget of approved sheets, per version: an approved version is never changed (append-only
+#: history), so its budget is a function of that row, the system and the campaign's settings (see the key).
+_APPROVED_BUDGETS: OrderedDict[tuple[Any, ...], Budget | None] = OrderedDict()
+_MAX_APPROVED_BUDGETS = 2000
+_approved_lock = threading.Lock()
+
+
 def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | None, bool]:
     """The budget a sheet page shows, and whether it is frozen.
 
@@ -93,13 +102,28 @@ def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | Non
     (frozen), and what was spent later comes from the ledger (purchases), not
     from the creation budget of today's sheet, which would count raises paid
     with experience as creation spending (Altaride "Talents : 4160 / 4000").
+    The approved sheet's budget is computed once per process and version.
     """
     if character.status != Character.Status.APPROVED:
         return result.budget, False
-    approved = approval_sheet(character)
-    if approved is None:
+    version = character.versions.filter(status=Character.Status.APPROVED).order_by("version").first()
+    if version is None:
         return result.budget, False
-    return evaluate_character(character, approved).budget, True
+    key = (version.pk, character.system, character.is_npc, repr(system_settings(character.campaign)))
+    with _approved_lock:
+        found = key in _APPROVED_BUDGETS
+        budget = _APPROVED_BUDGETS.get(key)
+    if not found:
+        try:
+            approved = character.rule_system.migrate_sheet(copy.deepcopy(version.sheet), version.schema_version)
+        except Exception:
+            return result.budget, False
+        budget = evaluate_character(character, approved).budget
+        with _approved_lock:
+            _APPROVED_BUDGETS[key] = budget
+            if len(_APPROVED_BUDGETS) > _MAX_APPROVED_BUDGETS:
+                _APPROVED_BUDGETS.popitem(last=False)
+    return copy.deepcopy(budget), True
 
 
 def evaluate_character(character: Character, sheet: dict[str, Any] | None = None) -> Evaluation:

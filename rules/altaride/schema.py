@@ -105,6 +105,7 @@ CHARGED_OBJECT_FIELDS = (
 )
 
 
+@cache  # a constant: built once (frozen fields; defaults are copied where used)
 def sheet_fields() -> tuple[Field, ...]:
     fields: list[Field] = [
         Field(

@@ -7,6 +7,7 @@ number the rules compute lives in :mod:`rules.ambre.derive`.
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any
 
 from rules.ambre import tables as T
@@ -186,6 +187,7 @@ _LADDER_LABELS = {
 }
 
 
+@functools.cache  # a constant: built once (frozen fields; defaults are copied where used)
 def sheet_fields() -> tuple[Field, ...]:
     fields: list[Field] = [
         Field("name", "str", Msg("Nom", "Name"), default="", max_length=120, group="identity", step="identity"),

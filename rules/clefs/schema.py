@@ -98,6 +98,7 @@ CONDITION_ITEM_FIELDS: tuple[Field, ...] = (
 )
 
 
+@cache  # a constant: built once (frozen fields; defaults are copied where used)
 def sheet_fields() -> tuple[Field, ...]:
     fields: list[Field] = [
         Field(

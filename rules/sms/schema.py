@@ -88,6 +88,7 @@ WOUND_ITEM_FIELDS: tuple[Field, ...] = (
 )
 
 
+@cache  # a constant: built once (frozen fields; defaults are copied where used)
 def sheet_fields() -> tuple[Field, ...]:
     race_choice = RACE_CHOICES
     return (
