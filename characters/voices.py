@@ -13,6 +13,23 @@ from django.db.models import Q, QuerySet
 from campaigns import access, voices
 from campaigns.models import Campaign
 from characters.models import Character, SheetVersion
+from config.prepared import PreparedQuery
+
+
+def _gm_voices(campaign_id: int, user_id: int) -> QuerySet[Character]:
+    return Character.objects.filter(
+        Q(owner_id=user_id) | Q(is_npc=True) | Q(status__in=voices.PLAYABLE_STATUSES), campaign_id=campaign_id
+    ).order_by("name", "pk")
+
+
+def _player_voices(campaign_id: int, user_id: int) -> QuerySet[Character]:
+    return Character.objects.filter(campaign_id=campaign_id, owner_id=user_id, is_npc=False).order_by("name", "pk")
+
+
+_VOICE_PROBES = {"campaign_id": (930_000_001, 940_000_002), "user_id": (950_000_003, 960_000_004)}
+#: The post form's voices, on every thread page: compiled once per process (config.prepared).
+_GM_VOICES = PreparedQuery(_gm_voices, _VOICE_PROBES)
+_PLAYER_VOICES = PreparedQuery(_player_voices, _VOICE_PROBES)
 
 
 class CharacterVoices:
@@ -24,15 +41,10 @@ class CharacterVoices:
         return Character.objects.filter(pk=character).first()
 
     def post_voices(self, user: Any, campaign: Campaign, *, is_gm: bool) -> tuple[list[Any], list[Any]]:
-        characters = Character.objects.filter(campaign=campaign)
         if is_gm:
             # One query: their own characters and the NPCs speak; the playable PCs and the NPCs still
             # in play roll from their sheet (as :meth:`rollable` gives them a GM).
-            rows = list(
-                characters.filter(Q(owner=user) | Q(is_npc=True) | Q(status__in=voices.PLAYABLE_STATUSES)).order_by(
-                    "name"
-                )
-            )
+            rows = _GM_VOICES.all(campaign_id=campaign.pk, user_id=user.pk)
             speaking = [c for c in rows if c.owner_id == user.pk or c.is_npc]
             rolling = [
                 c
@@ -42,7 +54,7 @@ class CharacterVoices:
             ]
             return speaking, rolling
         # One query: a player's voices are their characters; those approved can also roll from their sheet.
-        mine = list(characters.filter(owner=user, is_npc=False))
+        mine = _PLAYER_VOICES.all(campaign_id=campaign.pk, user_id=user.pk)
         return mine, [c for c in mine if c.status in voices.PLAYABLE_STATUSES]
 
     def rollable(self, user: Any, campaign: Campaign) -> QuerySet[Character]:
