@@ -12,8 +12,8 @@ One uvicorn process serves these URLs from the same database, in the same run:
   10 and of 10,000 posts;
 * the player's character sheet page (``/characters/<id>/``).
 
-A load generator with a fixed concurrency (threads with keep-alive connections, in this
-process) hits each URL for a fixed time, in interleaved rounds; the medians of the rounds are
+A load generator with a fixed concurrency (``wrk`` when installed, else threads with keep-alive
+connections in this process) hits each URL for a fixed time, in interleaved rounds; the medians of the rounds are
 printed with req/s, p50/p99 latency and the ratios to the floors and to the lean view, plus each
 page's SQL queries and its size (raw and gzipped). Goals (#21): thread page ≤ 2× the floor,
 ≤ 1.3× the lean view, the same queries at 10 and 10,000 posts, ≤ 8 queries, p99 ≤ 100 ms for
@@ -25,7 +25,7 @@ Usage::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tablee_bench .venv/bin/python bench/bench_thread_http.py
 
 Environment: ``BENCH_SECONDS`` per URL and round (default 4), ``BENCH_ROUNDS`` (3),
-``BENCH_CONCURRENCY`` (10), ``BENCH_JSON`` (a file to write the medians to, for comparing runs).
+``BENCH_CONCURRENCY`` (10), ``BENCH_LOADER`` (``wrk``, or ``python``), ``BENCH_JSON`` (a file to write the medians to, for comparing runs).
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ import gzip
 import http.client
 import json
 import os
+import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -73,8 +75,51 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+WRK = shutil.which("wrk") if os.environ.get("BENCH_LOADER", "wrk") == "wrk" else None
+_WRK_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
+
+
+def _wrk_ms(text: str) -> float:
+    match = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text)
+    assert match, text
+    return float(match.group(1)) * _WRK_UNITS[match.group(2)]
+
+
 def load(port: int, path: str, cookie: str, seconds: float) -> tuple[float, float, float, int]:
-    """Hit ``path`` with CONCURRENCY keep-alive clients for ``seconds``: req/s, p50 ms, p99 ms, errors."""
+    """Hit ``path`` with CONCURRENCY keep-alive clients for ``seconds``: req/s, p50 ms, p99 ms, errors.
+
+    With ``wrk`` installed (Debian's package), wrk is the load generator: one thread of C, so the
+    server has the other core to itself; otherwise Python threads in this process
+    (``BENCH_LOADER=python`` forces them)."""
+    if WRK:
+        out = subprocess.run(
+            [
+                WRK,
+                "-t1",
+                f"-c{CONCURRENCY}",
+                f"-d{max(1, round(seconds))}s",
+                "--latency",
+                "-H",
+                f"Cookie: {cookie}",
+                "-H",
+                "Accept-Encoding: gzip",
+                f"http://127.0.0.1:{port}{path}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+        p50 = _wrk_ms(re.search(r"\s50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+        p99 = _wrk_ms(re.search(r"\s99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+        bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+        errors = (int(bad.group(1)) if bad else 0) + (sum(int(g) for g in socket.groups()) if socket else 0)
+        return rate, p50, p99, errors
+    return _load_python(port, path, cookie, seconds)
+
+
+def _load_python(port: int, path: str, cookie: str, seconds: float) -> tuple[float, float, float, int]:
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
@@ -194,7 +239,8 @@ def main() -> None:
         return statistics.median(r[index] for r in results[name])
 
     print(
-        f"database: {connection.vendor}; one uvicorn process; concurrency {CONCURRENCY}; "
+        f"database: {connection.vendor}; one uvicorn process ({settings.WEB_THREADS} page threads); "
+        f"load: {'wrk' if WRK else 'python threads'} at concurrency {CONCURRENCY}; "
         f"{ROUNDS} interleaved rounds of {SECONDS:g} s per URL (medians; req/s min-max over the rounds)"
     )
     print(
