@@ -215,7 +215,9 @@ def scene_view(user: Any, thread: Thread) -> SceneView:
     scene = scene_for(thread)
     state = turn_state(scene)
     ids = set(state.participants)
-    users = {u.pk: u for u in get_user_model().objects.filter(pk__in=ids).select_related("profile")}
+    users = (
+        {u.pk: u for u in get_user_model().objects.filter(pk__in=ids).select_related("profile")} if ids else {}
+    )  # a free scene (most threads) has no participants: no queryset to build
     pick = lambda pks: [users[pk] for pk in pks if pk in users]  # noqa: E731
     messages = {}
     if state.absent:
