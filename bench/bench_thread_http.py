@@ -25,7 +25,8 @@ Usage::
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tablee_bench .venv/bin/python bench/bench_thread_http.py
 
 Environment: ``BENCH_SECONDS`` per URL and round (default 4), ``BENCH_ROUNDS`` (3),
-``BENCH_CONCURRENCY`` (10), ``BENCH_LOADER`` (``wrk``, or ``python``), ``BENCH_JSON`` (a file to write the medians to, for comparing runs).
+``BENCH_CONCURRENCY`` (10), ``BENCH_LOADER`` (``wrk``, or ``python``),
+``BENCH_JSON`` (a file to write the medians to, for comparing runs).
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from campaigns import access
 from campaigns.models import Campaign, Post, Thread
 from campaigns.voices import PLAYABLE_STATUSES as PLAYABLE_STATUSES
 from campaigns.voices import voices
+from config.prepared import PreparedQuery
 from rules.base import SheetTest
 
 
@@ -78,26 +79,49 @@ def reads_text(source: dict[str, Any], lang: str, hidden: frozenset[str] = froze
     return " ".join(parts)
 
 
-def roll_threads(user: Any, campaign: Campaign, character: Any, limit: int = 30) -> tuple[list[Any], Any]:
+def _roll_thread_list(locked: bool) -> Any:
+    def build(campaign_id: int) -> QuerySet[Thread]:
+        threads = Thread.objects.filter(campaign_id=campaign_id).select_related("board")
+        if not locked:
+            threads = threads.filter(locked=False)
+        return threads.order_by("-last_post_at", "-id")[:ROLL_THREADS]
+
+    return build
+
+
+def _character_last_post(locked: bool) -> Any:
+    def build(campaign_id: int, character_id: int) -> QuerySet[Post]:
+        posts = Post.objects.filter(campaign_id=campaign_id, character_id=character_id)
+        if not locked:
+            posts = posts.filter(thread__locked=False)
+        return posts.only("id", "thread_id").order_by("-id")[:1]
+
+    return build
+
+
+#: The threads offered on a sheet's "What you can roll" panel (the latest active ones).
+ROLL_THREADS = 30
+_THREAD_PROBES = {"campaign_id": (970_000_001, 980_000_002)}
+_POST_PROBES = {**_THREAD_PROBES, "character_id": (990_000_003, 999_000_004)}
+#: Per reader kind (a GM also sees locked threads): compiled once per process (config.prepared).
+_ROLL_THREADS = {locked: PreparedQuery(_roll_thread_list(locked), _THREAD_PROBES) for locked in (False, True)}
+_LAST_POST = {locked: PreparedQuery(_character_last_post(locked), _POST_PROBES) for locked in (False, True)}
+
+
+def roll_threads(user: Any, campaign: Campaign, character: Any) -> tuple[list[Any], Any]:
     """Threads ``user`` may post a roll in (open ones; a GM also locked), and the character's current one.
 
     The current thread is the one of the character's latest post, else the latest active thread.
     """
     if not access.can_post(user, campaign):
         return [], None
-    threads = Thread.objects.filter(campaign=campaign).select_related("board")
-    if not access.is_gm(user, campaign):
-        threads = threads.filter(locked=False)
-    listed = list(threads.order_by("-last_post_at", "-id")[:limit])
-    current_id = (
-        Post.objects.filter(campaign=campaign, character=character, thread__in=threads)
-        .order_by("-id")
-        .values_list("thread_id", flat=True)
-        .first()
-    )
+    gm = access.is_gm(user, campaign)
+    listed = _ROLL_THREADS[gm].all(campaign_id=campaign.pk)
+    last = _LAST_POST[gm].first(campaign_id=campaign.pk, character_id=character.pk)
+    current_id = last.thread_id if last is not None else None
     current = next((t for t in listed if t.pk == current_id), None)
     if current is None and current_id is not None:
-        current = threads.filter(pk=current_id).first()
+        current = Thread.objects.filter(pk=current_id).select_related("board").first()
         if current is not None:
             listed.insert(0, current)
     return listed, current or (listed[0] if listed else None)
