@@ -8,9 +8,12 @@ a write that did not happen).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from django.db import transaction
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
+from django.utils import timezone
 
 from live.hub import hub
 from live.models import LiveEvent
@@ -58,6 +61,13 @@ def publish_many(events: list[tuple[str, str, dict[str, Any] | None]], *, gms_on
     """:func:`publish` for many ``(channel, kind, data)`` events at once (one INSERT), e.g. a job
     telling each changed character's page; every viewer of each channel (or its GMs) may hear it."""
     audience: dict[str, Any] = {"gms_only": True} if gms_only else {}
+    if connection.vendor == "postgresql":
+        messages = _insert_events(events, audience)
+        transaction.on_commit(lambda: hub.publish_many(messages))
+        return [
+            LiveEvent(id=m["id"], channel=m["channel"], kind=m["kind"], data=m["data"], audience=audience)
+            for m in messages
+        ]
     created = LiveEvent.objects.bulk_create(
         [LiveEvent(channel=channel, kind=kind, data=data or {}, audience=audience) for channel, kind, data in events],
         batch_size=500,
@@ -65,3 +75,25 @@ def publish_many(events: list[tuple[str, str, dict[str, Any] | None]], *, gms_on
     messages = [event.message() for event in created]
     transaction.on_commit(lambda: hub.publish_many(messages))
     return created
+
+
+def _insert_events(events: list[tuple[str, str, dict[str, Any] | None]], audience: dict[str, Any]) -> list[dict]:
+    """PostgreSQL: the events in one ``INSERT … SELECT FROM jsonb_to_recordset … RETURNING id`` per
+    thousand (a session job tells a thousand sheets at once; the ORM's rows cost ten times more)."""
+    quote = connection.ops.quote_name
+    table = quote(LiveEvent._meta.db_table)
+    sql = (
+        f"INSERT INTO {table} (channel, kind, data, audience, created) "
+        "SELECT x.channel, x.kind, x.data, %s::jsonb, %s "
+        "FROM ROWS FROM (jsonb_to_recordset(%s::jsonb) AS (channel varchar(120), kind varchar(60), data jsonb)) "
+        "WITH ORDINALITY AS x(channel, kind, data, n) ORDER BY x.n RETURNING id"
+    )
+    messages: list[dict] = []
+    now = timezone.now()
+    with connection.cursor() as cursor:
+        for start in range(0, len(events), 1000):
+            part = [{"channel": c, "kind": k, "data": d or {}} for c, k, d in events[start : start + 1000]]
+            cursor.execute(sql, [json.dumps(audience), now, json.dumps(part, cls=DjangoJSONEncoder)])
+            ids = sorted(row[0] for row in cursor.fetchall())
+            messages += [{"id": i, **event, "audience": audience} for i, event in zip(ids, part, strict=True)]
+    return messages

@@ -152,7 +152,14 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     stream: LedgerStream | None = None
     try:
         append_awards(pks, lines, written, session)
-        stream = LedgerStream(campaign.pk, closed_at, numbers, system.progression_entry_keys)
+        stream = LedgerStream(
+            campaign.pk,
+            closed_at,
+            numbers,
+            system.progression_entry_keys,
+            totals=system.progression_reads_totals,
+            number=number,
+        )
         seen: dict[int, Character] = {}
         # With a campaign step, each balance's state is written once, whole, by the step.
         chunk_states: dict[int, dict[str, Any]] | None = {} if step is not None else None
@@ -316,7 +323,7 @@ def recalculate_chunk(
                     "flags": after["flags"],
                     "notes": after["notes"],
                     "state": {"karma_state": state(after["balances"])},
-                    "entries_count": len(own.entries),
+                    "entries_count": own.count,
                     "last_entry_id": own.last_id,
                     "run_id": run.pk,
                 }
@@ -371,11 +378,12 @@ def append_awards(
     line count once, even if two runs overlapped). The ledger is the truth: a run that stops after
     this recomputes the same balances when it is retried."""
     rows: list[dict[str, Any]] = []
+    currencies, kinds = frozenset(LedgerEntry.Currency.values), frozenset(LedgerEntry.Kind.values)
     for pk in pks:
         for line in lines.get(pk, ()):
             if line.pk in written:
                 continue  # already in the ledger (a rerun or a retry)
-            if line.currency not in LedgerEntry.Currency.values or line.kind not in LedgerEntry.Kind.values:
+            if line.currency not in currencies or line.kind not in kinds:
                 raise ValueError(f"award line {line.pk}: unknown currency or kind")
             rows.append(
                 {

@@ -202,6 +202,8 @@ class AltarideSystem(RuleSystem):
 
     #: What :func:`progression.apply_progression` reads of an entry.
     progression_entry_keys = frozenset({"currency", "amount"})
+    #: Sums only: the xp balance and the xp spent are sums of the amounts (spent: of the negative ones).
+    progression_reads_totals = True
 
     def _apply_progression(
         self, sheet: dict[str, Any], entries: Sequence[dict[str, Any]], settings: dict[str, Any]

@@ -200,6 +200,8 @@ class AmbreSystem(RuleSystem):
 
     #: What :func:`progression.apply_progression` reads of an entry.
     progression_entry_keys = frozenset({"currency", "amount"})
+    #: Sums only: the karma balance is the sum of the karma and xp amounts (karma_balance).
+    progression_reads_totals = True
 
     _apply_progression = staticmethod(progression.apply_progression)
 

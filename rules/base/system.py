@@ -830,6 +830,13 @@ class RuleSystem(ABC):
     #: these. Default: all of them.
     progression_entry_keys: frozenset[str] = frozenset({"id", "currency", "amount", "kind", "data", "session_id"})
 
+    #: Whether :meth:`apply_progression` reads of the ledger only, per currency, the sum of its
+    #: gains and the sum of its spendings (amounts added up, whatever their order or number; the
+    #: entries hold ``currency`` and ``amount`` only). Then the session job hands it one entry per
+    #: currency, sign and session instead of every line: the database adds them up (#21). The
+    #: contract tests check the claim on random ledgers. Default: no, every entry is read.
+    progression_reads_totals: bool = False
+
     @final
     def apply_progression_many(
         self,

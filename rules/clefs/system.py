@@ -208,6 +208,8 @@ class ClefsDeLAube(RuleSystem):
 
     #: What :func:`progression.apply_progression` reads of an entry.
     progression_entry_keys = frozenset({"currency", "amount"})
+    #: Sums only: the xp balance is the sum of the xp amounts.
+    progression_reads_totals = True
 
     _apply_progression = staticmethod(progression.apply_progression)
 
