@@ -6,13 +6,17 @@ view and ``response.close()`` each cross the thread boundary, five hops for ever
 is a future, a context copy and a wake-up of the other side; under load they are where a page's
 p99 goes (#21), and our middlewares and views are all sync code.
 
-:class:`TableeASGIHandler` keeps the stock handler for async views (the live streams, which hold
-a connection open on the event loop) and serves every other request whole in one worker thread,
-as WSGI would: ``request_started``, the middleware chain loaded in sync mode, the view, and
-``response.close()`` (which sends ``request_finished`` and so closes that thread's database
-connection, see ``CONN_MAX_AGE`` in settings). Only the finished response goes back to the loop
-to be written out. A streaming response is sent and closed by the stock code, in the same
-thread-sensitive context as its view, so a generator reading the database closes what it opened.
+:class:`TableeASGIHandler` serves every sync request whole in one of a few long-lived threads
+(``TABLEE_WEB_THREADS``), as WSGI would: ``request_started``, the middleware chain loaded in sync
+mode, the view, and ``response.close()`` (which sends ``request_finished`` and so returns that
+thread's database connection, see ``CONN_MAX_AGE`` in settings). Only the finished response goes
+back to the loop to be written out, so a slow reader never holds a thread; a request's body is
+read on the loop before a thread is taken. A streaming response (a download) is sent and closed by
+the stock code in a thread-sensitive context of its own, its view's connection closed first.
+
+The stock handler still serves the async views (the live streams, which hold a connection open on
+the event loop) and ``/healthz``, which must answer while every page thread waits on a sick
+database.
 """
 
 from __future__ import annotations
@@ -22,14 +26,18 @@ import contextvars
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
+from django.db import connections
 from django.http import FileResponse, HttpResponse, HttpResponseServerError
 from django.http.response import HttpResponseBase
 from django.urls import Resolver404, get_resolver, set_script_prefix
+
+from config.health import PATH as HEALTH_PATH
 
 
 class _SyncChain(BaseHandler):
@@ -40,21 +48,6 @@ class _SyncChain(BaseHandler):
             return super().handle_uncaught_exception(request, resolver, exc_info)
         except Exception:  # as the stock ASGI handler: there is no server above to catch it
             return HttpResponseServerError("Internal Server Error", content_type="text/plain")
-
-
-def _headers(response: HttpResponseBase) -> list[tuple[bytes, bytes]]:
-    """The response's headers and cookies as ASGI wants them (as ``ASGIHandler.send_response``)."""
-    headers = []
-    for header, value in response.items():
-        headers.append(
-            (
-                header.encode("ascii") if isinstance(header, str) else bytes(header),
-                value.encode("latin1") if isinstance(value, str) else bytes(value),
-            )
-        )
-    for cookie in response.cookies.values():
-        headers.append((b"Set-Cookie", cookie.output(header="").encode("ascii").strip()))
-    return headers
 
 
 class TableeASGIHandler(ASGIHandler):
@@ -87,8 +80,11 @@ class TableeASGIHandler(ASGIHandler):
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         path = scope.get("path", "") or "/"
         root = scope.get("root_path", "")
-        if self._is_async_view(path.removeprefix(root) if root else path):
-            await super().__call__(scope, receive, send)  # the stock path: async views
+        path = path.removeprefix(root) if root else path
+        if path == HEALTH_PATH or self._is_async_view(path):
+            # The stock path, a thread of its own per request: async views (live streams), and the
+            # health check, which must answer while every page thread waits on a sick database.
+            await super().__call__(scope, receive, send)
             return
         try:
             body_file = await self.read_body(receive)
@@ -97,26 +93,26 @@ class TableeASGIHandler(ASGIHandler):
         loop = asyncio.get_running_loop()
         context = contextvars.copy_context()
         try:
-            response = await loop.run_in_executor(
-                self._threads, context.run, self._respond, scope, body_file, send, loop
-            )
-            if response is not None:
+            response = await loop.run_in_executor(self._threads, context.run, self._respond, scope, body_file)
+            if not response.streaming:
                 try:
                     await self.send_response(response, send)
                 except asyncio.CancelledError:
                     pass
+                return
+            async with ThreadSensitiveContext():  # the stream's reads and its close in one thread
+                try:
+                    await self.send_response(response, send)
+                except asyncio.CancelledError:
+                    pass
+                finally:
+                    await sync_to_async(response.close)()
         finally:
             body_file.close()
 
-    def _respond(
-        self, scope: dict[str, Any], body_file: Any, send: Any, loop: asyncio.AbstractEventLoop
-    ) -> HttpResponseBase | None:
-        """The whole request in this thread, as under WSGI.
-
-        A plain response comes back closed (``request_finished`` has closed this thread's database
-        connection) for the loop to write out. A streaming response is written from here, chunk by
-        chunk, so a generator that reads the database does it in this thread, and is closed here.
-        """
+    def _respond(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
+        """The whole request in this thread, as under WSGI: a plain response comes back closed
+        (``request_finished`` has closed this thread's database connection) for the loop to write."""
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, body_file)
@@ -129,28 +125,14 @@ class TableeASGIHandler(ASGIHandler):
             if isinstance(response, FileResponse):
                 response.block_size = self.chunk_size
         if not response.streaming:
-            response.close()
+            response.close()  # request_finished: this thread's database connection goes back
             return response
-        try:
-            if getattr(response, "is_async", False):
-                asyncio.run_coroutine_threadsafe(self.send_response(response, send), loop).result()
-            else:
-                self._stream(response, send, loop)
-        except (asyncio.CancelledError, OSError):
-            pass  # the client left
-        finally:
-            response.close()
-        return None
-
-    def _stream(self, response: Any, send: Any, loop: asyncio.AbstractEventLoop) -> None:
-        def push(message: dict[str, Any]) -> None:
-            asyncio.run_coroutine_threadsafe(send(message), loop).result()
-
-        push({"type": "http.response.start", "status": response.status_code, "headers": _headers(response)})
-        for part in response.streaming_content:
-            for chunk, _ in self.chunk_bytes(part):
-                push({"type": "http.response.body", "body": chunk, "more_body": True})
-        push({"type": "http.response.body"})
+        # A streaming response is sent from the event loop as Django's own handler sends it (see
+        # __call__), so a slow download never holds one of the few page threads: what the view
+        # opened here is closed now, what the stream reads is read in its own context.
+        for connection in connections.all(initialized_only=True):
+            connection.close_if_unusable_or_obsolete()
+        return response
 
 
 def get_application() -> TableeASGIHandler:
