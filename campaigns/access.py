@@ -118,10 +118,10 @@ def reader_condition(user_id: int | None, *, include_hidden: bool) -> Any:
 def post_places_kind(user: Any, campaign: Campaign) -> str | None:
     """Which condition :func:`post_places` applies for ``user``: ``None`` (nothing), ``"all"`` (a GM),
     ``"member"`` (a logged-in reader: :func:`reader_condition` with their id) or ``"public"``."""
-    condition = _visibility(user, campaign, include_hidden=True)
-    if condition is None:
+    # As _visibility decides, without building its condition (the page's query has it compiled).
+    if not can_read_forum(user, campaign):
         return None
-    if condition is True:
+    if is_gm(user, campaign):
         return "all"
     return "member" if user is not None and user.is_authenticated else "public"
 

@@ -18,13 +18,16 @@ from django.template.defaulttags import URLNode
 from django.template.defaulttags import url as django_url
 from django.urls import NoReverseMatch, get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 register = template.Library()
 
 #: Distinct URLs kept per process.
 MAX_URLS = 20_000
-_PLAIN = (str, int, float)
+#: Exactly these types (a subclass such as an enum may print otherwise than it compares): template
+#: literals resolve to SafeString, ids to int.
+_PLAIN = frozenset({str, SafeString, int})
 
 
 class _Kept:
@@ -34,8 +37,7 @@ class _Kept:
         self.lock = threading.Lock()
 
     def get(self, key: tuple[Any, ...]) -> str | None:
-        with self.lock:
-            return self.items.get(key)
+        return self.items.get(key)  # one dict read: atomic under the GIL (writes take the lock)
 
     def put(self, key: tuple[Any, ...], url: str) -> None:
         with self.lock:
@@ -52,7 +54,7 @@ KEPT = _Kept(MAX_URLS)
 
 
 def _plain(value: Any) -> bool:
-    return type(value) in _PLAIN  # exactly: a subclass (a SafeString is fine, a lazy string is not) may differ
+    return value.__class__ in _PLAIN
 
 
 class KeptURLNode(URLNode):

@@ -36,6 +36,7 @@ def test_it_answers_as_django_s_tag(source: str, context: dict[str, Any]) -> Non
     plain = Engine(libraries={}, builtins=[]).from_string(source)  # Django's own {% url %}
     expected = plain.render(Context(context))
     assert _render(source, **context) == expected  # computed
+    assert len(urltag.KEPT.items) == 1  # a literal route name (a SafeString) and plain ids: kept
     assert _render(source, **context) == expected  # kept
 
 
