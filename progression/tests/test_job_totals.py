@@ -75,3 +75,25 @@ def test_the_sums_give_what_the_lines_give(slug: str, monkeypatch: Any) -> None:
     for character_id, balances, *_rest in as_sums[0]:
         total = sum(LedgerEntry.objects.filter(character_id=character_id).values_list("amount", flat=True))
         assert balances[currency] == total
+
+
+@pytest.mark.parametrize("sessions", [0, 1])
+def test_the_sums_give_what_the_lines_give_without_a_session_or_at_the_first(sessions: int, monkeypatch: Any) -> None:
+    """A run of no session (a campaign-wide recalculation) and a run of the campaign's first session
+    (nothing before it, nothing after it): some sides are empty, the results are still the lines'."""
+    table = make_table("ambre", prefix=f"jn{sessions}")
+    system = rules.get_system("ambre")
+    session = make_session(table, 1) if sessions else None
+    for n, amounts in enumerate(([100, -30], [0], [-5, 7])):
+        character = make_character(table, table.player, f"PJ {n}")
+        for amount in amounts:
+            ledger.append_entry(character, "karma", amount, "gm_award", session=session)
+        ledger.append_entry(character, "karma", 2, "gm_award")
+    run = RecalculationRun.objects.create(campaign=table.campaign, session=session, reason="totals")
+    assert services.run_recalculation(run.pk)["status"] == "done"
+    as_sums = _rows(table.campaign)
+    assert len(as_sums[0]) == 3 and len(as_sums[1]) == (3 if sessions else 0)
+    monkeypatch.setattr(type(system), "progression_reads_totals", False)
+    again = RecalculationRun.objects.create(campaign=table.campaign, session=session, reason="lines")
+    assert services.run_recalculation(again.pk)["status"] == "done"
+    assert _rows(table.campaign) == as_sums
