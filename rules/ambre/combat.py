@@ -52,12 +52,14 @@ from rules.base import (
     CombatResult,
     Field,
     FieldError,
+    LazyMsg,
     Msg,
     RandomSource,
     RulesError,
     StateChange,
     as_int,
     error,
+    fields_checker,
     with_action_key,
 )
 
@@ -182,11 +184,16 @@ class _Stats(dict[str, int]):
         self._mods = mods.get if mods else None
 
     def __missing__(self, key: str) -> int:
+        value: Any
         if key in _CHARACTERISTICS:
-            value = as_int(self._chars(key))
+            value = self._chars(key)
+            if value.__class__ is not int:
+                value = as_int(value)
         elif key in _LEVELS:
-            attrs, char, constant = _LEVELS[key]
-            value = constant + sum(as_int(self._attrs(a)) for a in attrs)
+            attrs, char, value = _LEVELS[key]
+            for a in attrs:
+                points = self._attrs(a)
+                value += points if points.__class__ is int else as_int(points)
             if char:
                 value += self[char]
             if self._mods:
@@ -196,12 +203,7 @@ class _Stats(dict[str, int]):
         else:
             raise KeyError(key)
         self[key] = value
-        return value
-
-
-def _stats(sheet: dict[str, Any]) -> dict[str, int]:
-    """The stats an exchange reads from a sheet, computed on demand (see :class:`_Stats`)."""
-    return _Stats(sheet)
+        return value  # type: ignore[no-any-return]  # an int: as_int or an int read as such
 
 
 def combat_state(
@@ -396,7 +398,15 @@ _ACTION_FIELDS = action_fields()
 _ACTION_DEFAULTS = {f.path: f.default for f in _ACTION_FIELDS}
 
 
+_declaration_ok = fields_checker(_ACTION_FIELDS)
+
+
 def _validate_declaration(declaration: dict[str, Any]) -> dict[str, Any]:
+    if _declaration_ok(declaration):  # the common case: no field error; then the two rule checks
+        mode = declaration[ACTION_KEY]
+        action_type = declaration.get("action_type")
+        if mode != "spell" and (not action_type or action_type == ("physical" if mode in PHYSICAL_MODES else "mental")):
+            return declaration
     if not isinstance(declaration, dict):
         raise RulesError([error("", "invalid_request", "Déclaration invalide.", "Invalid declaration.")])
     errors = safe_validate(declaration, _ACTION_FIELDS)
@@ -548,30 +558,8 @@ class _Changes:
             state[path] = value
 
 
-def _touch_values(
-    mode: str,
-    target_mode: str,
-    surprise: bool,
-    actor: dict[str, int],
-    target: dict[str, int],
-    decl: dict[str, Any],
-    settings: dict[str, Any],
-) -> tuple[str, str, int, int]:
-    a_char = TOUCH_CHAR[mode]
-    if mode == "psychic":
-        d_char = "mental"  # L418 "le mental contre les attaques psychiques"
-    elif mode in WRESTLING and settings.get("wrestling_touch", "force") == "force":
-        d_char = "force"  # L41
-    elif (target_mode in ("unarmed", "none") or surprise) and settings.get("unarmed_defence", "rapidite") == "rapidite":
-        d_char = "rapidite"  # L43
-    else:
-        d_char = "hab_cac"  # L418
-    return (
-        a_char,
-        d_char,
-        actor[a_char] + as_int(decl.get("actor_modifier")),
-        target[d_char] + as_int(decl.get("target_modifier")),
-    )
+def _out_of_fight(who: Combatant, path: str, code: str) -> RulesError:
+    return RulesError([error(path, code, "{n} est hors de combat.", "{n} is out of the fight.", n=who.name)])
 
 
 def resolve_action(
@@ -599,20 +587,11 @@ def resolve_action(
             [error("target", "invalid_target", "On ne s'attaque pas soi-même.", "One cannot attack oneself.")]
         )
     a_state, t_state = _given_state(actor, settings), _given_state(target, settings)
-    for who, st, path in ((actor, a_state, ""), (target, t_state, "target")):
-        if st.get("dead") or st.get("coma"):
-            raise RulesError(
-                [
-                    error(
-                        path,
-                        "cannot_act" if who is actor else "invalid_target",
-                        "{n} est hors de combat.",
-                        "{n} is out of the fight.",
-                        n=who.name,
-                    )
-                ]
-            )
-    a_stats, t_stats = _stats(actor.sheet), _stats(target.sheet)
+    if a_state.get("dead") or a_state.get("coma"):
+        raise _out_of_fight(actor, "", "cannot_act")
+    if t_state.get("dead") or t_state.get("coma"):
+        raise _out_of_fight(target, "target", "invalid_target")
+    a_stats, t_stats = _Stats(actor.sheet), _Stats(target.sheet)
     target_mode = decl.get("target_mode") or "melee"
     surprise = bool(decl.get("surprise"))
     outcome: dict[str, Any] = {
@@ -625,7 +604,22 @@ def resolve_action(
     changes = _Changes()
 
     # Step 3: touch (skipped by a surprise attack, L416).
-    a_char, d_char, a_val, d_val = _touch_values(mode, target_mode, surprise, a_stats, t_stats, decl, settings)
+    a_char = TOUCH_CHAR[mode]
+    if mode == "psychic":
+        d_char = "mental"  # L418 "le mental contre les attaques psychiques"
+    elif mode in WRESTLING and settings.get("wrestling_touch", "force") == "force":
+        d_char = "force"  # L41
+    elif (target_mode in ("unarmed", "none") or surprise) and settings.get("unarmed_defence", "rapidite") == "rapidite":
+        d_char = "rapidite"  # L43
+    else:
+        d_char = "hab_cac"  # L418
+    a_val, d_val = a_stats[a_char], t_stats[d_char]
+    modifier = decl.get("actor_modifier")
+    if modifier is not None:
+        a_val += as_int(modifier)
+    modifier = decl.get("target_modifier")
+    if modifier is not None:
+        d_val += as_int(modifier)
     winner: str | None
     if surprise:
         winner = "actor"
@@ -661,10 +655,7 @@ def resolve_action(
             dict(declaration),
             [],
             outcome,
-            Msg(
-                f"{actor.name} et {target.name} se neutralisent : aucun dégât.",
-                f"{actor.name} and {target.name} stalemate: no damage.",
-            ),
+            LazyMsg(_stalemate_summary, actor.name, target.name),
             [],
             {},
             tags,
@@ -676,7 +667,9 @@ def resolve_action(
     w, lo = (actor, target) if winner == "actor" else (target, actor)
     w_stats, l_stats = (a_stats, t_stats) if winner == "actor" else (t_stats, a_stats)
     l_state = dict(t_state if winner == "actor" else a_state)  # the only state an exchange changes
-    _normalise_state_wounds(l_state)  # and the only one it reads the wounds of
+    given_wounds = l_state.get("wounds")  # and the only one it reads the wounds of (normalised)
+    l_points = max(0, wound_points(given_wounds)) if given_wounds else 0
+    l_state["wounds"] = normalise_wounds(l_points)
     w_mode = mode if winner == "actor" else target_mode
     if winner == "target" and mode in ("ranged", "thrown") and not decl.get("within_reach"):
         tags.append("miss")
@@ -687,7 +680,7 @@ def resolve_action(
             dict(declaration),
             [],
             outcome,
-            Msg(f"{target.name} esquive le tir de {actor.name}.", f"{target.name} evades {actor.name}'s shot."),
+            LazyMsg(_evade_summary, actor.name, target.name),
             [],
             {},
             tags,
@@ -723,12 +716,7 @@ def resolve_action(
             dict(declaration),
             [],
             outcome,
-            Msg(
-                f"{w.name} l'emporte psychiquement : {lo.name} perd {loss} d'énergie"
-                f"{' et tombe dans le coma' if coma else ''}.",
-                f"{w.name} wins the psychic struggle: {lo.name} loses {loss} energy"
-                f"{' and falls into a coma' if coma else ''}.",
-            ),
+            LazyMsg(_psychic_summary, w.name, lo.name, loss, coma),
             changes.items,
             {},
             tags,
@@ -768,51 +756,78 @@ def resolve_action(
     life_before = l_state["life"]
     changes.set(lo.id, l_state, "life", life_before - net)
     if wound:
-        new_wounds = accumulate_wounds(l_state["wounds"], [wound])
-        old = dict(l_state["wounds"])
-        if new_wounds != old:
+        # accumulate_wounds (L429) from the points already read: normalise_wounds(W) keeps W whole.
+        points = l_points + T.WOUND_WEIGHTS[wound]
+        new_wounds = normalise_wounds(points)
+        if new_wounds != l_state["wounds"]:
             changes.set(lo.id, l_state, "wounds", new_wounds)
-        changes.set(lo.id, l_state, "wound_points", wound_points(new_wounds))
-        tags.append(f"wound_{wound}")
+        changes.set(lo.id, l_state, "wound_points", points)
+        tags.append(_WOUND_TAGS[wound])
     # Step 7: determination (L431–L434).
     determined = stays_determined(wound, net, l_stats["volonte"], settings.get("mortal_determination", "below_5v"))
     if determined is False:
         changes.set(lo.id, l_state, "determined", False)
         tags.append("not_determined")
     flags = _death_flags(lo, l_state, changes, settings, tags)
-    outcome.update(
-        {
-            "winner": w.id,
-            "loser": lo.id,
-            "attack_level": level,
-            "attack_level_key": level_key,
-            "parade": parade,
-            "parade_characteristic": None if parade_skipped else parade_char,
-            "parade_skipped": parade_skipped,
-            "raw": raw,
-            "resistance": resistance,
-            "net": net,
-            "wound": wound,
-            "ineffective": ineffective,
-            "determined": determined,
-            "life_before": life_before,
-            "life_after": l_state["life"],
-            "wounds_after": l_state["wounds"],
-            "flags": flags,
-        }
-    )
-    wound_txt = T.WOUND_LABELS[wound] if wound else Msg("aucune", "none")
-    summary = Msg(
-        f"{w.name} touche {lo.name} : dégâts bruts {raw}, nets {net}, blessure {wound_txt.fr}"
-        f"{', rompt le combat' if determined is False else ''}.",
-        f"{w.name} hits {lo.name}: raw damage {raw}, net {net}, {wound_txt.en} wound"
-        f"{', breaks off' if determined is False else ''}.",
-    )
+    outcome = {
+        **outcome,
+        "winner": w.id,
+        "loser": lo.id,
+        "attack_level": level,
+        "attack_level_key": level_key,
+        "parade": parade,
+        "parade_characteristic": None if parade_skipped else parade_char,
+        "parade_skipped": parade_skipped,
+        "raw": raw,
+        "resistance": resistance,
+        "net": net,
+        "wound": wound,
+        "ineffective": ineffective,
+        "determined": determined,
+        "life_before": life_before,
+        "life_after": l_state["life"],
+        "wounds_after": l_state["wounds"],
+        "flags": flags,
+    }
+    summary = LazyMsg(_hit_summary, w.name, lo.name, raw, net, wound, determined)
     # Severity: the wound word itself (L424-L429: légère, sérieuse, grave, mortelle).
     severity = wound or "none"
     return CombatResult(
         SLUG, "exchange", dict(declaration), [], outcome, summary, changes.items, {}, tags, step_level, margin, severity
     )
+
+
+_WOUND_TAGS = {w: f"wound_{w}" for w in T.WOUND_ORDER}
+_NO_WOUND = Msg("aucune", "none")
+
+
+def _hit_summary(
+    winner: str, loser: str, raw: int, net: int, wound: str | None, determined: bool | None
+) -> tuple[str, str]:
+    """The sentence of a hit (read lazily, :class:`rules.base.LazyMsg`)."""
+    label = T.WOUND_LABELS[wound] if wound else _NO_WOUND
+    breaks = determined is False
+    return (
+        f"{winner} touche {loser} : dégâts bruts {raw}, nets {net}, blessure {label.fr}"
+        f"{', rompt le combat' if breaks else ''}.",
+        f"{winner} hits {loser}: raw damage {raw}, net {net}, {label.en} wound{', breaks off' if breaks else ''}.",
+    )
+
+
+def _psychic_summary(winner: str, loser: str, loss: int, coma: bool) -> tuple[str, str]:
+    """The sentence of a psychic win (read lazily)."""
+    return (
+        f"{winner} l'emporte psychiquement : {loser} perd {loss} d'énergie{' et tombe dans le coma' if coma else ''}.",
+        f"{winner} wins the psychic struggle: {loser} loses {loss} energy{' and falls into a coma' if coma else ''}.",
+    )
+
+
+def _stalemate_summary(actor: str, target: str) -> tuple[str, str]:
+    return (f"{actor} et {target} se neutralisent : aucun dégât.", f"{actor} and {target} stalemate: no damage.")
+
+
+def _evade_summary(actor: str, target: str) -> tuple[str, str]:
+    return (f"{target} esquive le tir de {actor}.", f"{target} evades {actor}'s shot.")
 
 
 def _tier(slug: str) -> int:

@@ -94,6 +94,12 @@ def wound_points(wounds: dict[str, Any]) -> int:
     """Weighted wound total W = L + 2S + 4G + 8M (L429)."""
     if not wounds:
         return 0
+    get = wounds.get
+    light, serious, grave, mortal = get("light", 0), get("serious", 0), get("grave", 0), get("mortal", 0)
+    if light.__class__ is serious.__class__ is grave.__class__ is mortal.__class__ is int and (
+        light >= 0 and serious >= 0 and grave >= 0 and mortal >= 0
+    ):
+        return light + 2 * serious + 4 * grave + 8 * mortal  # the common case: four counts
     total = 0
     for key, weight in _WEIGHTS:
         v = wounds.get(key)
@@ -105,6 +111,7 @@ def wound_points(wounds: dict[str, Any]) -> int:
 
 
 _WEIGHTS = tuple((k, T.WOUND_WEIGHTS[k]) for k in T.WOUND_ORDER)
+assert _WEIGHTS == (("light", 1), ("serious", 2), ("grave", 4), ("mortal", 8))  # wound_points' fast path
 
 
 def normalise_wounds(points: int) -> dict[str, int]:

@@ -17,7 +17,17 @@ from rules.ambre import tables as T
 from rules.ambre.combat import stays_determined, wound_severity
 from rules.ambre.schema import safe_validate
 from rules.ambre.sorcery import spell_cost, spell_request_errors
-from rules.base import Field, Msg, RandomSource, Resolution, RulesError, error, level_of
+from rules.base import (
+    Field,
+    LazyMsg,
+    Msg,
+    RandomSource,
+    Resolution,
+    RulesError,
+    error,
+    fields_checker,
+    level_of,
+)
 
 SLUG = "ambre"
 
@@ -96,6 +106,20 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
 
 _KINDS = test_kinds()
 _DEFAULTS = {kind: tuple((f.path, f.default) for f in fields) for kind, fields in _KINDS.items()}
+_COMPARISON_OK = fields_checker(_KINDS["comparison"])
+
+
+def _tie_summary(a: str, b: str, value: int, gm: bool) -> tuple[str, str]:
+    """The sentence of a tied comparison (read lazily, :class:`rules.base.LazyMsg`)."""
+    return (
+        f"{a} et {b} sont à égalité ({value}){' : le MJ tranche' if gm else ''}.",
+        f"{a} and {b} are tied ({value}){': the GM decides' if gm else ''}.",
+    )
+
+
+def _win_summary(name: str, a_value: int, b_value: int) -> tuple[str, str]:
+    """The sentence of a won comparison (read lazily)."""
+    return (f"{name} l'emporte ({a_value} contre {b_value}).", f"{name} wins ({a_value} vs {b_value}).")
 
 
 def compare(
@@ -112,6 +136,8 @@ def compare(
 def resolve(
     request: dict[str, Any], rng: RandomSource | None = None, settings: dict[str, Any] | None = None
 ) -> Resolution:
+    if request.__class__ is dict and request.get("kind") == "comparison" and _COMPARISON_OK(request):
+        return _comparison(request, (settings or {}).get("tie_rule", "stalemate"))
     if not isinstance(request, dict):
         raise RulesError([error("", "invalid_request", "Requête invalide.", "Invalid request.")])
     kind = request.get("kind")
@@ -129,30 +155,7 @@ def resolve(
     inputs: dict[str, Any] = {path: get(path, default) for path, default in _DEFAULTS[kind]}
     inputs["kind"] = kind
     if kind == "comparison":
-        rule = settings.get("tie_rule", "stalemate")
-        winner = compare(inputs["a_value"], inputs["b_value"], rule, inputs["a_tiebreak"], inputs["b_tiebreak"])
-        margin = inputs["a_value"] - inputs["b_value"]
-        tie = inputs["a_value"] == inputs["b_value"]
-        outcome = {"winner": winner, "margin": abs(margin), "tie": tie, "tie_rule": rule if tie else None}
-        a, b = inputs["a_label"] or "A", inputs["b_label"] or "B"
-        if winner is None:
-            summary = Msg(
-                f"{a} et {b} sont à égalité ({inputs['a_value']}){' : le MJ tranche' if rule == 'gm' else ''}.",
-                f"{a} and {b} are tied ({inputs['a_value']}){': the GM decides' if rule == 'gm' else ''}.",
-            )
-            tags = ["tie"] + (["gm_decision"] if rule == "gm" else [])
-        else:
-            name = a if winner == "a" else b
-            summary = Msg(
-                f"{name} l'emporte ({inputs['a_value']} contre {inputs['b_value']}).",
-                f"{name} wins ({inputs['a_value']} vs {inputs['b_value']}).",
-            )
-            tags = ["tiebreak"] if tie else []
-        # Level (README): the winner is side a → success, side b → failure, no winner → tie (L5-L51).
-        if winner is None:
-            return Resolution(SLUG, kind, inputs, [], outcome, summary, None, tags, "tie", margin)
-        won = winner == "a"
-        return Resolution(SLUG, kind, inputs, [], outcome, summary, won, tags, "success" if won else "failure", margin)
+        return _comparison(request, settings.get("tie_rule", "stalemate"))
     if kind == "wound":
         wound = wound_severity(inputs["net"], inputs["resistance"])
         determined = None
@@ -194,6 +197,52 @@ def resolve(
     )
     tags = [] if affordable else ["unaffordable"]
     return Resolution(SLUG, kind, inputs, [], outcome, summary, affordable, tags, level_of(affordable))
+
+
+def _comparison(request: dict[str, Any], rule: str) -> Resolution:
+    """A valid comparison: the higher value wins (L418); a tie follows ``rule`` (spec §4.4)."""
+    get = request.get
+    a_value, b_value = request["a_value"], request["b_value"]
+    inputs = {
+        "a_value": a_value,
+        "b_value": b_value,
+        "a_label": get("a_label", "A"),  # the declared defaults (test_kinds)
+        "b_label": get("b_label", "B"),
+        "a_tiebreak": get("a_tiebreak"),
+        "b_tiebreak": get("b_tiebreak"),
+        "kind": "comparison",
+    }
+    margin = a_value - b_value
+    # Level (README): the winner is side a → success, side b → failure, no winner → tie (L5-L51).
+    if margin:
+        won = margin > 0
+        name = (inputs["a_label"] or "A") if won else (inputs["b_label"] or "B")
+        outcome = {"winner": "a" if won else "b", "margin": abs(margin), "tie": False, "tie_rule": None}
+        level = "success" if won else "failure"
+        return Resolution(
+            SLUG,
+            "comparison",
+            inputs,
+            [],
+            outcome,
+            LazyMsg(_win_summary, name, a_value, b_value),
+            won,
+            [],
+            level,
+            margin,
+        )
+    a, b = inputs["a_label"] or "A", inputs["b_label"] or "B"
+    winner = compare(a_value, b_value, rule, inputs["a_tiebreak"], inputs["b_tiebreak"])
+    outcome = {"winner": winner, "margin": 0, "tie": True, "tie_rule": rule}
+    if winner is None:
+        tags = ["tie", "gm_decision"] if rule == "gm" else ["tie"]
+        summary = LazyMsg(_tie_summary, a, b, a_value, rule == "gm")
+        return Resolution(SLUG, "comparison", inputs, [], outcome, summary, None, tags, "tie", 0)
+    won = winner == "a"
+    summary = LazyMsg(_win_summary, a if won else b, a_value, b_value)
+    return Resolution(
+        SLUG, "comparison", inputs, [], outcome, summary, won, ["tiebreak"], "success" if won else "failure", 0
+    )
 
 
 def odds(request: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any] | None:

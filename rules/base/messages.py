@@ -6,7 +6,7 @@ Part of :mod:`rules.base` (see its docstring); import the names from there.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -52,6 +52,42 @@ class Msg:
 
     def to_dict(self) -> dict[str, str]:
         return {"fr": self.get("fr"), "en": self.get("en")}
+
+    def __eq__(self, other: object) -> bool:
+        # Any two messages with the same texts are equal, a :class:`LazyMsg` written or not.
+        if isinstance(other, Msg):
+            return self.fr == other.fr and self.en == other.en
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.fr, self.en))
+
+
+class LazyMsg(Msg):
+    """A :class:`Msg` whose texts are written the first time one is read.
+
+    A rules call builds a summary for every result; most results are read as numbers (a bench, a
+    replay, a bulk job) and only a few are shown. ``render(*args)`` returns ``(fr, en)``; it must be
+    a plain function of its arguments (module level, so a result still pickles). Equal to the
+    :class:`Msg` it renders to."""
+
+    def __init__(self, render: Callable[..., tuple[str, str]], *args: Any) -> None:
+        d = self.__dict__
+        d["_render"] = render
+        d["_args"] = args
+
+    def __getattr__(self, name: str) -> str:
+        # Called only while ``fr``/``en`` are not yet in the instance dict.
+        if name != "fr" and name != "en":
+            raise AttributeError(name)
+        d = self.__dict__
+        if "_render" not in d:  # being unpickled or copied: no texts yet
+            raise AttributeError(name)
+        d["fr"], d["en"] = d["_render"](*d["_args"])
+        return d[name]  # type: ignore[no-any-return]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Msg, (self.fr, self.en))  # a copy or a pickle is the written message
 
 
 _REF = r"L\d{2,5}(?:\s?[-–/]\s?L?\d{2,5})*"

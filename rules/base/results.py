@@ -53,7 +53,7 @@ def with_action_key(declaration: Any, legacy: str) -> Any:
     return declaration
 
 
-@dataclass
+@dataclass(slots=True)
 class Resolution:
     """The result of one test or roll: everything needed to audit it.
 
@@ -129,7 +129,7 @@ class Combatant:
     is_npc: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class StateChange:
     participant_id: str
     path: str
@@ -140,7 +140,7 @@ class StateChange:
         return asdict(self)
 
 
-@dataclass
+@dataclass(slots=True)
 class CombatResult:
     """One resolved combat step (an exchange, an attack...).
 

@@ -116,13 +116,17 @@ class RuleSystem(ABC):
         (the rules read it as ``settings.get(key) or []``, which never hands the shared one out)."""
         if settings:
             return self.settings(settings)
+        shared: dict[str, Any] | None = self.__dict__.get("_shared_default_settings")
+        if shared is not None:
+            return shared
         cache = self.__dict__
         if "_shared_default_settings" not in cache:
             merged = self.settings(None)
             shareable = all(v.__class__ in _IMMUTABLE or not v for v in merged.values())
             cache["_shared_default_settings"] = merged if shareable else None
-        shared: dict[str, Any] | None = cache["_shared_default_settings"]
-        return shared if shared is not None else self.settings(None)
+            if shareable:
+                return merged
+        return self.settings(None)
 
     @final
     def validate_settings(self, settings: dict[str, Any] | None) -> list[FieldError]:
@@ -331,7 +335,9 @@ class RuleSystem(ABC):
 
         Raises :class:`RulesError` with field errors for a bad request.
         """
-        return self._resolve(request, rng, self._merged(settings))
+        # The hot path reads the shared default settings itself (as :meth:`_merged`), one call less.
+        shared = None if settings else self.__dict__.get("_shared_default_settings")
+        return self._resolve(request, rng, shared if shared is not None else self._merged(settings))
 
     def _resolve(
         self,
@@ -605,7 +611,10 @@ class RuleSystem(ABC):
         settings: dict[str, Any] | None = None,
     ) -> CombatResult:
         """Resolve one declared action into a result and state changes."""
-        return self._resolve_action(actor, target, declaration, rng, self._merged(settings))
+        shared = None if settings else self.__dict__.get("_shared_default_settings")  # as in :meth:`resolve`
+        return self._resolve_action(
+            actor, target, declaration, rng, shared if shared is not None else self._merged(settings)
+        )
 
     def _resolve_action(
         self,

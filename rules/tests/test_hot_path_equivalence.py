@@ -73,14 +73,14 @@ def ref_wound_points(wounds: dict[str, Any]) -> int:
 
 @contextmanager
 def reference_ambre() -> Iterator[None]:
-    saved = (ambre_combat._stats, ambre_combat.wound_points, ambre_derive.wound_points)
-    ambre_combat._stats = ref_ambre_stats
+    saved = (ambre_combat._Stats, ambre_combat.wound_points, ambre_derive.wound_points)
+    ambre_combat._Stats = ref_ambre_stats  # type: ignore[assignment,misc]
     ambre_combat.wound_points = ref_wound_points
     ambre_derive.wound_points = ref_wound_points
     try:
         yield
     finally:
-        ambre_combat._stats, ambre_combat.wound_points, ambre_derive.wound_points = saved
+        ambre_combat._Stats, ambre_combat.wound_points, ambre_derive.wound_points = saved  # type: ignore[misc]
 
 
 def _errors(errors: list[FieldError]) -> list[dict[str, Any]]:
@@ -324,12 +324,12 @@ def test_ambre_stats_on_demand_equal_the_eager_stats() -> None:
     sheet["attributes"] = {"psy": 40, "phy": -10, "end": 5, "cbt": -25}
     sheet["characteristics"] = {c: n for n, c in enumerate(_KEYS)} | {"force": True, "mental": "9"}
     sheet["modifiers"] = {"melee_level": 3, "life_max": -2}
-    lazy, eager = ambre_combat._stats(sheet), ref_ambre_stats(sheet)
+    lazy, eager = ambre_combat._Stats(sheet), ref_ambre_stats(sheet)
     assert {k: lazy[k] for k in eager} == eager
     with pytest.raises(KeyError):
         lazy["nope"]
     with pytest.raises(AttributeError):  # a malformed group fails where it always failed
-        ambre_combat._stats({"characteristics": [1, 2]})
+        ambre_combat._Stats({"characteristics": [1, 2]})
     with pytest.raises(AttributeError):
         ref_ambre_stats({"characteristics": [1, 2]})
 
