@@ -202,6 +202,8 @@ class LiveClient:
         self.connections = 0
         self.stop = False
         self.current: bls.Stream | None = None
+        #: One line per connection: (opened at, Last-Event-ID sent, ids received, last id: after).
+        self.log: list[tuple[float, str, list[int], str]] = []
 
     def received(self) -> set[int]:
         """Event ids received over every connection, the open one included."""
@@ -212,7 +214,9 @@ class LiveClient:
             stream = self.current = bls.Stream(self.port, self.path)
             stream.last_id = self.last_id
             self.connections += 1
+            opened = time.time()
             await stream.run()
+            self.log.append((opened, self.last_id, list(stream.event_ids), stream.last_id))
             self.ids |= set(stream.event_ids)
             self.last_id = stream.last_id or self.last_id
             if not self.stop:
@@ -243,6 +247,14 @@ def channel_event_ids(thread_id: int, after: int) -> set[int]:
     from live.models import LiveEvent
 
     return set(LiveEvent.objects.filter(channel=f"thread:{thread_id}", id__gt=after).values_list("id", flat=True))
+
+
+def describe_events(ids: list[int]) -> list[tuple[int, str, float, str]]:
+    """(id, kind, created as a timestamp, audience) of the given live events."""
+    from live.models import LiveEvent
+
+    rows = LiveEvent.objects.filter(id__in=ids).order_by("id")
+    return [(e.id, e.kind, e.created.timestamp(), str(e.audience)) for e in rows]
 
 
 def latest_event_id() -> int:
@@ -391,6 +403,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.sleep(2)
         # 3. Outages under a steady load.
         out["outages"] = {}
+        marks: dict[str, float] = {"clients": time.time()}
         with Load(port, setup) as load:
             await asyncio.sleep(3)
             for name, seconds, action in (
@@ -399,13 +412,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 ("redis 30 s", 30, lambda s: (redis.kill(), time.sleep(s), redis.start())),
             ):
                 began = time.monotonic()
+                marks[name] = time.time()
                 await asyncio.to_thread(action, seconds)
+                marks[name + " back"] = time.time()
                 await asyncio.sleep(5)
                 out["outages"][name] = load.window(began, time.monotonic())
                 await asyncio.sleep(3)
         # 4. Everything is back: live clients catch up, then compare with the database.
+        marks["load over"] = time.time()
         await asyncio.sleep(8)
         expected = await asyncio.to_thread(retrying, channel_event_ids, setup["thread"], start_id)
+        marks["expected"] = time.time()
         for c in clients:
             c.stop = True
         await asyncio.sleep(0.5)
@@ -413,6 +430,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         missed = [len(expected - c.received()) for c in clients]
+        for c in clients:
+            lost = sorted(expected - c.received())
+            if lost:
+                print(f"live client missed {lost}:", flush=True)
+                for opened, sent, got, after in c.log:
+                    span = f"{min(got)}..{max(got)} ({len(got)})" if got else "none"
+                    print(f"  at {opened:.1f} sent {sent!r:>12} got {span} then {after!r}", flush=True)
+                if c.current is not None:
+                    got = c.current.event_ids
+                    span = f"{min(got)}..{max(got)} ({len(got)})" if got else "none"
+                    print(f"  open: sent {c.last_id!r} got {span} last id: {c.current.last_id!r}", flush=True)
+                print(await asyncio.to_thread(retrying, describe_events, lost), flush=True)
+        print(f"phases (epoch s): {marks}", flush=True)
         out["live"] = {
             "clients": len(clients),
             "events": len(expected),

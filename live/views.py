@@ -92,11 +92,14 @@ def _release_request_thread() -> None:
 
 
 #: Seconds within which an event may still commit after a later one (ids are
-#: given at insert, transactions commit out of id order): a stream's resume
-#: point lags this far behind, with the ids delivered since.
+#: given at insert, transactions commit out of id order): a stream treats an id
+#: below what it delivered as possibly still to come for this long.
 OVERLAP_SECONDS = 60.0
-#: At most this many delivered ids in a resume point.
+#: At most this many delivered ids in a resume point (the browser's ``Last-Event-ID``).
 RESUME_IDS = 50
+#: At most this many ids a stream remembers as delivered within the overlap (a bound on memory:
+#: a channel this busy pushes its floor up by count too).
+REMEMBERED_IDS = 5000
 
 
 def _resume_point(request: HttpRequest) -> tuple[int, set[int]] | None:
@@ -137,13 +140,19 @@ def _latest_id(channel: str) -> int:
 
 
 class _Resume:
-    """What a stream delivered: the floor and the ids above it (see :func:`_resume_point`)."""
+    """What a stream delivered: the floor and the ids above it (see :func:`_resume_point`).
+
+    In memory the floor lags by time only: an event delivered less than
+    :data:`OVERLAP_SECONDS` ago keeps every lower id open, however many events
+    followed it, so a transaction that commits (and publishes) late on a busy
+    channel is still delivered. The resume point handed to the browser is
+    bounded: its floor is raised so that at most :data:`RESUME_IDS` ids follow."""
 
     def __init__(self, floor: int, ids: set[int]) -> None:
         self.floor = floor
         now = time.monotonic()
-        self.window: deque[tuple[float, int]] = deque((now, i) for i in sorted(ids))
-        self.delivered: set[int] = set(ids)
+        self.window: deque[tuple[float, int]] = deque((now, i) for i in sorted(ids) if i > floor)
+        self.delivered: set[int] = {i for i in ids if i > floor}
 
     def seen(self, event_id: int) -> bool:
         return event_id <= self.floor or event_id in self.delivered
@@ -155,15 +164,27 @@ class _Resume:
 
     def advance(self) -> None:
         horizon = time.monotonic() - OVERLAP_SECONDS
-        while self.window and (self.window[0][0] < horizon or len(self.window) > RESUME_IDS):
-            _when, event_id = self.window.popleft()
+        window = self.window
+        while window and (window[0][0] < horizon or len(window) > REMEMBERED_IDS):
+            _when, event_id = window.popleft()
             self.floor = max(self.floor, event_id)
-        if len(self.delivered) > 5000:
+        if len(self.delivered) > len(window) * 2 + 64:
             self.delivered = {i for i in self.delivered if i > self.floor}
 
+    def _bounded(self) -> tuple[int, list[int]]:
+        ids = sorted({i for _when, i in self.window if i > self.floor})
+        if len(ids) > RESUME_IDS:
+            return ids[-RESUME_IDS - 1], ids[-RESUME_IDS:]
+        return self.floor, ids
+
+    def read_floor(self) -> int:
+        """Where a database read of missed events starts: the resume point's floor (a read covers
+        late commits among the last :data:`RESUME_IDS` ids, as a reconnection does)."""
+        return self._bounded()[0]
+
     def token(self) -> str:
-        ids = sorted(i for _when, i in self.window if i > self.floor)
-        return f"{self.floor}:{','.join(map(str, ids))}" if ids else str(self.floor)
+        floor, ids = self._bounded()
+        return f"{floor}:{','.join(map(str, ids))}" if ids else str(floor)
 
 
 async def stream(request: HttpRequest, prefix: str, object_id: int) -> StreamingHttpResponse:
@@ -194,7 +215,7 @@ async def stream(request: HttpRequest, prefix: str, object_id: int) -> Streaming
             return None
 
         async def catch_up() -> AsyncIterator[str]:
-            for message in await _db(_missed)(channel, resume.floor):
+            for message in await _db(_missed)(channel, resume.read_floor()):
                 if (chunk := deliver(message)) is not None:
                     yield chunk
 
@@ -225,6 +246,12 @@ async def stream(request: HttpRequest, prefix: str, object_id: int) -> Streaming
                     continue
                 if subscription.lost:
                     return  # events may have been missed: reconnect and catch up
+                if not live:
+                    # The hub is back while this stream was reading the database: one last
+                    # read covers what was published before the subscription, then live.
+                    live = hub.connected
+                    async for chunk in catch_up():
+                        yield chunk
                 if (chunk := deliver(message)) is not None:
                     yield chunk
         finally:

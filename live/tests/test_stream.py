@@ -184,3 +184,59 @@ def test_the_resume_point_lags_and_lists_what_it_delivered() -> None:
     resume.window = type(resume.window)((when - views.OVERLAP_SECONDS - 1, i) for when, i in resume.window)
     resume.advance()
     assert resume.token() == "14"
+
+
+def test_a_late_event_is_delivered_however_many_followed_it() -> None:
+    """A transaction that commits late on a busy channel: its event comes after 60 newer ones
+    and is still delivered (the floor lags by time); the browser's resume point stays bounded."""
+    from live import views
+
+    resume = views._Resume(100, set())
+    for event_id in range(102, 222, 2):  # 60 events delivered; 101 is still to commit
+        resume.add(event_id)
+    assert not resume.seen(101) and resume.seen(100) and resume.seen(150)
+    floor, _sep, ids = resume.token().partition(":")
+    assert len(ids.split(",")) == views.RESUME_IDS and int(floor) == 120
+    assert resume.read_floor() == 120  # a database read starts where a reconnection would
+    resume.add(101)
+    assert resume.seen(101)
+    # Once the overlap has passed, the floor moves up; the ids below it are forgotten in time.
+    resume.window = type(resume.window)((when - views.OVERLAP_SECONDS - 1, i) for when, i in resume.window)
+    resume.advance()
+    assert resume.floor == 220 and resume.token() == "220" and resume.seen(219) and not resume.seen(221)
+    for event_id in range(222, 422):
+        resume.add(event_id)
+    assert len(resume.delivered) <= 2 * len(resume.window) + 64
+
+
+@pytest.mark.django_db(transaction=True)
+def test_when_the_hub_comes_back_the_stream_reads_what_it_missed_first(table: Any, monkeypatch: Any) -> None:
+    """A stream opened while Redis was down reads the database every few seconds. The first event
+    the hub delivers once back comes with one last read: what was published while the hub was
+    not yet subscribed is not lost, even while events keep coming (no pause for a poll)."""
+    from live import views
+
+    thread = make_thread(table)
+    channel = f"thread:{thread.pk}"
+    start = publish(channel, "start", {})
+
+    async def down(_timeout: float) -> bool:
+        return False
+
+    monkeypatch.setattr(hub, "wait_connected", down)
+    monkeypatch.setattr(views, "POLL_SECONDS", 30.0)  # no poll within the test
+
+    async def go() -> list[str]:
+        response = await (await client_for(table.player)).get(
+            f"/live/thread/{thread.pk}/", headers={"Last-Event-ID": str(start.pk)}
+        )
+        reader = asyncio.ensure_future(read_events(response, 2, timeout=3))
+        while not hub.subscriber_count(channel):
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)  # the stream is in its polling wait
+        # Published to a Redis nobody in this process listened to yet: only in the database.
+        await sync_to_async(LiveEvent.objects.create)(channel=channel, kind="unheard", data={})
+        await sync_to_async(publish)(channel, "heard", {})  # the hub is back
+        return await reader
+
+    assert async_to_sync(go)() == ["unheard", "heard"]
