@@ -21,7 +21,7 @@ import json
 import logging
 import threading
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from typing import Any
 
 from django.conf import settings
@@ -37,6 +37,15 @@ PING_AFTER = 5.0
 SILENT_LIMIT = 15.0
 #: Seconds during which publishing skips a Redis that just failed.
 PUBLISH_RETRY_AFTER = 2.0
+#: Seconds between two reads of the database for events of the open streams' channels that the hub
+#: never heard: a write whose commit went through while its author saw an error (nobody published
+#: it), an event published while the publisher skipped a failing Redis. Once a sweep has read them,
+#: the streams receive them as late events.
+SWEEP_SECONDS = 15.0
+#: How far back a sweep reads (as a stream's overlap, ``live.views.OVERLAP_SECONDS``).
+SWEEP_WINDOW = 60.0
+#: Seconds an event is left to the normal path (commit, publish, Redis) before a sweep delivers it.
+SWEEP_SETTLE = 2.0
 
 
 class Subscription:
@@ -70,6 +79,12 @@ class Hub:
         #: Whether the Redis subscription is active (always true in-process).
         self._connected = False
         self._connected_event: asyncio.Event | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper_loop: asyncio.AbstractEventLoop | None = None
+        #: Event id -> when the hub dispatched it (within :data:`SWEEP_WINDOW`).
+        self._heard: dict[int, float] = {}
+        #: (when, the highest id heard then), one per sweep: where the next sweeps start.
+        self._marks: deque[tuple[float, int]] = deque()
 
     @property
     def connected(self) -> bool:
@@ -102,6 +117,7 @@ class Hub:
             self._subs[channel].add(sub)
         if settings.LIVE_BACKEND == "redis":
             self._ensure_listener()
+        self._ensure_sweeper()
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -122,6 +138,8 @@ class Hub:
         """Hand a message to every local stream of its channel (any thread)."""
         with self._lock:
             subs = list(self._subs.get(message["channel"], ()))
+            if subs:
+                self._heard[message["id"]] = time.monotonic()
         self._deliver(subs, message)
 
     def lose_subscription(self) -> None:
@@ -177,6 +195,67 @@ class Hub:
             if self._publish_down_until:
                 logger.warning("live: publishing to Redis again")
             self._publish_down_until = 0.0
+
+    # -- the sweep ---------------------------------------------------------------
+    def _ensure_sweeper(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self._sweeper is not None and not self._sweeper.done() and self._sweeper_loop is loop:
+            return
+        self._sweeper_loop = loop
+        self._sweeper = loop.create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            with self._lock:
+                if not self._subs:
+                    self._heard.clear()
+                    self._marks.clear()
+                    return  # nobody listens: the next stream starts a sweeper again
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database is down: the next sweep covers the same window
+                logger.info("live: sweep skipped (%s)", error)
+
+    async def sweep(self) -> int:
+        """Read the database for events of the open channels the hub did not hear, deliver them.
+
+        Reads ids above the highest id heard :data:`SWEEP_WINDOW` seconds ago (the first sweeps of
+        a process: above the newest id when its first stream opened, read once). Returns how many
+        events were delivered."""
+        now = time.monotonic()
+        with self._lock:
+            channels = list(self._subs)
+            horizon = now - SWEEP_WINDOW
+            for event_id in [i for i, when in self._heard.items() if when < horizon]:
+                del self._heard[event_id]
+            floor = None
+            while self._marks and self._marks[0][0] < horizon:
+                floor = self._marks.popleft()[1]
+            if floor is not None:
+                self._marks.appendleft((horizon, floor))  # still the floor until a newer mark ages
+            elif self._marks:
+                floor = self._marks[0][1]
+        if not channels:
+            return 0
+        if floor is None:
+            floor = await asyncio.to_thread(_newest_id)
+            with self._lock:
+                self._marks.append((now, floor))
+            return 0
+        messages = await asyncio.to_thread(_unheard_events, channels, floor, SWEEP_SETTLE)
+        with self._lock:
+            heard = self._heard
+            missed = [m for m in messages if m["id"] not in heard]
+            newest = max([floor, *heard.keys(), *(m["id"] for m in messages)])
+            self._marks.append((now, newest))
+        for message in missed:
+            if message["id"] not in heard:
+                logger.info("live: event %s of %s delivered by the sweep", message["id"], message["channel"])
+                self.dispatch(message)
+        return len(missed)
 
     # -- the Redis listener -----------------------------------------------------
     def _ensure_listener(self) -> None:
@@ -240,6 +319,39 @@ class Hub:
                     await client.aclose()
                 except Exception:
                     pass
+
+
+def _newest_id() -> int:
+    from django.db import connections
+
+    from live.models import LiveEvent
+
+    try:
+        return LiveEvent.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    finally:
+        connections.close_all()
+
+
+def _unheard_events(channels: list[str], floor: int, settle: float) -> list[dict[str, Any]]:
+    """Events of ``channels`` above ``floor``, older than ``settle`` seconds (index: channel, id)."""
+    from datetime import timedelta
+
+    from django.db import connections
+    from django.utils import timezone
+
+    from live.models import LiveEvent
+
+    cutoff = timezone.now() - timedelta(seconds=settle)
+    try:
+        messages: list[dict[str, Any]] = []
+        for start in range(0, len(channels), 500):
+            rows = LiveEvent.objects.filter(
+                channel__in=channels[start : start + 500], id__gt=floor, created__lte=cutoff
+            )
+            messages += [row.message() for row in rows.order_by("id")[:2000]]
+        return messages
+    finally:
+        connections.close_all()
 
 
 hub = Hub()

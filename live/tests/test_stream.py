@@ -240,3 +240,35 @@ def test_when_the_hub_comes_back_the_stream_reads_what_it_missed_first(table: An
         return await reader
 
     assert async_to_sync(go)() == ["unheard", "heard"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_event_nobody_published_reaches_the_streams_through_the_sweep(table: Any, monkeypatch: Any) -> None:
+    """A write whose commit went through while its author saw an error (the connection dropped
+    with the COMMIT): its event is in the database, nobody published it. The hub's sweep finds
+    it; an event the hub heard is not delivered twice."""
+    from live import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "SWEEP_SETTLE", 0.0)
+    thread = make_thread(table)
+    channel = f"thread:{thread.pk}"
+    start = publish(channel, "start", {})
+
+    async def go() -> tuple[list[str], list[int]]:
+        response = await (await client_for(table.player)).get(
+            f"/live/thread/{thread.pk}/", headers={"Last-Event-ID": str(start.pk)}
+        )
+        reader = asyncio.ensure_future(read_events(response, 3, timeout=3))
+        while not hub.subscriber_count(channel):
+            await asyncio.sleep(0.02)
+        delivered = [await hub.sweep()]  # the first sweep of the process notes where it starts
+        await sync_to_async(publish)(channel, "heard", {})
+        await sync_to_async(LiveEvent.objects.create)(channel=channel, kind="unpublished", data={})
+        await sync_to_async(LiveEvent.objects.create)(channel="thread:0", kind="elsewhere", data={})
+        delivered.append(await hub.sweep())
+        delivered.append(await hub.sweep())  # nothing new: nothing twice
+        return await reader, delivered
+
+    events, delivered = async_to_sync(go)()
+    assert events == ["heard", "unpublished"]
+    assert delivered == [0, 1, 0]
