@@ -212,6 +212,12 @@ class Hub:
                     self._heard.clear()
                     self._marks.clear()
                     return  # nobody listens: the next stream starts a sweeper again
+            if not self.connected:
+                # Redis is down: the streams read the database themselves, and the hub's first
+                # sweep once back starts afresh (the streams catch up as they go live).
+                with self._lock:
+                    self._marks.clear()
+                continue
             try:
                 await self.sweep()
             except asyncio.CancelledError:
@@ -252,9 +258,9 @@ class Hub:
             newest = max([floor, *heard.keys(), *(m["id"] for m in messages)])
             self._marks.append((now, newest))
         for message in missed:
-            if message["id"] not in heard:
-                logger.info("live: event %s of %s delivered by the sweep", message["id"], message["channel"])
-                self.dispatch(message)
+            self.dispatch(message)
+        if missed:
+            logger.info("live: the sweep delivered %d event(s) nobody published: %s", len(missed), missed[0]["id"])
         return len(missed)
 
     # -- the Redis listener -----------------------------------------------------
