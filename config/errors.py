@@ -9,15 +9,17 @@ a URL no route matches (404).
 Pages: Django's default handlers render the templates, but under ASGI the error handler
 may run outside the request's translation context (English on a French page). These
 wrappers activate the request's language first: the one ``LocaleMiddleware`` chose, else
-the cookie / ``Accept-Language`` (no database). The 500 page is rendered without a request
-context: no database, no context processor, no static file lookup.
+the cookie / ``Accept-Language`` (no database). The 500 page (503 while the database is away)
+is rendered without a request context: no database, no context processor, no static file lookup.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.template import loader
 from django.utils import translation
@@ -71,13 +73,45 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
         return defaults.page_not_found(request, exception)
 
 
+#: Seconds a reader is asked to wait before retrying while the database is away.
+RETRY_AFTER = 15
+
+
+def database_away() -> bool:
+    """Whether the exception being handled is the database being out of reach (a refused or
+    dropped connection, a pool that found none), not an error of ours.
+
+    Django calls the 500 handler while it handles the exception, so it is still current."""
+    error = sys.exc_info()[1]
+    return isinstance(error, OperationalError | InterfaceError)  # Django wraps the pool's timeout too
+
+
 @requires_csrf_token
 def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """500, or 503 with ``Retry-After`` while the database is away (a restart, a failover): the
+    page says so and that nothing was saved half-way; the API answers ``unavailable``."""
+    away = database_away()
     with translation.override(request_language(request)):
         if is_api(request):
+            if away:
+                response: HttpResponse = _json(
+                    "unavailable", _("The service is briefly unavailable: try again in a moment."), 503
+                )
+                response["Retry-After"] = str(RETRY_AFTER)
+                return response
             return _json("server_error", _("Server error: it has been logged."), 500)
         try:
-            body = loader.get_template("500.html").render({"LANGUAGE_CODE": translation.get_language()})
+            body = loader.get_template("503.html" if away else "500.html").render(
+                {
+                    "LANGUAGE_CODE": translation.get_language(),
+                    "retry_after": RETRY_AFTER,
+                    "retry_url": request.get_full_path() if request.method in ("GET", "HEAD") else "/",
+                }
+            )
         except Exception:  # even the template failed: Django's bare page
             return defaults.server_error(request)
+    if away:
+        response = HttpResponse(body, status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
     return HttpResponseServerError(body)

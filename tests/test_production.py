@@ -34,7 +34,19 @@ def _refused(request: HttpRequest) -> Any:
     raise PermissionDenied
 
 
-urlpatterns = [path("boom/", _boom), path("refused/", _refused), *config.urls.urlpatterns]
+def _database_away(request: HttpRequest) -> Any:
+    from django.db import OperationalError
+
+    raise OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
+
+
+urlpatterns = [
+    path("boom/", _boom),
+    path("refused/", _refused),
+    path("away/", _database_away),
+    path("api/v1/away/", _database_away),
+    *config.urls.urlpatterns,
+]
 handler403 = config.urls.handler403
 handler404 = config.urls.handler404
 handler500 = config.urls.handler500
@@ -91,6 +103,48 @@ def test_the_500_page_needs_no_database(production: Any, lang: str, title: str, 
     assert response.status_code == 500
     assert title in body and f'<html lang="{lang}">' in body and "Tablée" in body
     assert "Server Error (500)" not in body and "boom" not in body
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "retry"),
+    [("fr", "De retour dans un instant", "Réessayez dans 15 secondes."), ("en", "Back in a moment", "15 seconds")],
+)
+def test_while_the_database_is_away_pages_say_503_and_when_to_retry(
+    production: Any, lang: str, title: str, retry: str
+) -> None:
+    client = Client(raise_request_exception=False)
+    response = _get(client, "/away/?page=2", lang)
+    body = response.content.decode()
+    assert response.status_code == 503 and response["Retry-After"] == "15"
+    assert title in body and retry in body and f'<html lang="{lang}">' in body
+    assert 'href="/away/?page=2"' in body  # "try again" reloads the page
+    assert "Connection refused" not in body and "127.0.0.1" not in body
+    api = client.get("/api/v1/away/", HTTP_HOST="tablee.example.org", HTTP_X_FORWARDED_PROTO="https")
+    assert api.status_code == 503 and api["Retry-After"] == "15" and api.json()["code"] == "unavailable"
+    # A bug is still a 500.
+    assert _get(client, "/boom/", lang).status_code == 500
+
+
+@pytest.mark.django_db
+def test_a_member_s_page_during_a_database_outage_is_a_503(production: Any, monkeypatch: Any, table: Any) -> None:
+    """The outage hits the middleware (the session, the member) before any view."""
+    from django.db import OperationalError
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
+    client = Client(raise_request_exception=False)
+    client.force_login(table.player)
+
+    def refused(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(BaseDatabaseWrapper, "ensure_connection", refused)
+    from django.db import connections
+
+    for conn in connections.all():
+        monkeypatch.setattr(conn, "connection", None, raising=False)
+    response = _get(client, f"/campaigns/{table.campaign.pk}/")
+    assert response.status_code == 503, response.status_code
+    assert "Tablée" in response.content.decode()
 
 
 def test_the_health_check_answers_the_internal_address(production: Any, db: Any) -> None:
