@@ -187,6 +187,7 @@ class Load:
         return {
             "requests": len(inside),
             "5xx": sum(1 for s in inside if s >= 500),
+            "503": sum(1 for s in inside if s == 503),
             "network": sum(1 for s in inside if s == 0),
             "ok": sum(1 for s in inside if 200 <= s < 400),
         }
@@ -471,7 +472,8 @@ def report(out: dict[str, Any], label: str) -> None:
     print(f"live streams held by one process: {s['held']} of {s['asked']} asked")
     for name, w in out["outages"].items():
         print(
-            f"{name:<14} outage (+5 s): {w['requests']:>4} requests, {w['5xx']:>4} answered 5xx, "
+            f"{name:<14} outage (+5 s): {w['requests']:>4} requests, {w['5xx']:>4} answered 5xx "
+            f"({w.get('503', 0)} of them 503 'back in a moment'), "
             f"{w['network']:>3} network errors, {w['ok']:>4} ok"
         )
     live = out["live"]
