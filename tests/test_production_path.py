@@ -16,6 +16,7 @@ Marked ``services``: needs ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL``; CI s
 from __future__ import annotations
 
 import hashlib
+import http.client
 import http.cookies
 import io
 import json
@@ -195,7 +196,7 @@ class Browser:
 
     def request(
         self, path: str, *, data: bytes | None = None, headers: dict[str, str] | None = None, proxy: bool = True
-    ) -> tuple[int, dict[str, str], bytes]:
+    ) -> tuple[int, http.client.HTTPMessage, bytes]:
         all_headers = {"Host": HOST, "X-Forwarded-Proto": "https", "Accept-Language": "fr"} if proxy else {}
         all_headers.update(headers or {})
         if self.cookies:
@@ -206,10 +207,10 @@ class Browser:
         opener = urllib.request.build_opener(NoRedirect)
         try:
             with opener.open(req, timeout=30) as response:
-                status, head, body = response.status, dict(response.headers), response.read()
+                status, head, body = response.status, response.headers, response.read()  # case-insensitive
                 raw = response.headers.get_all("Set-Cookie") or []
         except urllib.error.HTTPError as error:
-            status, head, body = error.code, dict(error.headers), error.read()
+            status, head, body = error.code, error.headers, error.read()
             raw = error.headers.get_all("Set-Cookie") or []
         for line in raw:
             cookie = http.cookies.SimpleCookie(line)
@@ -217,15 +218,17 @@ class Browser:
                 self.cookies[key] = morsel.value
         return status, head, body
 
-    def get(self, path: str, **kw: Any) -> tuple[int, dict[str, str], bytes]:
+    def get(self, path: str, **kw: Any) -> tuple[int, http.client.HTTPMessage, bytes]:
         return self.request(path, **kw)
 
-    def post(self, path: str, fields: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+    def post(self, path: str, fields: dict[str, str]) -> tuple[int, http.client.HTTPMessage, bytes]:
         fields = {"csrfmiddlewaretoken": self.cookies.get("csrftoken", ""), **fields}
         body = urlencode(fields).encode()
         return self.request(path, data=body, headers={"Content-Type": "application/x-www-form-urlencoded"})
 
-    def upload(self, path: str, field: str, filename: str, content: bytes) -> tuple[int, dict[str, str], bytes]:
+    def upload(
+        self, path: str, field: str, filename: str, content: bytes
+    ) -> tuple[int, http.client.HTTPMessage, bytes]:
         boundary = uuid.uuid4().hex
         parts = [
             f'--{boundary}\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
