@@ -37,7 +37,7 @@ from rules.altaride.resolution import (
     roll_level,
     vig_min_malus,
 )
-from rules.altaride.schema import catalogue
+from rules.altaride.schema import catalogue_row
 from rules.base import (
     ACTION_KEY,
     Combatant,
@@ -216,7 +216,7 @@ def apply_damage(cid: str, state: dict[str, Any], pool: str, amount: int, change
 def _weapon(key: str, settings: dict[str, Any]) -> dict[str, Any] | None:
     if not key:
         return None
-    row = catalogue(settings, "weapon_catalogue").get(key)
+    row = catalogue_row(settings, "weapon_catalogue", key)
     if row is None:
         raise RulesError(
             [
@@ -327,7 +327,7 @@ def initiative(
         weapon_key = decl.get("weapon") or next(
             (w.get("key") for w in c.sheet.get("weapons") or [] if isinstance(w, dict)), ""
         )
-        row = catalogue(settings, "weapon_catalogue").get(str(weapon_key or ""))
+        row = catalogue_row(settings, "weapon_catalogue", str(weapon_key or ""))
         init_bonus = int((row or {}).get("initiative") or 0)
         natural = rng.randint(1, T.DIE)
         roll = evaluate(per + int(decl.get("modifier") or 0), natural, die_modifier=init_bonus)

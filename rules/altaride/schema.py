@@ -573,6 +573,20 @@ def catalogue(settings: dict[str, Any], name: str) -> dict[str, dict[str, Any]]:
     return result
 
 
+def catalogue_row(settings: dict[str, Any], name: str, key: str) -> dict[str, Any] | None:
+    """``catalogue(settings, name).get(key)`` without indexing the whole catalogue (a combat step
+    looks up one weapon and one skill per side): the last valid row of that key wins, as there."""
+    rows = settings.get(name) or []
+    if not isinstance(rows, list):
+        return catalogue(settings, name).get(key)
+    if not key:
+        return None
+    for row in reversed(rows):
+        if isinstance(row, dict) and row.get("key") == key and isinstance(row["key"], str):
+            return row
+    return None
+
+
 def formula_pending(formula: Any) -> bool:
     """A blank catalogue formula: left for the GM (see the module docstring)."""
     return formula is None or (isinstance(formula, str | list | tuple) and not "".join(map(str, formula)).strip())
@@ -583,7 +597,7 @@ def skill_formula(skill_item: dict[str, Any], settings: dict[str, Any]) -> list[
 
     A catalogue skill with a blank formula gives ``[]`` (Formule 0 until the GM
     sets it, module docstring); ``None`` means no usable formula at all."""
-    row = catalogue(settings, "skill_catalogue").get(str(skill_item.get("key", "")))
+    row = catalogue_row(settings, "skill_catalogue", str(skill_item.get("key", "")))
     if row is not None:
         if formula_pending(row.get("formula")):
             return []
@@ -592,7 +606,7 @@ def skill_formula(skill_item: dict[str, Any], settings: dict[str, Any]) -> list[
 
 
 def skill_name(key: str, settings: dict[str, Any]) -> str:
-    row = catalogue(settings, "skill_catalogue").get(key)
+    row = catalogue_row(settings, "skill_catalogue", key)
     return str(row.get("name") or key) if row else key
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.base import Msg, RandomSource, to_int
+from rules.base import LazyMsg, Msg, RandomSource, to_int
 from rules.sms.tables import DIE_MAX, QUALITY_LABELS, STAKE_BY_DIE, STAKES
 
 
@@ -228,27 +228,37 @@ def request_score(request: Mapping[str, Any], extra: int = 0) -> dict[str, Any]:
 
 
 def outcome_msg(out: Mapping[str, Any]) -> Msg:
-    """The sentence of a resolved die: success (automatic or rolled) or failure with its stake (L95-L126)."""
-    die = out.get("die", 0)
-    if out.get("success"):
-        if out.get("automatic"):
-            return Msg(
-                f"Réussite automatique (score {out['score']} contre D{die}).",
-                f"Automatic success (score {out['score']} against D{die}).",
+    """The sentence of a resolved die: success (automatic or rolled) or failure with its stake (L95-L126).
+
+    Written when read (:class:`rules.base.LazyMsg`), from the values ``out`` holds now."""
+    return LazyMsg(
+        _outcome_texts,
+        bool(out.get("success")),
+        bool(out.get("automatic")),
+        out.get("score"),
+        out.get("roll"),
+        out.get("die", 0),
+        out.get("stake", "none"),
+    )
+
+
+def _outcome_texts(success: bool, automatic: bool, score: Any, roll: Any, die: Any, stake_key: Any) -> tuple[str, str]:
+    if success:
+        if automatic:
+            return (
+                f"Réussite automatique (score {score} contre D{die}).",
+                f"Automatic success (score {score} against D{die}).",
             )
-        return Msg(
-            f"Réussite : {out['roll']} sur D{die} (score {out['score']}).",
-            f"Success: {out['roll']} on D{die} (score {out['score']}).",
-        )
-    stake = STAKES.get(out.get("stake", "none"), STAKES["none"])
-    if out.get("roll") is None:
-        return Msg(
+        return (f"Réussite : {roll} sur D{die} (score {score}).", f"Success: {roll} on D{die} (score {score}).")
+    stake = STAKES.get(stake_key, STAKES["none"])
+    if roll is None:
+        return (
             f"Échec automatique (D{die} inaccessible), {stake.fr}.",
             f"Automatic failure (D{die} out of reach), {stake.en}.",
         )
-    return Msg(
-        f"Échec : {out['roll']} sur D{die} (score {out['score']}), {stake.fr}.",
-        f"Failure: {out['roll']} on D{die} (score {out['score']}), {stake.en}.",
+    return (
+        f"Échec : {roll} sur D{die} (score {score}), {stake.fr}.",
+        f"Failure: {roll} on D{die} (score {score}), {stake.en}.",
     )
 
 

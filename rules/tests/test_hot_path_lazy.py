@@ -224,3 +224,27 @@ def test_an_exchange_accumulates_wounds_by_the_pair_rule(
     if expected != before:
         assert changes["wounds"] == expected
     assert result.summary.get("fr") and result.summary == Msg(result.summary.fr, result.summary.en)
+
+
+# ---------------------------------------------------------------- Altaride catalogue lookups
+_rows = st.lists(
+    st.one_of(
+        st.fixed_dictionaries({"key": st.sampled_from(["epee", "dague", "", 3, None]), "n": st.integers(0, 3)}),
+        st.sampled_from([None, "epee", 4, ["epee"]]),
+    ),
+    max_size=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(_rows, st.dictionaries(st.sampled_from(["epee", "dague"]), st.just({"n": 1})), st.just("x")),
+    st.sampled_from(["epee", "dague", "arc", ""]),
+)
+def test_a_catalogue_row_is_the_indexed_catalogue_s(rows: Any, key: str) -> None:
+    from rules.altaride.schema import catalogue, catalogue_row
+
+    cfg = {"weapon_catalogue": rows}
+    expected = catalogue(cfg, "weapon_catalogue").get(key)
+    got = catalogue_row(cfg, "weapon_catalogue", key)
+    assert got == expected and (got is expected or not isinstance(rows, list))
