@@ -22,6 +22,7 @@ import logging
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from django.conf import settings
@@ -198,11 +199,7 @@ class Hub:
 
     # -- the sweep ---------------------------------------------------------------
     def _ensure_sweeper(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._sweeper is not None and not self._sweeper.done() and self._sweeper_loop is loop:
-            return
-        self._sweeper_loop = loop
-        self._sweeper = loop.create_task(self._sweep_forever())
+        self._sweeper, self._sweeper_loop = _running(self._sweeper, self._sweeper_loop, self._sweep_forever)
 
     async def _sweep_forever(self) -> None:
         while True:
@@ -265,11 +262,7 @@ class Hub:
 
     # -- the Redis listener -----------------------------------------------------
     def _ensure_listener(self) -> None:
-        loop = asyncio.get_running_loop()
-        if self._listener is not None and not self._listener.done() and self._listener_loop is loop:
-            return
-        self._listener_loop = loop
-        self._listener = loop.create_task(self._listen())
+        self._listener, self._listener_loop = _running(self._listener, self._listener_loop, self._listen)
 
     async def _listen(self) -> None:
         import redis.asyncio as aioredis
@@ -325,6 +318,19 @@ class Hub:
                     await client.aclose()
                 except Exception:
                     pass
+
+
+def _running(
+    task: asyncio.Task[None] | None,
+    loop: asyncio.AbstractEventLoop | None,
+    start: Callable[[], Coroutine[Any, Any, None]],
+) -> tuple[asyncio.Task[None], asyncio.AbstractEventLoop]:
+    """``task`` if it runs on the current loop, else ``start()`` as a new task there (a test's
+    loop ends with its test; the server's lives as long as the process)."""
+    current = asyncio.get_running_loop()
+    if task is not None and not task.done() and loop is current:
+        return task, current
+    return current.create_task(start()), current
 
 
 def _newest_id() -> int:
