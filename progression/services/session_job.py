@@ -17,7 +17,9 @@ the campaign from the append-only ledger, set-based:
    report it on the ``campaign:<id>`` live channel (GMs only).
 
 Then one campaign-wide step (:mod:`progression.hooks`, e.g. Ambre's secret
-ranks; :func:`apply_campaign_step`). Running it twice gives the same rows; a
+ranks; :func:`apply_campaign_step`); a system that has one gets its balances
+written there, once, whole (the chunks' rows with the step's state), not by
+the chunks. Running it twice gives the same rows; a
 run killed mid-way and retried gives the same balances as an uninterrupted
 one: whatever committed is recomputed identically, whatever did not is redone.
 """
@@ -161,8 +163,8 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
             number=number,
         )
         seen: dict[int, Character] = {}
-        # With a campaign step, each balance's state is written once, whole, by the step.
-        chunk_states: dict[int, dict[str, Any]] | None = {} if step is not None else None
+        # With a campaign step, each balance is written once, whole (its state completed), by the step.
+        pending: dict[int, dict[str, Any]] | None = {} if step is not None else None
         size = chunk_size()
         for start in range(0, len(pks), size):
             chunk = pks[start : start + size]
@@ -175,7 +177,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
                     settings=settings,
                     number=number,
                     done_before=start,
-                    states=chunk_states,
+                    pending=pending,
                 )
             for offset, character in enumerate(done, start=start + 1):
                 checkpoint(run, offset, character)
@@ -184,7 +186,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         stream.close()
         if step is not None and seen:
             with cyclic_gc_paused():
-                apply_campaign_step(run, step, seen, settings, chunk_states or {})
+                apply_campaign_step(run, step, seen, settings, pending or {})
     except LeaseLost:
         logger.warning("progression: run %s was taken over by another worker; this one stops", run.pk)
         return {**_run_data(run), "status": "taken-over"}
@@ -251,7 +253,7 @@ def recalculate_chunk(
     number: int = 0,
     done_before: int = 0,
     announce: bool = True,
-    states: dict[int, dict[str, Any]] | None = None,
+    pending: dict[int, dict[str, Any]] | None = None,
 ) -> list[Character]:
     """A chunk of characters in one transaction, set-based: a constant number of queries.
 
@@ -266,10 +268,11 @@ def recalculate_chunk(
 
     Every computation of the chunk is one call of the rules
     (``RuleSystem.apply_progression_many``), and the balances' meaning
-    (``balance_state``) one call per distinct balances. With ``states`` (a
-    campaign step follows) an existing balance keeps its stored state and the
-    chunk's goes into ``states``: the step writes the whole state once
-    (:func:`apply_campaign_step`).
+    (``balance_state``) one call per distinct balances. With ``pending`` (a
+    campaign step follows) the chunk's balance rows go into ``pending`` instead:
+    the step completes their state and writes each balance once, whole
+    (:func:`apply_campaign_step`): a balance is never seen with the new sums and
+    the old ranks, nor written twice.
     """
     session = run.session
     with transaction.atomic():
@@ -352,10 +355,10 @@ def recalculate_chunk(
             )
         if changed_sheets:
             save_sheets(changed_sheets, reason="progression")
-        if states is not None:
-            states.update((row["character_id"], row["state"]) for row in balance_rows)
-        update = BALANCE_FIELDS if states is None else [f for f in BALANCE_FIELDS if f != "state"]
-        bulk.insert_rows(CharacterBalance, balance_rows, conflict=["character"], update=update)
+        if pending is not None:
+            pending.update((row["character_id"], row) for row in balance_rows)
+        else:
+            bulk.insert_rows(CharacterBalance, balance_rows, conflict=["character"], update=BALANCE_FIELDS)
         bulk.insert_rows(SessionResult, result_rows, conflict=["session", "character"], update=RESULT_FIELDS)
         done = done_before + len(pks)
         _heartbeat(run, done=done)
@@ -428,18 +431,20 @@ def apply_campaign_step(
     step: Any,
     characters: dict[int, Character],
     settings: dict[str, Any],
-    chunk_states: dict[int, dict[str, Any]],
+    balances: dict[int, dict[str, Any]],
 ) -> None:
     """The campaign-wide step (Ambre ladders), in one transaction.
 
     ``characters`` are the characters as the chunks left them. Their rows are
     locked (ids and versions only: one query); a character whose sheet changed
     since its chunk is read again. The rules compute the step over every sheet;
-    the sheets they change are stored (:func:`save_sheets`) and each balance's
-    state, the chunk's (``chunk_states``) with the step's over it, written in one
-    UPDATE of the rows whose state changes (none when a rerun finds the same).
+    the sheets they change are stored (:func:`save_sheets`) and each balance,
+    the chunk's row (``balances``, see :func:`recalculate_chunk`) with the step's
+    state over the chunk's, upserted whole in one statement per
+    :data:`progression.bulk.BATCH` (``INSERT … ON CONFLICT DO UPDATE``).
     """
     with transaction.atomic():
+        _heartbeat(run)  # the balances are written here: only by the worker that holds the run
         versions = dict(
             Character.objects.select_for_update()
             .filter(pk__in=list(characters))
@@ -453,20 +458,20 @@ def apply_campaign_step(
         sheets = {pk: character.current_sheet() for pk, character in current.items()}
         outcome = step(sheets, settings)
         new_sheets: list[tuple[Character, dict[str, Any]]] = []
-        states = {pk: dict(state) for pk, state in chunk_states.items() if pk in current}
+        states = {pk: dict(row["state"]) for pk, row in balances.items() if pk in current}
         for pk, item in outcome.items():
             if pk not in current:
                 continue
             new_sheet = item.get("sheet")
             if isinstance(new_sheet, dict) and new_sheet != sheets[pk]:
                 new_sheets.append((current[pk], new_sheet))
-            if item.get("state"):
-                states.setdefault(pk, {}).update(item["state"])
+            if item.get("state") and pk in states:
+                states[pk].update(item["state"])
         if new_sheets:
             save_sheets(new_sheets, reason="progression-ranks")
-        bulk.update_rows(
+        bulk.insert_rows(
             CharacterBalance,
-            "character_id",
-            [{"character_id": pk, "state": state} for pk, state in states.items()],
-            only_changed=True,
+            [{**balances[pk], "state": state} for pk, state in states.items()],
+            conflict=["character"],
+            update=BALANCE_FIELDS,
         )
