@@ -37,8 +37,8 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db.models import CharField, F, Q, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
 import rules
@@ -146,8 +146,8 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         numbers = dict(PlaySession.objects.filter(campaign=campaign).values_list("pk", "number"))
     written: set[int] = set()
     if lines:
-        keys = {f"progression:award:{pk}": pk for items in lines.values() for pk in (line.pk for line in items)}
-        written = {keys[k] for k in LedgerEntry.objects.filter(key__in=list(keys)).values_list("key", flat=True)}
+        keys = {line.ledger_key: line.pk for items in lines.values() for line in items}
+        written = {keys[k] for k in _written_award_keys(session) if k in keys}
     step = campaign_step(system)
     closed_at = (session.closed_at or now) if session is not None else now
     number = numbers.get(session.pk, session.number) if session is not None else 0
@@ -230,6 +230,18 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     return _run_data(current)
 
 
+def _written_award_keys(session: PlaySession) -> list[str]:
+    """The ledger keys of the session's award lines already in the ledger: one query, the keys
+    computed by the database from the lines (not a thousand of them sent back as parameters)."""
+    award_keys = (
+        SessionAward.objects.filter(session=session)
+        .order_by()
+        .annotate(ledger_key=Concat(Value(SessionAward.LEDGER_KEY_PREFIX), Cast("pk", CharField())))
+        .values("ledger_key")
+    )
+    return list(LedgerEntry.objects.filter(key__in=award_keys).order_by().values_list("key", flat=True))
+
+
 def _result_dict(result: rules.base.ProgressionResult) -> dict[str, Any]:
     return {
         "balances": {k: int(v) for k, v in result.balances.items()},
@@ -276,7 +288,17 @@ def recalculate_chunk(
     """
     session = run.session
     with transaction.atomic():
-        locked = list(Character.objects.select_for_update().filter(pk__in=pks).order_by("pk").only(*JOB_FIELDS))
+        # The chunk's ids are consecutive among the campaign's: a range, not a list of parameters; the
+        # range's other rows (drafts, characters approved since the run started) are left out here.
+        wanted = set(pks)
+        locked = [
+            character
+            for character in Character.objects.select_for_update()
+            .filter(campaign_id=run.campaign_id, pk__gte=pks[0], pk__lte=pks[-1])
+            .order_by("pk")
+            .only(*JOB_FIELDS)
+            if character.pk in wanted
+        ]
         # Every computation of the chunk in one call of the rules: now, and for the session's result
         # "at the session" (ranks up to its number) and "before" (below it) when they differ from now.
         items: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
@@ -445,12 +467,15 @@ def apply_campaign_step(
     """
     with transaction.atomic():
         _heartbeat(run)  # the balances are written here: only by the worker that holds the run
-        versions = dict(
-            Character.objects.select_for_update()
-            .filter(pk__in=list(characters))
+        # The campaign's rows (not a thousand ids as parameters); those the chunks did not see are left out.
+        versions = {
+            pk: version
+            for pk, version in Character.objects.select_for_update()
+            .filter(campaign_id=run.campaign_id, pk__gte=min(characters), pk__lte=max(characters))
             .order_by("pk")
             .values_list("pk", "version")
-        )
+            if pk in characters
+        }
         stale = [pk for pk, version in versions.items() if characters[pk].version != version]
         current = {pk: characters[pk] for pk in versions}
         if stale:
