@@ -33,7 +33,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings as django_settings
 from django.db import InterfaceError, OperationalError, transaction
@@ -73,6 +73,24 @@ JOB_FIELDS = (
     "status",
     "version",
 )
+
+
+class AwardLine(NamedTuple):
+    """What the job reads of a :class:`SessionAward` (plain rows: no model instance per line)."""
+
+    pk: int
+    character_id: int
+    code: str
+    currency: str
+    amount: int
+    kind: str
+    note: str
+    data: dict[str, Any]
+    created_by_id: int | None
+
+    @property
+    def ledger_key(self) -> str:
+        return f"{SessionAward.LEDGER_KEY_PREFIX}{self.pk}"
 
 
 def checkpoint(run: RecalculationRun, index: int, character: Character) -> None:
@@ -138,10 +156,11 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     start_revision = run.revision
     system = campaign.rule_system
     settings = campaign.system_settings or {}
-    lines: dict[int, list[SessionAward]] = defaultdict(list)
+    lines: dict[int, list[AwardLine]] = defaultdict(list)
     numbers: dict[int, int] = {}
     if session is not None:
-        for line in SessionAward.objects.filter(session=session).order_by("pk"):
+        for row in SessionAward.objects.filter(session=session).order_by("pk").values_list(*AwardLine._fields):
+            line = AwardLine(*row)
             lines[line.character_id].append(line)
         numbers = dict(PlaySession.objects.filter(campaign=campaign).values_list("pk", "number"))
     written: set[int] = set()
@@ -396,7 +415,10 @@ RESULT_FIELDS = ["before", "after", "flags", "notes", "state", "run_id", "comput
 
 
 def append_awards(
-    pks: list[int], lines: dict[int, list[SessionAward]], written: set[int] | frozenset[int], session: Any
+    pks: list[int],
+    lines: dict[int, list[AwardLine]] | dict[int, list[SessionAward]],
+    written: set[int] | frozenset[int],
+    session: Any,
 ) -> None:
     """The confirmed award lines of these characters not yet in the ledger (``written``: already
     there), in one transaction of ``INSERT … ON CONFLICT DO NOTHING`` (the ledger key makes each

@@ -144,3 +144,27 @@ def test_the_job_finds_the_award_lines_already_in_the_ledger() -> None:
     assert sorted(_written_award_keys(session)) == sorted(f"progression:award:{line.pk}" for line in lines)
     assert sorted(line.ledger_key for line in lines) == sorted(_written_award_keys(session))
     assert len(_written_award_keys(other.session)) == 2
+
+
+def test_an_award_line_goes_to_the_ledger_as_it_is() -> None:
+    from characters.models import LedgerEntry
+
+    run = _campaign("ambre", 2, "a")
+    character = SessionAward.objects.filter(session=run.session).first().character
+    line = SessionAward.objects.create(
+        session=run.session,
+        character=character,
+        code="gm_extra",
+        currency="karma",
+        amount=2,
+        kind="gm_award",
+        note="Bravoure « é »",
+        data={"reason": "duel", "n": 2},
+        created_by=run.campaign.created_by,
+    )
+    assert services.run_recalculation(run.pk)["status"] == "done"
+    entry = LedgerEntry.objects.get(key=f"progression:award:{line.pk}")
+    assert (entry.character_id, entry.currency, entry.amount, entry.kind) == (line.character_id, "karma", 2, "gm_award")
+    assert (entry.session_id, entry.created_by_id, entry.note) == (run.session_id, line.created_by_id, "Bravoure « é »")
+    assert entry.data == {"reason": "duel", "n": 2, "award_line": line.pk, "code": "gm_extra"}
+    assert entry.approval == LedgerEntry.Approval.APPROVED
