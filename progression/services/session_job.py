@@ -488,7 +488,6 @@ def apply_campaign_step(
     :data:`progression.bulk.BATCH` (``INSERT … ON CONFLICT DO UPDATE``).
     """
     with transaction.atomic():
-        _heartbeat(run)  # the balances are written here: only by the worker that holds the run
         # The campaign's rows (not a thousand ids as parameters); those the chunks did not see are left out.
         versions = {
             pk: version
@@ -498,6 +497,9 @@ def apply_campaign_step(
             .values_list("pk", "version")
             if pk in characters
         }
+        # The balances are written here: only by the worker that holds the run (the characters locked
+        # first, then the run's row, as in the chunks).
+        _heartbeat(run)
         stale = [pk for pk, version in versions.items() if characters[pk].version != version]
         current = {pk: characters[pk] for pk in versions}
         if stale:
