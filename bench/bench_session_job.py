@@ -70,7 +70,11 @@ def build(size: int, entries: int, tag: str) -> int:
     characters = []
     for n in range(size):
         sheet = {**base, "attributes": {"psy": n % 40, "phy": (n * 7) % 50, "end": 0, "cbt": (n * 3) % 30}}
-        sheet["ladder"] = {"phy": {"public_position": n + 1}}
+        # The ladder as the app leaves it after the creation auction (systems/ambre/services.py): every
+        # attribute's public position and the points it was compared with, never the GMs' true position
+        # (a sheet still holding the default's ``true_position`` is rewritten by the job's first run).
+        sheet["ladder"] = {attr: {"public_position": None, "public_points": None} for attr in base["ladder"]}
+        sheet["ladder"]["phy"] = {"public_position": n + 1, "public_points": sheet["attributes"]["phy"]}
         characters.append(
             Character(
                 campaign=campaign,
@@ -91,6 +95,10 @@ def build(size: int, entries: int, tag: str) -> int:
             amount = 100 if i == 0 else (-2 if i % 3 == 0 else 1)
             rows.append(LedgerEntry(character=character, currency="karma", amount=amount, kind=kind, note="bench"))
     LedgerEntry.objects.bulk_create(rows, batch_size=2000)
+    # The history above was written before the session closed (as in a campaign: the job runs after the
+    # close): written after it, every line would rank after the session and the job would compute each
+    # character three times (now, at the session, before it) instead of twice.
+    PlaySession.objects.filter(pk=session.pk).update(closed_at=timezone.now())
     SessionAward.objects.bulk_create(
         [
             SessionAward(

@@ -54,9 +54,13 @@ def _record(fields: list[Any]) -> str:
 
 
 def _document(rows: list[dict[str, Any]], names: list[str], fields: list[Any]) -> str:
-    """The rows as one JSON array of objects keyed by column (JSON fields nested as they are)."""
+    """The rows as one JSON array of objects keyed by column (JSON fields nested as they are). Rows
+    whose keys are the columns already (attnames: ``character_id``) are encoded as they are, not
+    copied; the job's values are plain JSON (no cycle to look for)."""
     columns = [f.column for f in fields]
-    return json.dumps([{c: row[n] for c, n in zip(columns, names, strict=True)} for row in rows], cls=_Encoder)
+    if columns != names or any(len(row) != len(names) for row in rows):
+        rows = [{c: row[n] for c, n in zip(columns, names, strict=True)} for row in rows]
+    return json.dumps(rows, cls=_Encoder, check_circular=False)
 
 
 def insert_rows(
@@ -81,22 +85,20 @@ def insert_rows(
             )
         model._default_manager.bulk_create([model(**row) for row in rows], batch_size=BATCH, **options)
         return
-    # As ``bulk_create`` does: the time of the write in ``auto_now``/``auto_now_add`` fields.
+    # As ``bulk_create`` does: the time of the write in ``auto_now``/``auto_now_add`` fields, here
+    # one parameter of the statement (not a copy of every row with the time in it).
     stamped = [
-        f.attname
-        for f in model._meta.concrete_fields
-        if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        f for f in model._meta.concrete_fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
     ]
-    if stamped:
-        now = timezone.now()
-        rows = [{**row, **dict.fromkeys(stamped, now)} for row in rows]
-        names = list(rows[0])
+    names = [n for n in names if n not in {f.attname for f in stamped} | {f.name for f in stamped}]
     quote = connection.ops.quote_name
     fields = _fields(model, names)
-    columns = ", ".join(quote(f.column) for f in fields)
+    columns = ", ".join(quote(f.column) for f in [*fields, *stamped])
+    values = ", ".join([*(quote(f.column) for f in fields), *(f"%s::{f.db_type(connection)}" for f in stamped)])
+    stamps = [connection.ops.adapt_datetimefield_value(timezone.now())] * len(stamped)
     sql = (
         f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
-        f"SELECT {columns} FROM jsonb_to_recordset(%s::jsonb) AS x({_record(fields)})"
+        f"SELECT {values} FROM jsonb_to_recordset(%s::jsonb) AS x({_record(fields)})"
     )
     if conflict is not None:
         target = ", ".join(quote(f.column) for f in _fields(model, conflict))
@@ -107,7 +109,7 @@ def insert_rows(
             sql += f" ON CONFLICT ({target}) DO NOTHING"
     with connection.cursor() as cursor:
         for start in range(0, len(rows), BATCH):
-            cursor.execute(sql, [_document(rows[start : start + BATCH], names, fields)])
+            cursor.execute(sql, [*stamps, _document(rows[start : start + BATCH], names, fields)])
 
 
 def update_rows(model: type[Model], key: str, rows: list[dict[str, Any]], *, only_changed: bool = False) -> None:

@@ -59,6 +59,8 @@ class SessionAward(AppendOnlyModel):
 
     edit_refused = "An award line is never edited; append a correction."
     delete_refused = "An award line is never deleted; append a correction."
+    #: A line's ledger entry is keyed ``progression:award:<line id>`` (:attr:`ledger_key`): it counts once.
+    LEDGER_KEY_PREFIX = "progression:award:"
 
     session = models.ForeignKey("campaigns.PlaySession", on_delete=models.PROTECT, related_name="awards")
     character = models.ForeignKey("characters.Character", on_delete=models.PROTECT, related_name="session_awards")
@@ -86,7 +88,7 @@ class SessionAward(AppendOnlyModel):
 
     @property
     def ledger_key(self) -> str:
-        return f"progression:award:{self.pk}"
+        return f"{self.LEDGER_KEY_PREFIX}{self.pk}"
 
 
 class RecalculationRun(models.Model):

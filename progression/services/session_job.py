@@ -17,7 +17,9 @@ the campaign from the append-only ledger, set-based:
    report it on the ``campaign:<id>`` live channel (GMs only).
 
 Then one campaign-wide step (:mod:`progression.hooks`, e.g. Ambre's secret
-ranks; :func:`apply_campaign_step`). Running it twice gives the same rows; a
+ranks; :func:`apply_campaign_step`); a system that has one gets its balances
+written there, once, whole (the chunks' rows with the step's state), not by
+the chunks. Running it twice gives the same rows; a
 run killed mid-way and retried gives the same balances as an uninterrupted
 one: whatever committed is recomputed identically, whatever did not is redone.
 """
@@ -31,12 +33,12 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings as django_settings
 from django.db import InterfaceError, OperationalError, transaction
-from django.db.models import F, Q, Value
-from django.db.models.functions import Coalesce
+from django.db.models import CharField, F, Q, Value
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.utils import timezone
 
 import rules
@@ -71,6 +73,24 @@ JOB_FIELDS = (
     "status",
     "version",
 )
+
+
+class AwardLine(NamedTuple):
+    """What the job reads of a :class:`SessionAward` (plain rows: no model instance per line)."""
+
+    pk: int
+    character_id: int
+    code: str
+    currency: str
+    amount: int
+    kind: str
+    note: str
+    data: dict[str, Any]
+    created_by_id: int | None
+
+    @property
+    def ledger_key(self) -> str:
+        return f"{SessionAward.LEDGER_KEY_PREFIX}{self.pk}"
 
 
 def checkpoint(run: RecalculationRun, index: int, character: Character) -> None:
@@ -136,16 +156,17 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     start_revision = run.revision
     system = campaign.rule_system
     settings = campaign.system_settings or {}
-    lines: dict[int, list[SessionAward]] = defaultdict(list)
+    lines: dict[int, list[AwardLine]] = defaultdict(list)
     numbers: dict[int, int] = {}
     if session is not None:
-        for line in SessionAward.objects.filter(session=session).order_by("pk"):
+        for row in SessionAward.objects.filter(session=session).order_by("pk").values_list(*AwardLine._fields):
+            line = AwardLine(*row)
             lines[line.character_id].append(line)
         numbers = dict(PlaySession.objects.filter(campaign=campaign).values_list("pk", "number"))
     written: set[int] = set()
     if lines:
-        keys = {f"progression:award:{pk}": pk for items in lines.values() for pk in (line.pk for line in items)}
-        written = {keys[k] for k in LedgerEntry.objects.filter(key__in=list(keys)).values_list("key", flat=True)}
+        keys = {line.ledger_key: line.pk for items in lines.values() for line in items}
+        written = {keys[k] for k in _written_award_keys(session) if k in keys}
     step = campaign_step(system)
     closed_at = (session.closed_at or now) if session is not None else now
     number = numbers.get(session.pk, session.number) if session is not None else 0
@@ -161,8 +182,8 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
             number=number,
         )
         seen: dict[int, Character] = {}
-        # With a campaign step, each balance's state is written once, whole, by the step.
-        chunk_states: dict[int, dict[str, Any]] | None = {} if step is not None else None
+        # With a campaign step, each balance is written once, whole (its state completed), by the step.
+        pending: dict[int, dict[str, Any]] | None = {} if step is not None else None
         size = chunk_size()
         for start in range(0, len(pks), size):
             chunk = pks[start : start + size]
@@ -175,7 +196,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
                     settings=settings,
                     number=number,
                     done_before=start,
-                    states=chunk_states,
+                    pending=pending,
                 )
             for offset, character in enumerate(done, start=start + 1):
                 checkpoint(run, offset, character)
@@ -184,7 +205,7 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
         stream.close()
         if step is not None and seen:
             with cyclic_gc_paused():
-                apply_campaign_step(run, step, seen, settings, chunk_states or {})
+                apply_campaign_step(run, step, seen, settings, pending or {})
     except LeaseLost:
         logger.warning("progression: run %s was taken over by another worker; this one stops", run.pk)
         return {**_run_data(run), "status": "taken-over"}
@@ -228,6 +249,18 @@ def run_recalculation(run_id: int) -> dict[str, Any]:
     return _run_data(current)
 
 
+def _written_award_keys(session: PlaySession) -> list[str]:
+    """The ledger keys of the session's award lines already in the ledger: one query, the keys
+    computed by the database from the lines (not a thousand of them sent back as parameters)."""
+    award_keys = (
+        SessionAward.objects.filter(session=session)
+        .order_by()
+        .annotate(ledger_key=Concat(Value(SessionAward.LEDGER_KEY_PREFIX), Cast("pk", CharField())))
+        .values("ledger_key")
+    )
+    return list(LedgerEntry.objects.filter(key__in=award_keys).order_by().values_list("key", flat=True))
+
+
 def _result_dict(result: rules.base.ProgressionResult) -> dict[str, Any]:
     return {
         "balances": {k: int(v) for k, v in result.balances.items()},
@@ -251,7 +284,7 @@ def recalculate_chunk(
     number: int = 0,
     done_before: int = 0,
     announce: bool = True,
-    states: dict[int, dict[str, Any]] | None = None,
+    pending: dict[int, dict[str, Any]] | None = None,
 ) -> list[Character]:
     """A chunk of characters in one transaction, set-based: a constant number of queries.
 
@@ -266,14 +299,25 @@ def recalculate_chunk(
 
     Every computation of the chunk is one call of the rules
     (``RuleSystem.apply_progression_many``), and the balances' meaning
-    (``balance_state``) one call per distinct balances. With ``states`` (a
-    campaign step follows) an existing balance keeps its stored state and the
-    chunk's goes into ``states``: the step writes the whole state once
-    (:func:`apply_campaign_step`).
+    (``balance_state``) one call per distinct balances. With ``pending`` (a
+    campaign step follows) the chunk's balance rows go into ``pending`` instead:
+    the step completes their state and writes each balance once, whole
+    (:func:`apply_campaign_step`): a balance is never seen with the new sums and
+    the old ranks, nor written twice.
     """
     session = run.session
     with transaction.atomic():
-        locked = list(Character.objects.select_for_update().filter(pk__in=pks).order_by("pk").only(*JOB_FIELDS))
+        # The chunk's ids are consecutive among the campaign's: a range, not a list of parameters; the
+        # range's other rows (drafts, characters approved since the run started) are left out here.
+        wanted = set(pks)
+        locked = [
+            character
+            for character in Character.objects.select_for_update()
+            .filter(campaign_id=run.campaign_id, pk__gte=pks[0], pk__lte=pks[-1])
+            .order_by("pk")
+            .only(*JOB_FIELDS)
+            if character.pk in wanted
+        ]
         # Every computation of the chunk in one call of the rules: now, and for the session's result
         # "at the session" (ranks up to its number) and "before" (below it) when they differ from now.
         items: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
@@ -352,10 +396,10 @@ def recalculate_chunk(
             )
         if changed_sheets:
             save_sheets(changed_sheets, reason="progression")
-        if states is not None:
-            states.update((row["character_id"], row["state"]) for row in balance_rows)
-        update = BALANCE_FIELDS if states is None else [f for f in BALANCE_FIELDS if f != "state"]
-        bulk.insert_rows(CharacterBalance, balance_rows, conflict=["character"], update=update)
+        if pending is not None:
+            pending.update((row["character_id"], row) for row in balance_rows)
+        else:
+            bulk.insert_rows(CharacterBalance, balance_rows, conflict=["character"], update=BALANCE_FIELDS)
         bulk.insert_rows(SessionResult, result_rows, conflict=["session", "character"], update=RESULT_FIELDS)
         done = done_before + len(pks)
         _heartbeat(run, done=done)
@@ -371,7 +415,10 @@ RESULT_FIELDS = ["before", "after", "flags", "notes", "state", "run_id", "comput
 
 
 def append_awards(
-    pks: list[int], lines: dict[int, list[SessionAward]], written: set[int] | frozenset[int], session: Any
+    pks: list[int],
+    lines: dict[int, list[AwardLine]] | dict[int, list[SessionAward]],
+    written: set[int] | frozenset[int],
+    session: Any,
 ) -> None:
     """The confirmed award lines of these characters not yet in the ledger (``written``: already
     there), in one transaction of ``INSERT … ON CONFLICT DO NOTHING`` (the ledger key makes each
@@ -428,24 +475,31 @@ def apply_campaign_step(
     step: Any,
     characters: dict[int, Character],
     settings: dict[str, Any],
-    chunk_states: dict[int, dict[str, Any]],
+    balances: dict[int, dict[str, Any]],
 ) -> None:
     """The campaign-wide step (Ambre ladders), in one transaction.
 
     ``characters`` are the characters as the chunks left them. Their rows are
     locked (ids and versions only: one query); a character whose sheet changed
     since its chunk is read again. The rules compute the step over every sheet;
-    the sheets they change are stored (:func:`save_sheets`) and each balance's
-    state, the chunk's (``chunk_states``) with the step's over it, written in one
-    UPDATE of the rows whose state changes (none when a rerun finds the same).
+    the sheets they change are stored (:func:`save_sheets`) and each balance,
+    the chunk's row (``balances``, see :func:`recalculate_chunk`) with the step's
+    state over the chunk's, upserted whole in one statement per
+    :data:`progression.bulk.BATCH` (``INSERT … ON CONFLICT DO UPDATE``).
     """
     with transaction.atomic():
-        versions = dict(
-            Character.objects.select_for_update()
-            .filter(pk__in=list(characters))
+        # The campaign's rows (not a thousand ids as parameters); those the chunks did not see are left out.
+        versions = {
+            pk: version
+            for pk, version in Character.objects.select_for_update()
+            .filter(campaign_id=run.campaign_id, pk__gte=min(characters), pk__lte=max(characters))
             .order_by("pk")
             .values_list("pk", "version")
-        )
+            if pk in characters
+        }
+        # The balances are written here: only by the worker that holds the run (the characters locked
+        # first, then the run's row, as in the chunks).
+        _heartbeat(run)
         stale = [pk for pk, version in versions.items() if characters[pk].version != version]
         current = {pk: characters[pk] for pk in versions}
         if stale:
@@ -453,20 +507,20 @@ def apply_campaign_step(
         sheets = {pk: character.current_sheet() for pk, character in current.items()}
         outcome = step(sheets, settings)
         new_sheets: list[tuple[Character, dict[str, Any]]] = []
-        states = {pk: dict(state) for pk, state in chunk_states.items() if pk in current}
+        states = {pk: dict(row["state"]) for pk, row in balances.items() if pk in current}
         for pk, item in outcome.items():
             if pk not in current:
                 continue
             new_sheet = item.get("sheet")
             if isinstance(new_sheet, dict) and new_sheet != sheets[pk]:
                 new_sheets.append((current[pk], new_sheet))
-            if item.get("state"):
-                states.setdefault(pk, {}).update(item["state"])
+            if item.get("state") and pk in states:
+                states[pk].update(item["state"])
         if new_sheets:
             save_sheets(new_sheets, reason="progression-ranks")
-        bulk.update_rows(
+        bulk.insert_rows(
             CharacterBalance,
-            "character_id",
-            [{"character_id": pk, "state": state} for pk, state in states.items()],
-            only_changed=True,
+            [{**balances[pk], "state": state} for pk, state in states.items()],
+            conflict=["character"],
+            update=BALANCE_FIELDS,
         )

@@ -103,3 +103,68 @@ def test_save_sheets_copies_each_new_row_into_the_history() -> None:
         )
         assert version.schema_version == row.schema_version and version.created is not None
     assert SheetVersion.objects.filter(character__in=[alice, bruno]).count() == 2
+
+
+@pytest.mark.parametrize("system", ["ambre", "altaride"])
+def test_the_job_leaves_alone_the_rows_between_its_characters(system: str, settings: Any) -> None:
+    """The chunks and the campaign step lock a range of ids: a draft and another campaign's character
+    whose ids fall among the run's characters are neither computed nor rewritten."""
+    from characters.models import Character
+
+    settings.TABLEE_RUN_CHUNK_SIZE = 2
+    table, other = make_table(system, prefix="in"), make_table(system, prefix="out")
+    currency = "karma" if system == "ambre" else "xp"
+    session = make_session(table)
+    cast, strangers = [], []
+    for n in range(3):
+        cast.append(make_character(table, table.player, f"PJ {n}"))
+        strangers.append(make_character(table, table.player, f"Brouillon {n}", status=Character.Status.DRAFT))
+        strangers.append(make_character(other, other.player, f"Ailleurs {n}"))
+    for character in cast + strangers:
+        ledger.append_entry(character, currency, 10, "creation_budget")
+    versions = {c.pk: Character.objects.get(pk=c.pk).version for c in strangers}
+    run = RecalculationRun.objects.create(campaign=table.campaign, session=session, reason="test")
+    assert services.run_recalculation(run.pk)["status"] == "done"
+    assert set(CharacterBalance.objects.values_list("character_id", flat=True)) == {c.pk for c in cast}
+    assert set(SessionResult.objects.values_list("character_id", flat=True)) == {c.pk for c in cast}
+    assert {c.pk: c.version for c in Character.objects.filter(pk__in=versions)} == versions
+    assert RecalculationRun.objects.get(pk=run.pk).done == 3
+
+
+def test_the_job_finds_the_award_lines_already_in_the_ledger() -> None:
+    from progression.services.session_job import _written_award_keys
+
+    run = _campaign("ambre", 3, "w")
+    other = _campaign("ambre", 2, "v")
+    session = run.session
+    assert _written_award_keys(session) == []
+    assert services.run_recalculation(run.pk)["status"] == "done"
+    assert services.run_recalculation(other.pk)["status"] == "done"
+    lines = SessionAward.objects.filter(session=session)
+    assert sorted(_written_award_keys(session)) == sorted(f"progression:award:{line.pk}" for line in lines)
+    assert sorted(line.ledger_key for line in lines) == sorted(_written_award_keys(session))
+    assert len(_written_award_keys(other.session)) == 2
+
+
+def test_an_award_line_goes_to_the_ledger_as_it_is() -> None:
+    from characters.models import LedgerEntry
+
+    run = _campaign("ambre", 2, "a")
+    character = SessionAward.objects.filter(session=run.session).first().character
+    line = SessionAward.objects.create(
+        session=run.session,
+        character=character,
+        code="gm_extra",
+        currency="karma",
+        amount=2,
+        kind="gm_award",
+        note="Bravoure « é »",
+        data={"reason": "duel", "n": 2},
+        created_by=run.campaign.created_by,
+    )
+    assert services.run_recalculation(run.pk)["status"] == "done"
+    entry = LedgerEntry.objects.get(key=f"progression:award:{line.pk}")
+    assert (entry.character_id, entry.currency, entry.amount, entry.kind) == (line.character_id, "karma", 2, "gm_award")
+    assert (entry.session_id, entry.created_by_id, entry.note) == (run.session_id, line.created_by_id, "Bravoure « é »")
+    assert entry.data == {"reason": "duel", "n": 2, "award_line": line.pk, "code": "gm_extra"}
+    assert entry.approval == LedgerEntry.Approval.APPROVED

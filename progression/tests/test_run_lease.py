@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from characters import ledger
 from progression import services, tasks
-from progression.models import CharacterBalance, RecalculationRun
+from progression.models import CharacterBalance, RecalculationRun, SessionResult
 from progression.tests.conftest import make_character, make_session
 
 pytestmark = pytest.mark.django_db
@@ -87,8 +87,35 @@ def test_a_worker_that_lost_its_lease_stops_without_writing(table: Any, monkeypa
     result = services.run_recalculation(run.pk)
     assert result["status"] == "taken-over"
     # The first character committed before the takeover; the second one's transaction was rolled back.
-    assert CharacterBalance.objects.count() == 1
+    assert SessionResult.objects.count() == 1
+    # Ambre's balances are written by the campaign step, which a worker without its lease never reaches.
+    assert CharacterBalance.objects.count() == 0
     assert RecalculationRun.objects.get(pk=run.pk).lease == "another-worker"
+
+
+def test_a_worker_that_lost_its_lease_before_the_campaign_step_writes_no_balance(
+    table: Any, monkeypatch: Any, settings: Any
+) -> None:
+    settings.TABLEE_RUN_CHUNK_SIZE = 10
+    cast = _cast(table)
+    run = _dead_run(table, cast, monkeypatch, status="queued")
+
+    def taken_over(run_: Any, index: int, character: Any) -> None:
+        if index == len(cast):  # every chunk committed: the step is next
+            RecalculationRun.objects.filter(pk=run_.pk).update(lease="another-worker")
+
+    monkeypatch.setattr(services.session_job, "checkpoint", taken_over)
+    result = services.run_recalculation(run.pk)
+    assert result["status"] == "taken-over"
+    assert SessionResult.objects.count() == len(cast)
+    assert CharacterBalance.objects.count() == 0
+    # The worker holding the lease now finishes the run: every balance, whole (the step's ranks in it).
+    monkeypatch.setattr(services.session_job, "checkpoint", lambda *args: None)
+    RecalculationRun.objects.filter(pk=run.pk).update(status="queued", lease="")
+    assert services.run_recalculation(run.pk)["status"] == "done"
+    balances = list(CharacterBalance.objects.filter(character__in=cast).order_by("character_id"))
+    assert [b.balances for b in balances] == [{"karma": 24}, {"karma": 25}, {"karma": 26}]
+    assert all("ranks" in b.state and "karma_state" in b.state for b in balances)
 
 
 def test_relaunch_resends_a_dead_run_instead_of_attaching_to_it(
