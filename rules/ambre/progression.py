@@ -381,8 +381,10 @@ def campaign_ladders(
     out: dict[int, dict[str, Any]] = {}
     for pk, sheet in sheets.items():
         own = dict(sheet)
-        if "ladder" in own:
-            own["ladder"] = copy.deepcopy(own["ladder"])
+        ladder = own.get("ladder")
+        if isinstance(ladder, dict):
+            # Two levels (the attributes' slots) are all the loop below changes: copied, not deep-copied.
+            own["ladder"] = {attr: dict(slot) if isinstance(slot, dict) else slot for attr, slot in ladder.items()}
         out[pk] = {"sheet": own, "state": {"ranks": {}}}
     for attr in T.ATTRIBUTES:
         points = {str(pk): attribute_points(sheet, attr) for pk, sheet in sheets.items()}

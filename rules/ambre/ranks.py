@@ -46,7 +46,10 @@ def ladder(
     """
     groups = true_order(points, since, tie)
     public = [p for p in (public_order or []) if p in points]
-    true_pos = {pid: index + 1 for index, group in enumerate(groups) for pid in group}
+    public_pos: dict[str, int] = {}
+    for index, pid in enumerate(public, start=1):
+        public_pos.setdefault(pid, index)  # the first place of an id listed twice, as list.index
+    true_pos: dict[str, int] = {}
     # Equal groups share a position number (first index of the group).
     position = 1
     for group in groups:
@@ -57,7 +60,7 @@ def ladder(
     for pid, a in points.items():
         base = "human" if a <= -25 else "chaosian" if a < 0 else "amberite" if a == 0 else "ranked"
         tp = true_pos.get(pid)
-        pp = public.index(pid) + 1 if pid in public else None
+        pp = public_pos.get(pid)  # a dict: a campaign of thousands stays linear
         label = "dominant" if base == "ranked" and tp == 1 else base
         effective_public = pp if pp is not None else len(public) + 1
         secret = base == "ranked" and tp is not None and bool(public) and tp < effective_public

@@ -248,3 +248,38 @@ def test_a_catalogue_row_is_the_indexed_catalogue_s(rows: Any, key: str) -> None
     expected = catalogue(cfg, "weapon_catalogue").get(key)
     got = catalogue_row(cfg, "weapon_catalogue", key)
     assert got == expected and (got is expected or not isinstance(rows, list))
+
+
+# ---------------------------------------------------------------- Ambre ladders (the session job's step)
+def ref_public_positions(public: list[str], points: dict[str, int]) -> dict[str, int | None]:
+    """Reference copy: each id's place in the public ladder by ``list.index`` (quadratic)."""
+    kept = [p for p in public if p in points]
+    return {pid: kept.index(pid) + 1 if pid in kept else None for pid in points}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from([str(n) for n in range(1, 9)]), st.integers(-30, 40), max_size=8),
+    st.lists(st.sampled_from([str(n) for n in range(0, 10)]), max_size=10),
+)
+def test_a_ladder_s_public_positions_are_the_list_s(points: dict[str, int], public: list[str]) -> None:
+    from rules.ambre import ranks
+
+    table = ranks.ladder(points, public)
+    assert {pid: r["public_position"] for pid, r in table["ranks"].items()} == ref_public_positions(public, points)
+
+
+def test_the_campaign_ladders_leave_the_sheets_they_read_as_they_were() -> None:
+    import copy as copy_module
+
+    sheets = {}
+    for n in range(1, 6):
+        sheet = AMBRE.default_sheet()
+        sheet["attributes"] = {"psy": n * 5, "phy": 30 - n * 5, "end": 0, "cbt": n}
+        sheet["ladder"] = {"phy": {"public_position": n, "public_points": 1, "true_position": 9, "note": ["x"]}}
+        sheets[n] = sheet
+    before = copy_module.deepcopy(sheets)
+    out = AMBRE.campaign_progression(sheets, {})
+    assert sheets == before  # nothing read was changed
+    assert all("true_position" not in out[n]["sheet"]["ladder"]["phy"] for n in sheets)
+    assert out[1]["state"]["ranks"]["phy"]["public_position"] == 1
