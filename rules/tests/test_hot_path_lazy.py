@@ -280,6 +280,7 @@ def test_the_campaign_ladders_leave_the_sheets_they_read_as_they_were() -> None:
         sheets[n] = sheet
     before = copy_module.deepcopy(sheets)
     out = AMBRE.campaign_progression(sheets, {})
+    assert out is not None
     assert sheets == before  # nothing read was changed
     assert all("true_position" not in out[n]["sheet"]["ladder"]["phy"] for n in sheets)
     assert out[1]["state"]["ranks"]["phy"]["public_position"] == 1
