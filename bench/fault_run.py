@@ -12,7 +12,8 @@ What it does, all on 127.0.0.1:
   listens again (the real server is never stopped).
 * Redis is a ``redis-server`` of its own on a free port (started, killed
   for the outage, started again); nothing else uses it.
-* One uvicorn process serves ``config.asgi`` (``--root``: another checkout,
+* One uvicorn process serves ``config.asgi`` as deployed (``DJANGO_DEBUG=0``, static files
+  collected into a temporary folder; ``--debug``: DEBUG on) (``--root``: another checkout,
   e.g. main's code, for a before/after comparison).
 
 Figures printed:
@@ -341,6 +342,29 @@ def api_post(port: int, setup: dict[str, Any], thread: int, body: str, key: str)
     return status
 
 
+def production_env(root: Path) -> dict[str, str]:
+    """The server as deployed (``DJANGO_DEBUG=0``: the error pages a reader gets, static files
+    collected), plain HTTP on the loopback."""
+    import tempfile
+
+    from django.conf import settings
+
+    env = {
+        "DJANGO_DEBUG": "0",
+        # This script's key: the sessions it writes for its members must be valid there.
+        "DJANGO_SECRET_KEY": settings.SECRET_KEY,
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "TABLEE_STATIC_ROOT": tempfile.mkdtemp(prefix="tablee-fault-static-"),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=root,
+        env={**os.environ, **env, "PYTHONPATH": str(root)},
+        check=True,
+    )
+    return env
+
+
 def api_token(user_id: int) -> str:
     from django.contrib.auth import get_user_model
 
@@ -361,17 +385,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     setup = await asyncio.to_thread(bls.build, f"fault-{os.getpid()}")
     setup["token"] = await asyncio.to_thread(api_token, setup["gm"])
     port = bls.free_port()
-    server = bls.start_server(
-        args.root,
-        port,
-        {
-            "DATABASE_URL": proxied,
-            "REDIS_URL": redis.url,
-            "TABLEE_LIVE_BACKEND": "redis",
-            "TABLEE_INSTANCE": f"fault{os.getpid()}",
-            "CELERY_TASK_ALWAYS_EAGER": "1",
-        },
-    )
+    env = {
+        "DATABASE_URL": proxied,
+        "REDIS_URL": redis.url,
+        "TABLEE_LIVE_BACKEND": "redis",
+        "TABLEE_INSTANCE": f"fault{os.getpid()}",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+    }
+    if not args.debug:
+        env.update(await asyncio.to_thread(production_env, args.root))
+    server = bls.start_server(args.root, port, env)
     out: dict[str, Any] = {}
     try:
         await asyncio.to_thread(bls.request, port, "GET", f"/campaigns/threads/{setup['thread']}/", setup["session"])
@@ -431,6 +454,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         missed = [len(expected - c.received()) for c in clients]
+        assert expected, "no live event during the run: the load's posts did not go through (a login redirect?)"
         for c in clients:
             lost = sorted(expected - c.received())
             if lost:
@@ -492,6 +516,7 @@ def main() -> None:
     parser.add_argument("--live-clients", type=int, default=20)
     parser.add_argument("--pairs", type=int, default=10)
     parser.add_argument("--root", type=Path, default=ROOT.parent, help="checkout whose code the server runs")
+    parser.add_argument("--debug", action="store_true", help="serve with DEBUG on (default: as deployed, DEBUG off)")
     args = parser.parse_args()
     args.root = args.root.resolve()
     os.environ.pop("REDIS_URL", None)  # this process itself uses no Redis
