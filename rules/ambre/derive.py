@@ -94,12 +94,14 @@ def wound_points(wounds: dict[str, Any]) -> int:
     """Weighted wound total W = L + 2S + 4G + 8M (L429)."""
     if not wounds:
         return 0
-    get = wounds.get
-    light, serious, grave, mortal = get("light", 0), get("serious", 0), get("grave", 0), get("mortal", 0)
-    if light.__class__ is serious.__class__ is grave.__class__ is mortal.__class__ is int and (
-        light >= 0 and serious >= 0 and grave >= 0 and mortal >= 0
-    ):
-        return light + 2 * serious + 4 * grave + 8 * mortal  # the common case: four counts
+    if _FOUR is not None:  # the common case: four counts, read without the loop
+        (kl, wl), (ks, ws), (kg, wg), (km, wm) = _FOUR
+        get = wounds.get
+        light, serious, grave, mortal = get(kl, 0), get(ks, 0), get(kg, 0), get(km, 0)
+        if light.__class__ is serious.__class__ is grave.__class__ is mortal.__class__ is int and (
+            light >= 0 and serious >= 0 and grave >= 0 and mortal >= 0
+        ):
+            return wl * light + ws * serious + wg * grave + wm * mortal
     total = 0
     for key, weight in _WEIGHTS:
         v = wounds.get(key)
@@ -111,7 +113,9 @@ def wound_points(wounds: dict[str, Any]) -> int:
 
 
 _WEIGHTS = tuple((k, T.WOUND_WEIGHTS[k]) for k in T.WOUND_ORDER)
-assert _WEIGHTS == (("light", 1), ("serious", 2), ("grave", 4), ("mortal", 8))  # wound_points' fast path
+#: The wound track's four (key, weight) pairs for :func:`wound_points`' fast path (None: another
+#: number of wound kinds, the loop alone).
+_FOUR: tuple[tuple[str, int], ...] | None = _WEIGHTS if len(_WEIGHTS) == 4 else None
 
 
 def normalise_wounds(points: int) -> dict[str, int]:

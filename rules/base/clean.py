@@ -278,7 +278,7 @@ def _straight_check(checks: tuple[tuple[Any, ...], ...]) -> Callable[[dict[str, 
     """A short flat declaration (a test request: up to 8 fields, all plain kinds) as one
     straight-line function: one lookup and the kind's checks per field, no loop, no dispatch.
 
-    The same verdict as :func:`_valid`'s loop (``rules/tests/test_hot_path_equivalence.py``); the
+    The same verdict as :func:`_valid`'s loop (``rules/tests/test_hot_path_lazy.py``); the
     code is written from the compiled tuples only (paths and limits are ``repr``'d, choice sets are
     passed in the namespace), as :mod:`dataclasses` writes its ``__init__``."""
     if not checks or len(checks) > 8 or any(c[2] not in _STRAIGHT_KINDS for c in checks):
