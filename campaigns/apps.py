@@ -17,3 +17,10 @@ class CampaignsConfig(AppConfig):
         from config.auth import register_user_annotation
 
         register_user_annotation("tablee_unread", unread_count)
+
+        import rules
+
+        # Every registered rule system imported now, once per process: the first page or session job
+        # of a campaign does not pay for importing its system, and a system that fails to import stops
+        # the start (a deploy), not a player's page.
+        rules.available_systems()

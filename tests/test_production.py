@@ -9,7 +9,11 @@ DJANGO_DEBUG=0, PostgreSQL, Redis, a worker, backup and restore) is
 from __future__ import annotations
 
 import io
+import os
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -267,6 +271,41 @@ def test_the_compose_file_waits_for_migrations_and_checks_health_as_the_app_answ
         assert {"media:/app/media", "appdata:/app/data"} <= set(services[name]["volumes"])
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "chown -R tablee:tablee /app/media /app/data" in dockerfile and "USER tablee" in dockerfile
+
+
+def test_the_image_compiles_the_application_to_bytecode_at_build(tmp_path: Path) -> None:
+    """The image sets PYTHONDONTWRITEBYTECODE, so the build compiles the application once: the
+    Dockerfile's own ``compileall`` command, run as the build runs it (that variable set), writes the
+    bytecode of every module under its working directory."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^ENV PYTHONDONTWRITEBYTECODE=1", dockerfile, re.M)
+    copy_all = dockerfile.index("COPY . .")
+    match = re.search(r"python (-m compileall[^\\\n&]*)", dockerfile[copy_all:])
+    assert match, "no compileall after COPY . ."
+    package = tmp_path / "app" / "somegame"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("RULE = 1\n")
+    (package / "combat.py").write_text("def exchange() -> int:\n    return 2\n")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    subprocess.run([sys.executable, *shlex.split(match.group(1))], cwd=tmp_path / "app", env=env, check=True)
+    compiled = sorted(p.name.split(".")[0] for p in package.glob("__pycache__/*.pyc"))
+    assert compiled == ["__init__", "combat"]
+
+
+def test_every_rule_system_is_imported_when_the_process_starts() -> None:
+    """django.setup() imports every registered rule system (campaigns' ready()): no page or session
+    job pays for importing one, and a system that cannot be imported fails the start."""
+    import rules
+
+    code = (
+        "import sys, django; django.setup(); import rules; "
+        "print(','.join(sorted(s for s in rules.SYSTEM_MODULES.values() if s in sys.modules)))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "TABLEE_INPROCESS_BEAT": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    ).stdout
+    assert out.strip().splitlines()[-1] == ",".join(sorted(rules.SYSTEM_MODULES.values()))
 
 
 def _environment_variables() -> set[str]:
