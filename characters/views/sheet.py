@@ -25,7 +25,8 @@ from rules.base import is_digits
 # The sheet page: rendered from the character read model (characters.read)
 # ---------------------------------------------------------------------------
 def _sheet_context(character: Character, read: CharacterRead) -> dict[str, Any]:
-    """The full sheet's display: groups, derived values, budget, errors (``read.full`` only)."""
+    """The full sheet's budget, errors and validity (``read.full`` only). Its groups and derived
+    values are laid out by :func:`characters.sheetform.sheet_page` (``page.groups``)."""
     assert read.full and read.sheet is not None and read.evaluation is not None
     system = character.rule_system
     sheet, result = read.sheet, read.evaluation
@@ -37,8 +38,6 @@ def _sheet_context(character: Character, read: CharacterRead) -> dict[str, Any]:
         view["balance"] = read.ledger.balances.get(view["currency"], 0)
     return {
         "system": system,
-        "groups": sf.sheet_groups(system.sheet_fields(), sheet),
-        "derived_groups": sf.derived_groups(system, result.derived or {}),
         "budget": view,
         "sheet_errors": sf.leftover_errors(sf.error_map(result.all_errors()), system.sheet_fields()),
         "valid": result.valid,
