@@ -9,7 +9,7 @@ a URL no route matches (404).
 Pages: Django's default handlers render the templates, but under ASGI the error handler
 may run outside the request's translation context (English on a French page). These
 wrappers activate the request's language first: the one ``LocaleMiddleware`` chose, else
-the cookie / ``Accept-Language`` (no database). The 500 page (503 while the database is away)
+the cookie / ``Accept-Language`` (no database). The 500 page (503 while the database is away or too busy)
 is rendered without a request context: no database, no context processor, no static file lookup.
 """
 
@@ -75,43 +75,66 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 #: Seconds a reader is asked to wait before retrying while the database is away.
 RETRY_AFTER = 15
+#: ... and after the database was too busy to finish the request (a lock it waited for too long).
+RETRY_AFTER_BUSY = 5
+
+#: SQLSTATEs of a database that answered but could not finish the request now: a serialization
+#: failure, a deadlock, a lock not available, a statement cancelled by its timeout. Retrying works.
+BUSY_SQLSTATES = frozenset({"40001", "40P01", "55P03", "57014"})
 
 
-def database_away() -> bool:
-    """Whether the exception being handled is the database being out of reach (a refused or
-    dropped connection, a pool that found none), not an error of ours.
+def database_trouble() -> str | None:
+    """What the exception being handled says of the database: ``"away"`` when it is out of reach (a
+    refused or dropped connection, a pool that found none), ``"busy"`` when it answered but could not
+    finish the request now (:data:`BUSY_SQLSTATES`, SQLite's "database is locked"), ``None`` when the
+    error is not the database's (a bug of ours: a 500).
 
     Django calls the 500 handler while it handles the exception, so it is still current."""
     error = sys.exc_info()[1]
-    return isinstance(error, OperationalError | InterfaceError)  # Django wraps the pool's timeout too
+    if not isinstance(error, OperationalError | InterfaceError):  # Django wraps the pool's timeout too
+        return None
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:  # the driver's error is the wrapper's cause
+        if getattr(cause, "sqlstate", None) in BUSY_SQLSTATES or "database is locked" in str(cause):
+            return "busy"
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return "away"
 
 
 @requires_csrf_token
 def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-    """500, or 503 with ``Retry-After`` while the database is away (a restart, a failover): the
-    page says so and that nothing was saved half-way; the API answers ``unavailable``."""
-    away = database_away()
+    """500, or 503 with ``Retry-After`` while the database is away (a restart, a failover) or was too
+    busy to finish the request (a deadlock, a lock timeout): the page says which, and that nothing was
+    saved half-way; the API answers ``unavailable``."""
+    trouble = database_trouble()
+    retry_after = RETRY_AFTER_BUSY if trouble == "busy" else RETRY_AFTER
     with translation.override(request_language(request)):
         if is_api(request):
-            if away:
-                response: HttpResponse = _json(
-                    "unavailable", _("The service is briefly unavailable: try again in a moment."), 503
+            if trouble:
+                detail = (
+                    _("The service was too busy to finish this request: try again in a moment.")
+                    if trouble == "busy"
+                    else _("The service is briefly unavailable: try again in a moment.")
                 )
-                response["Retry-After"] = str(RETRY_AFTER)
+                response: HttpResponse = _json("unavailable", detail, 503)
+                response["Retry-After"] = str(retry_after)
                 return response
             return _json("server_error", _("Server error: it has been logged."), 500)
         try:
-            body = loader.get_template("503.html" if away else "500.html").render(
+            body = loader.get_template("503.html" if trouble else "500.html").render(
                 {
                     "LANGUAGE_CODE": translation.get_language(),
-                    "retry_after": RETRY_AFTER,
+                    "busy": trouble == "busy",
+                    "retry_after": retry_after,
                     "retry_url": request.get_full_path() if request.method in ("GET", "HEAD") else "/",
                 }
             )
         except Exception:  # even the template failed: Django's bare page
             return defaults.server_error(request)
-    if away:
+    if trouble:
         response = HttpResponse(body, status=503)
-        response["Retry-After"] = str(RETRY_AFTER)
+        response["Retry-After"] = str(retry_after)
         return response
     return HttpResponseServerError(body)

@@ -21,7 +21,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.test import Client
 from django.urls import path
 
@@ -44,7 +44,32 @@ def _database_away(request: HttpRequest) -> Any:
     raise OperationalError("connection to server at 127.0.0.1 failed: Connection refused")
 
 
+def _deadlock(request: HttpRequest) -> Any:
+    import psycopg.errors
+    from django.db import OperationalError
+
+    try:
+        raise psycopg.errors.DeadlockDetected("deadlock detected (process 12 waits for ShareLock)")
+    except psycopg.errors.DeadlockDetected as exc:
+        raise OperationalError("deadlock detected") from exc
+
+
+def _locked_row(request: HttpRequest) -> Any:
+    """Waits at most 50 ms for a row lock (held by the test): PostgreSQL cancels the statement."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '50ms'")
+        get_user_model().objects.select_for_update().get(username=request.GET["u"])
+    return HttpResponse("not reached")
+
+
 urlpatterns = [
+    path("deadlock/", _deadlock),
+    path("api/v1/deadlock/", _deadlock),
+    path("locked/", _locked_row),
     path("boom/", _boom),
     path("refused/", _refused),
     path("away/", _database_away),
@@ -127,6 +152,54 @@ def test_while_the_database_is_away_pages_say_503_and_when_to_retry(
     assert api.status_code == 503 and api["Retry-After"] == "15" and api.json()["code"] == "unavailable"
     # A bug is still a 500.
     assert _get(client, "/boom/", lang).status_code == 500
+
+
+@pytest.mark.parametrize(
+    ("lang", "text", "retry"),
+    [
+        ("fr", "trop occupée pour terminer votre demande", "Réessayez dans 5 secondes."),
+        ("en", "too busy to finish your request", "Try again in 5 seconds."),
+    ],
+)
+def test_a_deadlock_is_a_503_that_says_busy_not_away(production: Any, lang: str, text: str, retry: str) -> None:
+    client = Client(raise_request_exception=False)
+    response = _get(client, "/deadlock/?page=3", lang)
+    body = response.content.decode()
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert text in body and retry in body and 'href="/deadlock/?page=3"' in body
+    assert "ShareLock" not in body and "database right now" not in body and "joint pas sa base" not in body
+    api = client.get("/api/v1/deadlock/", HTTP_HOST="tablee.example.org", HTTP_X_FORWARDED_PROTO="https")
+    assert api.status_code == 503 and api["Retry-After"] == "5"
+    assert api.json()["code"] == "unavailable" and "trop occupé" in api.json()["detail"]  # French by default
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_held_too_long_on_postgresql_is_the_busy_503(production: Any, django_user_model: Any) -> None:
+    """A real lock timeout: another connection holds the row; the request's statement is cancelled
+    (SQLSTATE 55P03) and the reader gets the "busy" page, not a 500 nor the "away" page."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's lock_timeout")
+    import psycopg
+
+    django_user_model.objects.create_user("held", password="x")
+    settings_dict = connection.settings_dict
+    holder = psycopg.connect(
+        dbname=settings_dict["NAME"],
+        user=settings_dict["USER"],
+        host=settings_dict["HOST"] or None,
+        port=settings_dict["PORT"] or None,
+        password=settings_dict["PASSWORD"] or None,
+    )
+    try:
+        holder.execute(f"SELECT 1 FROM {django_user_model._meta.db_table} WHERE username = %s FOR UPDATE", ["held"])
+        response = _get(Client(raise_request_exception=False), "/locked/?u=held", "en")
+    finally:
+        holder.rollback()
+        holder.close()
+    assert response.status_code == 503, response.status_code
+    assert response["Retry-After"] == "5" and "too busy to finish your request" in response.content.decode()
 
 
 @pytest.mark.django_db
