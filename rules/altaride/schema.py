@@ -589,6 +589,8 @@ def catalogue_row(settings: dict[str, Any], name: str, key: str) -> dict[str, An
 
 def formula_pending(formula: Any) -> bool:
     """A blank catalogue formula: left for the GM (see the module docstring)."""
+    if formula.__class__ is str:  # the common case (a combat step asks it per side): no join
+        return not formula.strip()
     return formula is None or (isinstance(formula, str | list | tuple) and not "".join(map(str, formula)).strip())
 
 

@@ -284,3 +284,20 @@ def test_the_campaign_ladders_leave_the_sheets_they_read_as_they_were() -> None:
     assert sheets == before  # nothing read was changed
     assert all("true_position" not in out[n]["sheet"]["ladder"]["phy"] for n in sheets)
     assert out[1]["state"]["ranks"]["phy"]["public_position"] == 1
+
+
+@given(
+    st.one_of(
+        st.none(),
+        st.text(alphabet=" \t\nHABVIGé+,", max_size=8),
+        st.lists(st.text(alphabet=" HABVIG", max_size=4), max_size=3),
+        st.tuples(st.text(alphabet=" HAB", max_size=3)),
+        st.integers(),
+    )
+)
+def test_a_blank_formula_is_told_as_the_join_told_it(formula: Any) -> None:
+    """``formula_pending``'s text fast path: the same verdict as joining the formula's parts."""
+    from rules.altaride.schema import formula_pending
+
+    joined = formula is None or (isinstance(formula, str | list | tuple) and not "".join(map(str, formula)).strip())
+    assert formula_pending(formula) == joined
