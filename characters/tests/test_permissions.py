@@ -50,6 +50,18 @@ def test_it_shows_only_the_public_part_to_other_members(table: Any, character: C
     assert client.post(f"/characters/{character.pk}/validate/", {}).status_code == 404
 
 
+def test_a_member_reads_a_public_description_once(table: Any, character: Character) -> None:
+    """Short: under the name only. Long: its beginning under the name is cut, the whole text below."""
+    client = client_for(table.player2)
+    html = client.get(f"/characters/{character.pk}/").content.decode()
+    assert html.count("Un prince en exil.") == 1
+    character.public_description = "Un prince en exil, " + "qui attend son heure sur les routes d'Ombre. " * 5
+    character.save()
+    html = client.get(f"/characters/{character.pk}/").content.decode()
+    assert html.count("qui attend son heure") == 5  # the whole text once, nothing repeated in the hero
+    assert 'class="sheet-concept"' not in html
+
+
 @pytest.mark.parametrize("role", ["outsider", "moderator", None])
 def test_it_hides_a_private_campaigns_characters_from_outsiders(table: Any, character: Character, role: Any) -> None:
     user = getattr(table, role) if role else None
