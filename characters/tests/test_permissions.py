@@ -62,6 +62,16 @@ def test_a_member_reads_a_public_description_once(table: Any, character: Charact
     assert 'class="sheet-concept"' not in html
 
 
+def test_the_owner_still_reads_a_long_public_description_under_the_name(table: Any) -> None:
+    """A sheet whose concept is blank (or a system without one): the hero shows the description's beginning."""
+    hero = make_character(table, table.player, name="Maëlis", status="approved")
+    assert not hero.sheet.get("background")
+    hero.public_description = "Une exploratrice " + "des îles d'Altaride. " * 12
+    hero.save()
+    html = client_for(table.player).get(f"/characters/{hero.pk}/").content.decode()
+    assert 'class="sheet-concept">Une exploratrice des îles' in html
+
+
 @pytest.mark.parametrize("role", ["outsider", "moderator", None])
 def test_it_hides_a_private_campaigns_characters_from_outsiders(table: Any, character: Character, role: Any) -> None:
     user = getattr(table, role) if role else None
