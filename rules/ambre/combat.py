@@ -163,47 +163,39 @@ _LEVELS = {  # global level -> (attributes summed, characteristic added, constan
     "melee_level": (("phy",), "hab_cac", T.HUMAN_GAP),  # L408
     "wrestling_level": (("phy",), "force", T.HUMAN_GAP),  # L408
 }
-_CHARACTERISTICS = frozenset(T.CHARACTERISTICS)
-_ATTR_KEYS = {f"attr_{a}": a for a in T.ATTRIBUTES}
 
 
-class _Stats(dict[str, int]):
-    """A sheet's characteristics, global levels and attribute points, each
-    computed the first time an exchange reads it (an exchange reads a handful).
+def _char(chars: dict[str, Any], key: str) -> int:
+    """A characteristic (caractéristique) read from the sheet's group, as
+    :func:`rules.ambre.derive.characteristic` reads it (missing or malformed: 0).
 
-    Same numbers as :func:`rules.ambre.derive.global_levels` (the sheet page's);
-    an unknown key raises :class:`KeyError` as a plain dict would. The groups
-    are read up front, so a malformed sheet fails where it always did."""
+    The exchange reads a handful of numbers per side, straight from the sheet:
+    no stats object is built (issue #21, the exchange within 6x of its bare
+    arithmetic). ``rules/tests/test_hot_path_equivalence.py`` checks these
+    readers against :func:`rules.ambre.derive.global_levels` (the sheet page's)."""
+    value = chars.get(key)
+    return value if value.__class__ is int else as_int(value)
 
-    __slots__ = ("_attrs", "_chars", "_mods")
 
-    def __init__(self, sheet: dict[str, Any]) -> None:  # starts empty: dict.__init__ has nothing to add
-        self._chars = (sheet.get("characteristics") or {}).get
-        self._attrs = (sheet.get("attributes") or {}).get
-        mods = sheet.get("modifiers") or {}
-        self._mods = mods.get if mods else None
+def _level(sheet: dict[str, Any], chars: dict[str, Any], key: str) -> int:
+    """A global level (niveau global, L402–L408) of ``sheet``, GM modifiers included (L400);
+    the same number as ``global_levels(sheet)[key]``. ``chars`` is the sheet's characteristics."""
+    attrs, char, value = _LEVELS[key]
+    points = sheet.get("attributes") or {}
+    for a in attrs:
+        value += as_int(points.get(a))
+    if char:
+        value += _char(chars, char)
+    mods = sheet.get("modifiers")
+    if mods:
+        value += as_int(mods.get(key))
+    return value
 
-    def __missing__(self, key: str) -> int:
-        value: Any
-        if key in _CHARACTERISTICS:
-            value = self._chars(key)
-            if value.__class__ is not int:
-                value = as_int(value)
-        elif key in _LEVELS:
-            attrs, char, value = _LEVELS[key]
-            for a in attrs:
-                points = self._attrs(a)
-                value += points if points.__class__ is int else as_int(points)
-            if char:
-                value += self[char]
-            if self._mods:
-                value += as_int(self._mods(key))  # GM modifiers (L400)
-        elif key in _ATTR_KEYS:
-            value = as_int(self._attrs(_ATTR_KEYS[key]))
-        else:
-            raise KeyError(key)
-        self[key] = value
-        return value  # type: ignore[no-any-return]  # an int: as_int or an int read as such
+
+def _attr(sheet: dict[str, Any], key: str) -> int:
+    """Signed attribute points (points d'attribut) of ``key``, as
+    :func:`rules.ambre.derive.attribute_points` reads them."""
+    return as_int((sheet.get("attributes") or {}).get(key))
 
 
 def combat_state(
@@ -542,20 +534,26 @@ def _given_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any
     return given if _STATE_KEYS <= given.keys() else {**combat_state(c.sheet, settings), **given}
 
 
+def _fight_flags_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any]:
+    """A state to read ``dead`` and ``coma`` from (read only): the given one when it holds both,
+    else :func:`_given_state`. Only the loser's state is read further, and it is completed then."""
+    given = c.state
+    if given and "dead" in given and "coma" in given:
+        return given
+    return _given_state(c, settings)
+
+
 def _normalise_state_wounds(state: dict[str, Any]) -> None:
     wounds = state.get("wounds")
     state["wounds"] = normalise_wounds(wound_points(wounds) if wounds else 0)
 
 
-class _Changes:
-    def __init__(self) -> None:
-        self.items: list[StateChange] = []
-
-    def set(self, cid: str, state: dict[str, Any], path: str, value: Any) -> None:
-        before = state.get(path)
-        if before != value:
-            self.items.append(StateChange(cid, path, before, value))
-            state[path] = value
+def _change(changes: list[StateChange], cid: str, state: dict[str, Any], path: str, value: Any) -> None:
+    """Set ``state[path]`` and record the change in ``changes``, when the value differs."""
+    before = state.get(path)
+    if before != value:
+        changes.append(StateChange(cid, path, before, value))
+        state[path] = value
 
 
 def _out_of_fight(who: Combatant, path: str, code: str) -> RulesError:
@@ -586,12 +584,13 @@ def resolve_action(
         raise RulesError(
             [error("target", "invalid_target", "On ne s'attaque pas soi-même.", "One cannot attack oneself.")]
         )
-    a_state, t_state = _given_state(actor, settings), _given_state(target, settings)
+    a_state, t_state = _fight_flags_state(actor, settings), _fight_flags_state(target, settings)
     if a_state.get("dead") or a_state.get("coma"):
         raise _out_of_fight(actor, "", "cannot_act")
     if t_state.get("dead") or t_state.get("coma"):
         raise _out_of_fight(target, "target", "invalid_target")
-    a_stats, t_stats = _Stats(actor.sheet), _Stats(target.sheet)
+    a_sheet, t_sheet = actor.sheet, target.sheet
+    a_chars, t_chars = a_sheet.get("characteristics") or {}, t_sheet.get("characteristics") or {}
     target_mode = decl.get("target_mode") or "melee"
     surprise = bool(decl.get("surprise"))
     outcome: dict[str, Any] = {
@@ -601,7 +600,7 @@ def resolve_action(
         "action_type": "physical" if mode in PHYSICAL_MODES else "mental",
     }
     tags: list[str] = [mode]
-    changes = _Changes()
+    changes: list[StateChange] = []
 
     # Step 3: touch (skipped by a surprise attack, L416).
     a_char = TOUCH_CHAR[mode]
@@ -613,7 +612,7 @@ def resolve_action(
         d_char = "rapidite"  # L43
     else:
         d_char = "hab_cac"  # L418
-    a_val, d_val = a_stats[a_char], t_stats[d_char]
+    a_val, d_val = _char(a_chars, a_char), _char(t_chars, d_char)
     modifier = decl.get("actor_modifier")
     if modifier is not None:
         a_val += as_int(modifier)
@@ -639,7 +638,7 @@ def resolve_action(
             rule = settings.get("tie_rule", "stalemate")
             touch["tie_rule"] = rule
             if rule == "attribute":
-                pa, pt = a_stats[f"attr_{T.PARENT[a_char]}"], t_stats[f"attr_{T.PARENT[d_char]}"]
+                pa, pt = _attr(a_sheet, T.PARENT[a_char]), _attr(t_sheet, T.PARENT[d_char])
                 winner = "actor" if pa > pt else "target" if pt > pa else None
                 touch["winner"] = winner
             if rule == "gm":
@@ -665,8 +664,8 @@ def resolve_action(
     step_level = "success" if winner == "actor" else "failure"
 
     w, lo = (actor, target) if winner == "actor" else (target, actor)
-    w_stats, l_stats = (a_stats, t_stats) if winner == "actor" else (t_stats, a_stats)
-    l_state = dict(t_state if winner == "actor" else a_state)  # the only state an exchange changes
+    w_sheet, w_chars, l_chars = (a_sheet, a_chars, t_chars) if winner == "actor" else (t_sheet, t_chars, a_chars)
+    l_state = dict(_given_state(lo, settings))  # the only state an exchange changes
     given_wounds = l_state.get("wounds")  # and the only one it reads the wounds of (normalised)
     l_points = max(0, wound_points(given_wounds)) if given_wounds else 0
     l_state["wounds"] = normalise_wounds(l_points)
@@ -692,13 +691,13 @@ def resolve_action(
 
     if mode == "psychic" or (winner == "target" and target_mode == "psychic"):
         # L422: energy loss = winner's Mental - loser's Volonté.
-        loss = max(0, w_stats["mental"] - l_stats["volonte"])
+        loss = max(0, _char(w_chars, "mental") - _char(l_chars, "volonte"))
         before = l_state["energy"]
-        changes.set(lo.id, l_state, "energy", before - loss)
+        _change(changes, lo.id, l_state, "energy", before - loss)
         # L404 "descendant à 0": only a loss can cause the coma (a human's gauge may start at 0).
         coma = loss > 0 and l_state["energy"] <= 0
         if coma:
-            changes.set(lo.id, l_state, "coma", True)
+            _change(changes, lo.id, l_state, "coma", True)
             tags.append("coma")
         outcome.update(
             {
@@ -717,7 +716,7 @@ def resolve_action(
             [],
             outcome,
             LazyMsg(_psychic_summary, w.name, lo.name, loss, coma),
-            changes.items,
+            changes,
             {},
             tags,
             step_level,
@@ -726,7 +725,7 @@ def resolve_action(
 
     # Step 4: parade (L420).
     level_key = ATTACK_LEVEL.get(w_mode, "melee_level")
-    level = w_stats[level_key]
+    level = _level(w_sheet, w_chars, level_key)
     parade_skipped = mode in WRESTLING or target_mode in WRESTLING
     if not parade_skipped and w_mode in ("ranged", "thrown"):
         allowed = decl.get("parry")
@@ -735,10 +734,10 @@ def resolve_action(
     parade_char = (
         "rapidite" if loser_unarmed and settings.get("unarmed_defence", "rapidite") == "rapidite" else "hab_cac"
     )
-    parade = 0 if parade_skipped else l_stats[parade_char]
+    parade = 0 if parade_skipped else _char(l_chars, parade_char)
     raw = max(0, level - parade)
     # Step 5: impact (L422).
-    resistance = l_stats["resistance"]
+    resistance = _char(l_chars, "resistance")
     net = max(0, raw - resistance)
     immunity = decl.get("target_damage_resistance" if lo is target else "actor_damage_resistance") or ""
     weapon_class = decl.get("weapon_class") or "normal" if w is actor else "normal"
@@ -754,19 +753,21 @@ def resolve_action(
         wound_severity(net, resistance), decl.get("weapon_quality" if w is actor else "target_weapon_quality")
     )
     life_before = l_state["life"]
-    changes.set(lo.id, l_state, "life", life_before - net)
+    _change(changes, lo.id, l_state, "life", life_before - net)
     if wound:
         # accumulate_wounds (L429) from the points already read: normalise_wounds(W) keeps W whole.
         points = l_points + T.WOUND_WEIGHTS[wound]
         new_wounds = normalise_wounds(points)
         if new_wounds != l_state["wounds"]:
-            changes.set(lo.id, l_state, "wounds", new_wounds)
-        changes.set(lo.id, l_state, "wound_points", points)
+            _change(changes, lo.id, l_state, "wounds", new_wounds)
+        _change(changes, lo.id, l_state, "wound_points", points)
         tags.append(_WOUND_TAGS[wound])
     # Step 7: determination (L431–L434).
-    determined = stays_determined(wound, net, l_stats["volonte"], settings.get("mortal_determination", "below_5v"))
+    determined = stays_determined(
+        wound, net, _char(l_chars, "volonte"), settings.get("mortal_determination", "below_5v")
+    )
     if determined is False:
-        changes.set(lo.id, l_state, "determined", False)
+        _change(changes, lo.id, l_state, "determined", False)
         tags.append("not_determined")
     flags = _death_flags(lo, l_state, changes, settings, tags)
     outcome = {
@@ -793,7 +794,7 @@ def resolve_action(
     # Severity: the wound word itself (L424-L429: légère, sérieuse, grave, mortelle).
     severity = wound or "none"
     return CombatResult(
-        SLUG, "exchange", dict(declaration), [], outcome, summary, changes.items, {}, tags, step_level, margin, severity
+        SLUG, "exchange", dict(declaration), [], outcome, summary, changes, {}, tags, step_level, margin, severity
     )
 
 
@@ -836,7 +837,7 @@ def _tier(slug: str) -> int:
 
 
 def _death_flags(
-    who: Combatant, state: dict[str, Any], changes: _Changes, settings: dict[str, Any], tags: list[str]
+    who: Combatant, state: dict[str, Any], changes: list[StateChange], settings: dict[str, Any], tags: list[str]
 ) -> list[str]:
     flags: list[str] = []
     karma = state.get("karma")
@@ -845,15 +846,15 @@ def _death_flags(
         flags.append("mortal_wound")
         if isinstance(karma, int) and karma < 0:
             flags.append("mortal_wound_negative_karma")  # L429 "la mort assurée"
-            changes.set(who.id, state, "death_assured", True)
+            _change(changes, who.id, state, "death_assured", True)
             if auto:
-                changes.set(who.id, state, "dead", True)
-        changes.set(who.id, state, "dying", True)
+                _change(changes, who.id, state, "dead", True)
+        _change(changes, who.id, state, "dying", True)
     if state["life"] <= 0:
         flags.append("life_exhausted")  # L402
-        changes.set(who.id, state, "dying", True)
+        _change(changes, who.id, state, "dying", True)
         if auto:
-            changes.set(who.id, state, "dead", True)
+            _change(changes, who.id, state, "dead", True)
     tags.extend(flags)
     return flags
 
@@ -862,7 +863,7 @@ def _resolve_power(
     actor: Combatant, target: Combatant | None, decl: dict[str, Any], settings: dict[str, Any]
 ) -> CombatResult:
     state = _full_state(actor, settings)
-    changes = _Changes()
+    changes: list[StateChange] = []
     mode = decl[ACTION_KEY]
     tags = [mode, "gm_adjudication"]
     outcome: dict[str, Any] = {"mode": mode, "action_type": "mental", "target": target.id if target else None}
@@ -908,14 +909,14 @@ def _resolve_power(
         raise RulesError(errors)
     if errors:
         tags.append("gm_override")
-    changes.set(actor.id, state, "keys", state["keys"] - keys)
-    changes.set(actor.id, state, "energy", state["energy"] - energy)
+    _change(changes, actor.id, state, "keys", state["keys"] - keys)
+    _change(changes, actor.id, state, "energy", state["energy"] - energy)
     if energy > 0 and state["energy"] <= 0:
-        changes.set(actor.id, state, "coma", True)  # L404 "descendant à 0"
+        _change(changes, actor.id, state, "coma", True)  # L404 "descendant à 0"
         tags.append("coma")
     label = MODE_LABELS[mode]
     summary = Msg(
         f"{actor.name} : {label.fr.lower()} ({keys} clé(s), {energy} énergie). Effet arbitré par le MJ (L422).",
         f"{actor.name}: {label.en.lower()} ({keys} key(s), {energy} energy). Effect adjudicated by the GM (L422).",
     )
-    return CombatResult(SLUG, "exchange", dict(decl), [], outcome, summary, changes.items, {}, tags)
+    return CombatResult(SLUG, "exchange", dict(decl), [], outcome, summary, changes, {}, tags)

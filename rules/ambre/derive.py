@@ -118,8 +118,7 @@ _WEIGHTS = tuple((k, T.WOUND_WEIGHTS[k]) for k in T.WOUND_ORDER)
 _FOUR: tuple[tuple[str, int], ...] | None = _WEIGHTS if len(_WEIGHTS) == 4 else None
 
 
-def normalise_wounds(points: int) -> dict[str, int]:
-    """Pair-merged wound state from W (L429: two of a kind make the next)."""
+def _pair_merged(points: int) -> dict[str, int]:
     points = max(0, points)
     return {
         "light": points & 1,
@@ -127,6 +126,17 @@ def normalise_wounds(points: int) -> dict[str, int]:
         "grave": (points >> 2) & 1,
         "mortal": points >> 3,
     }
+
+
+#: The pair-merged states of the first 64 weighted totals, copied on each call (an exchange asks twice).
+_MERGED = tuple(_pair_merged(points) for points in range(64))
+
+
+def normalise_wounds(points: int) -> dict[str, int]:
+    """Pair-merged wound state from W (L429: two of a kind make the next); a new dict."""
+    if 0 <= points < 64:
+        return _MERGED[points].copy()
+    return _pair_merged(points)
 
 
 def derive_sheet(sheet: dict[str, Any], settings: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from rules.base import (
     Resolution,
     RulesError,
     error,
-    fields_checker,
+    fields_reader,
     level_of,
 )
 
@@ -106,7 +106,7 @@ def test_kinds() -> dict[str, tuple[Field, ...]]:
 
 _KINDS = test_kinds()
 _DEFAULTS = {kind: tuple((f.path, f.default) for f in fields) for kind, fields in _KINDS.items()}
-_COMPARISON_OK = fields_checker(_KINDS["comparison"])
+_COMPARISON_INPUTS = fields_reader(_KINDS["comparison"], {"kind": "comparison"})
 
 
 def _tie_summary(a: str, b: str, value: int, gm: bool) -> tuple[str, str]:
@@ -136,8 +136,10 @@ def compare(
 def resolve(
     request: dict[str, Any], rng: RandomSource | None = None, settings: dict[str, Any] | None = None
 ) -> Resolution:
-    if request.__class__ is dict and request.get("kind") == "comparison" and _COMPARISON_OK(request):
-        return _comparison(request, (settings or {}).get("tie_rule", "stalemate"))
+    if request.__class__ is dict and request.get("kind") == "comparison":
+        read = _COMPARISON_INPUTS(request)  # checked and read in one pass (the common test)
+        if read is not None:
+            return _comparison(read, settings)
     if not isinstance(request, dict):
         raise RulesError([error("", "invalid_request", "Requête invalide.", "Invalid request.")])
     kind = request.get("kind")
@@ -155,7 +157,7 @@ def resolve(
     inputs: dict[str, Any] = {path: get(path, default) for path, default in _DEFAULTS[kind]}
     inputs["kind"] = kind
     if kind == "comparison":
-        return _comparison(request, settings.get("tie_rule", "stalemate"))
+        return _comparison(inputs, settings)
     if kind == "wound":
         wound = wound_severity(inputs["net"], inputs["resistance"])
         determined = None
@@ -199,19 +201,10 @@ def resolve(
     return Resolution(SLUG, kind, inputs, [], outcome, summary, affordable, tags, level_of(affordable))
 
 
-def _comparison(request: dict[str, Any], rule: str) -> Resolution:
-    """A valid comparison: the higher value wins (L418); a tie follows ``rule`` (spec §4.4)."""
-    get = request.get
-    a_value, b_value = request["a_value"], request["b_value"]
-    inputs = {
-        "a_value": a_value,
-        "b_value": b_value,
-        "a_label": get("a_label", "A"),  # the declared defaults (test_kinds)
-        "b_label": get("b_label", "B"),
-        "a_tiebreak": get("a_tiebreak"),
-        "b_tiebreak": get("b_tiebreak"),
-        "kind": "comparison",
-    }
+def _comparison(inputs: dict[str, Any], settings: dict[str, Any] | None) -> Resolution:
+    """A valid comparison's ``inputs`` (the declared defaults filled in): the higher value wins
+    (L418); a tie follows the campaign's ``tie_rule`` (spec §4.4)."""
+    a_value, b_value = inputs["a_value"], inputs["b_value"]
     margin = a_value - b_value
     # Level (README): the winner is side a → success, side b → failure, no winner → tie (L5-L51).
     if margin:
@@ -232,6 +225,7 @@ def _comparison(request: dict[str, Any], rule: str) -> Resolution:
             margin,
         )
     a, b = inputs["a_label"] or "A", inputs["b_label"] or "B"
+    rule = (settings or {}).get("tie_rule", "stalemate")
     winner = compare(a_value, b_value, rule, inputs["a_tiebreak"], inputs["b_tiebreak"])
     outcome = {"winner": winner, "margin": 0, "tie": True, "tie_rule": rule}
     if winner is None:

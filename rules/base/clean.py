@@ -6,6 +6,7 @@ Part of :mod:`rules.base` (see its docstring); import the names from there.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any, SupportsIndex, SupportsInt, TypeGuard
 
 from rules.base.fields import Field
@@ -232,6 +233,8 @@ def fields_checker(fields: tuple[Field, ...]) -> Callable[[Any], bool]:
     compiled = _compiled(fields)
     if compiled is not None and compiled.straight is not None:
         return compiled.straight  # checks the class of ``data`` itself
+    if compiled is not None and compiled.by_path is not None:  # one call: the keyed loop itself
+        return partial(_keyed_valid, compiled.by_path, compiled.required, compiled.nested)
 
     def check(data: Any) -> bool:
         if data.__class__ is not dict:
@@ -281,43 +284,97 @@ def _straight_check(checks: tuple[tuple[Any, ...], ...]) -> Callable[[dict[str, 
     The same verdict as :func:`_valid`'s loop (``rules/tests/test_hot_path_lazy.py``); the
     code is written from the compiled tuples only (paths and limits are ``repr``'d, choice sets are
     passed in the namespace), as :mod:`dataclasses` writes its ``__init__``."""
+    return _straight_function(checks, None)
+
+
+def _straight_function(
+    checks: tuple[tuple[Any, ...], ...], defaults: tuple[Any, ...] | None, constants: dict[str, Any] | None = None
+) -> Callable[[Any], Any] | None:
+    """The code of :func:`_straight_check` (``defaults`` None: returns True/False) or of
+    :func:`fields_reader` (``defaults`` given, one per check: returns the inputs dict, then
+    ``constants``, or None)."""
     if not checks or len(checks) > 8 or any(c[2] not in _STRAIGHT_KINDS for c in checks):
         return None
     for _path, _dotted, kind, _required, a, b in checks:
         if kind != "choice" and any(x is not None and x.__class__ is not int for x in (a, b)):
             return None  # a limit that is not a plain int (a float bound): the loop checks it
+    reading = defaults is not None
+    no = "None" if reading else "False"
     namespace: dict[str, Any] = {"_int": int, "_bool": bool, "_str": str, "_dict": dict, "_isinstance": isinstance}
     namespace["_scalar"] = str | int | float | bool
-    lines = ["def check(data):", "    if data.__class__ is not _dict:", "        return False", "    get = data.get"]
+    lines = ["def check(data):", "    if data.__class__ is not _dict:", f"        return {no}", "    get = data.get"]
     for i, (path, _dotted, kind, required, a, b) in enumerate(checks):
-        lines.append(f"    v = get({path!r})")
+        lines.append(f"    v = v{i} = get({path!r})" if reading else f"    v = get({path!r})")
         lines.append("    if v is None:")
-        lines.append("        return False" if required else "        pass")
+        if required:
+            lines.append(f"        return {no}")
+        elif reading:  # absent: the declared default; given as None: None (``data.get(path, default)``)
+            namespace[f"_default{i}"] = defaults[i]  # type: ignore[index]
+            lines.append(f"        if {path!r} not in data:")
+            lines.append(f"            v{i} = _default{i}")
+        else:
+            lines.append("        pass")
         lines.append("    else:")
         body: list[str] = []
         if kind == "int":
             body.append("if v.__class__ is not _int and (v.__class__ is _bool or not _isinstance(v, _int)):")
-            body.append("    return False")
-            if a is not None:
-                body += [f"if v < {int(a)!r}:", "    return False"]
-            if b is not None:
-                body += [f"if v > {int(b)!r}:", "    return False"]
+            body.append(f"    return {no}")
+            if a is not None and b is not None:
+                body += [f"if not {int(a)!r} <= v <= {int(b)!r}:", f"    return {no}"]
+            elif a is not None:
+                body += [f"if v < {int(a)!r}:", f"    return {no}"]
+            elif b is not None:
+                body += [f"if v > {int(b)!r}:", f"    return {no}"]
         elif kind in ("str", "text"):
-            body += ["if not _isinstance(v, _str):", "    return False"]
+            body += ["if v.__class__ is not _str and not _isinstance(v, _str):", f"    return {no}"]
             if required:
-                body += ["if not v.strip():", "    return False"]
+                body += ["if not v.strip():", f"    return {no}"]
             if a is not None:
-                body += [f"if len(v) > {int(a)!r}:", "    return False"]
+                body += [f"if len(v) > {int(a)!r}:", f"    return {no}"]
         elif kind == "bool":
-            body += ["if v.__class__ is not _bool:", "    return False"]
+            body += ["if v.__class__ is not _bool:", f"    return {no}"]
         else:  # choice
             namespace[f"_choices{i}"] = a
-            body += [f"if not _isinstance(v, _scalar) or v not in _choices{i}:", "    return False"]
+            body += [f"if not _isinstance(v, _scalar) or v not in _choices{i}:", f"    return {no}"]
         lines += [f"        {line}" for line in body]
-    lines.append("    return True")
+    if reading:
+        items = [f"{c[0]!r}: v{i}" for i, c in enumerate(checks)]
+        for j, (key, value) in enumerate((constants or {}).items()):
+            namespace[f"_constant{j}"] = value
+            items.append(f"{key!r}: _constant{j}")
+        lines.append("    return {" + ", ".join(items) + "}")
+    else:
+        lines.append("    return True")
     exec("\n".join(lines), namespace)  # code written above from ints and repr'd paths only
-    check: Callable[[dict[str, Any]], bool] = namespace["check"]
-    return check
+    written: Callable[[Any], Any] = namespace["check"]
+    return written
+
+
+def fields_reader(
+    fields: tuple[Field, ...], constants: dict[str, Any] | None = None
+) -> Callable[[Any], dict[str, Any] | None]:
+    """A one-pass check-and-read of a short flat declaration (top-level paths only) (a test request) for a hot path.
+
+    ``read(data)`` is ``None`` when :func:`validate_fields` would report an error (its errors are
+    then built by that function), else the inputs ``{path: data.get(path, default)}`` in the
+    declaration's order, then ``constants`` (e.g. the request's ``kind``): each value is read once,
+    for its check and for the inputs. A declaration :func:`fields_checker` cannot write out
+    straight is checked by it, then read."""
+    compiled = _compiled(fields)
+    defaults = tuple(f.default for f in fields)
+    written = _straight_function(compiled.checks, defaults, constants) if compiled is not None else None
+    if written is not None:
+        return written
+    check = fields_checker(fields)
+    pairs = tuple((f.path, f.default) for f in fields)
+
+    def read(data: Any) -> dict[str, Any] | None:
+        if not check(data):
+            return None
+        get = data.get
+        return {**{path: get(path, default) for path, default in pairs}, **(constants or {})}
+
+    return read
 
 
 _CHECKERS: dict[int, tuple[Sequence[Field], _Compiled]] = {}
@@ -365,53 +422,7 @@ def _valid(data: dict[str, Any], compiled: _Compiled) -> bool:
         return compiled.straight(data)
     by_path = compiled.by_path
     if by_path is not None:
-        get = data.get
-        for path in compiled.required:
-            if get(path) is None:
-                return False
-        check_of = by_path.get
-        for key, value in data.items():
-            check = check_of(key)
-            if check is None or value is None:
-                continue
-            # The common kinds inline (one pass over the keys the request sets); the rest as _value_ok.
-            kind = check[2]
-            cls = value.__class__
-            if kind == "int":
-                if cls is not int:
-                    if cls is bool or not isinstance(value, int):
-                        return False
-                lo, hi = check[4], check[5]
-                if (lo is not None and value < lo) or (hi is not None and value > hi):
-                    return False
-            elif kind == "choice":
-                if cls is not str and not isinstance(value, str | int | float | bool):
-                    return False
-                if value not in check[4]:
-                    return False
-            elif kind == "bool":
-                if cls is not bool:
-                    return False
-            elif kind == "str" and cls is str:
-                if check[3] and not value.strip():
-                    return False
-                if check[4] is not None and len(value) > check[4]:
-                    return False
-            elif not _value_ok(value, check):
-                return False
-        for head, group, any_required in compiled.nested:
-            if get(head) is None:
-                if any_required:
-                    return False
-                continue
-            for check in group:
-                value = get_path(data, check[0], None)
-                if value is None:
-                    if check[3]:
-                        return False
-                elif not _value_ok(value, check):
-                    return False
-        return True
+        return _keyed_valid(by_path, compiled.required, compiled.nested, data)
     for check in compiled.checks:
         value = get_path(data, check[0], None) if check[1] else data.get(check[0])
         if value is None:
@@ -419,6 +430,65 @@ def _valid(data: dict[str, Any], compiled: _Compiled) -> bool:
                 return False
         elif not _value_ok(value, check):
             return False
+    return True
+
+
+def _keyed_valid(
+    by_path: dict[str, tuple[Any, ...]],
+    required: tuple[str, ...],
+    nested: tuple[tuple[str, tuple[tuple[Any, ...], ...], bool], ...],
+    data: Any,
+) -> bool:
+    """:func:`_valid` of a keyed declaration: one pass over the keys ``data`` sets (``data`` last:
+    :func:`fields_checker` binds the rest with :func:`functools.partial`, one call per check)."""
+    if data.__class__ is not dict:
+        return False
+    get = data.get
+    for path in required:
+        if get(path) is None:
+            return False
+    check_of = by_path.get
+    for key, value in data.items():
+        check = check_of(key)
+        if check is None or value is None:
+            continue
+        # The common kinds inline (one pass over the keys the request sets); the rest as _value_ok.
+        kind = check[2]
+        cls = value.__class__
+        if kind == "int":
+            if cls is not int:
+                if cls is bool or not isinstance(value, int):
+                    return False
+            lo, hi = check[4], check[5]
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                return False
+        elif kind == "choice":
+            if cls is not str and not isinstance(value, str | int | float | bool):
+                return False
+            if value not in check[4]:
+                return False
+        elif kind == "bool":
+            if cls is not bool:
+                return False
+        elif kind == "str" and cls is str:
+            if check[3] and not value.strip():
+                return False
+            if check[4] is not None and len(value) > check[4]:
+                return False
+        elif not _value_ok(value, check):
+            return False
+    for head, group, any_required in nested:
+        if get(head) is None:
+            if any_required:
+                return False
+            continue
+        for check in group:
+            value = get_path(data, check[0], None)
+            if value is None:
+                if check[3]:
+                    return False
+            elif not _value_ok(value, check):
+                return False
     return True
 
 

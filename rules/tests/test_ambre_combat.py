@@ -258,6 +258,29 @@ def test_bad_targets():
     assert exc.value.errors[0].code == "invalid_target"
 
 
+def test_a_partial_state_is_completed_from_the_sheet_condition():
+    """A state missing keys reads them from the sheet: a fighter whose sheet says dead or in a coma
+    cannot act nor be attacked, and a loser's gauges come from its sheet (the app stores complete
+    states; an older or hand-written one must not fight on)."""
+    a = fighter("ariane", ariane())
+    dead = borel()
+    dead["condition"] = {**(dead.get("condition") or {}), "dead": True}
+    for state in ({"life": 10}, {"life": 10, "coma": False}):  # "dead" missing: read from the sheet
+        out = Combatant("borel", "Borel", "borel", dead, state)
+        with pytest.raises(RulesError) as exc:
+            SYSTEM.resolve_action(a, out, {"mode": "melee"}, RNG)
+        assert exc.value.errors[0].code == "invalid_target"
+        with pytest.raises(RulesError) as exc:
+            SYSTEM.resolve_action(out, a, {"mode": "melee"}, RNG)
+        assert exc.value.errors[0].code == "cannot_act"
+    # The flags given, the rest missing: the loser's life before the blow is the given one.
+    c = fighter("cendre", cendre())
+    partial = Combatant("borel", "Borel", "borel", borel(), {"dead": False, "coma": False, "life": 40})
+    result = SYSTEM.resolve_action(c, partial, {"mode": "melee", "target_mode": "melee"}, RNG)
+    assert changes(result)[("borel", "life")] == (40, -10)
+    assert changes(result)[("borel", "wound_points")] == (0, 4)
+
+
 # spec §7.1 S6–S9 and §7.2 D12
 @pytest.mark.parametrize(
     "kwargs, keys, energy",

@@ -67,20 +67,44 @@ def ref_ambre_stats(sheet: dict[str, Any]) -> dict[str, int]:
     return stats
 
 
+def ref_char(chars: dict[str, Any], key: str) -> int:
+    return ref_ambre_stats({"characteristics": chars})[key]
+
+
+def ref_level(sheet: dict[str, Any], chars: dict[str, Any], key: str) -> int:
+    return ref_ambre_stats(sheet)[key]
+
+
+def ref_attr(sheet: dict[str, Any], key: str) -> int:
+    return ref_ambre_stats(sheet)[f"attr_{key}"]
+
+
 def ref_wound_points(wounds: dict[str, Any]) -> int:
     return sum(AT.WOUND_WEIGHTS[k] * max(0, ref_int((wounds or {}).get(k), 0)) for k in AT.WOUND_ORDER)
 
 
 @contextmanager
 def reference_ambre() -> Iterator[None]:
-    saved = (ambre_combat._Stats, ambre_combat.wound_points, ambre_derive.wound_points)
-    ambre_combat._Stats = ref_ambre_stats  # type: ignore[assignment,misc]
+    saved = (
+        ambre_combat._char,
+        ambre_combat._level,
+        ambre_combat._attr,
+        ambre_combat.wound_points,
+        ambre_derive.wound_points,
+    )
+    ambre_combat._char, ambre_combat._level, ambre_combat._attr = ref_char, ref_level, ref_attr
     ambre_combat.wound_points = ref_wound_points
     ambre_derive.wound_points = ref_wound_points
     try:
         yield
     finally:
-        ambre_combat._Stats, ambre_combat.wound_points, ambre_derive.wound_points = saved  # type: ignore[misc]
+        (
+            ambre_combat._char,
+            ambre_combat._level,
+            ambre_combat._attr,
+            ambre_combat.wound_points,
+            ambre_derive.wound_points,
+        ) = saved
 
 
 def _errors(errors: list[FieldError]) -> list[dict[str, Any]]:
@@ -300,16 +324,18 @@ def _exchange(a: Combatant, b: Combatant, decl: dict[str, Any], cfg: dict[str, A
     ambre_declaration(),
     _ambre_settings,
     st.sampled_from([None, -3, 0, 12]),
-    st.booleans(),
+    st.sampled_from(["", "bare", "flags"]),
 )
 def test_an_ambre_exchange_is_what_it_was(
-    sa: dict[str, Any], sb: dict[str, Any], decl: dict[str, Any], cfg: dict[str, Any], karma: int | None, partial: bool
+    sa: dict[str, Any], sb: dict[str, Any], decl: dict[str, Any], cfg: dict[str, Any], karma: int | None, partial: str
 ) -> None:
     balances = None if karma is None else {"karma": karma}
     state_a = AMBRE.combat_state(sa, balances=balances)
     state_b = AMBRE.combat_state(sb, balances=balances)
     if partial:  # a state missing keys is completed from the sheet
         state_b = {"life": state_b["life"], "wounds": {"light": 3}}
+        if partial == "flags":  # the fight flags given, the rest read from the sheet
+            state_b |= {"dead": False, "coma": False}
     a = Combatant("a", "Ariane", "a", sa, state_a)
     b = Combatant("b", "Borel", "b", sb, state_b)
     got = _exchange(a, b, decl, cfg)
@@ -319,19 +345,23 @@ def test_an_ambre_exchange_is_what_it_was(
     assert state_a == AMBRE.combat_state(sa, balances=balances)  # the participants' states are never mutated
 
 
-def test_ambre_stats_on_demand_equal_the_eager_stats() -> None:
+@pytest.mark.parametrize("modifiers", [None, {}, {"melee_level": 3, "life_max": -2, "ranged_level": "x"}])
+def test_ambre_stats_read_from_the_sheet_equal_the_eager_stats(modifiers: dict[str, Any] | None) -> None:
     sheet = AMBRE.default_sheet()
-    sheet["attributes"] = {"psy": 40, "phy": -10, "end": 5, "cbt": -25}
+    sheet["attributes"] = {"psy": 40, "phy": -10, "end": True, "cbt": -25}
     sheet["characteristics"] = {c: n for n, c in enumerate(_KEYS)} | {"force": True, "mental": "9"}
-    sheet["modifiers"] = {"melee_level": 3, "life_max": -2}
-    lazy, eager = ambre_combat._Stats(sheet), ref_ambre_stats(sheet)
-    assert {k: lazy[k] for k in eager} == eager
-    with pytest.raises(KeyError):
-        lazy["nope"]
-    with pytest.raises(AttributeError):  # a malformed group fails where it always failed
-        ambre_combat._Stats({"characteristics": [1, 2]})
-    with pytest.raises(AttributeError):
-        ref_ambre_stats({"characteristics": [1, 2]})
+    del sheet["characteristics"]["dexterite"]  # a missing one reads 0
+    sheet["modifiers"] = modifiers
+    eager = ref_ambre_stats(sheet)
+    chars = sheet["characteristics"]
+    for key in AT.CHARACTERISTICS:
+        assert ambre_combat._char(chars, key) == eager[key], key
+    for key in ambre_combat._LEVELS:
+        assert ambre_combat._level(sheet, chars, key) == eager[key], key
+    for key in AT.ATTRIBUTES:
+        assert ambre_combat._attr(sheet, key) == eager[f"attr_{key}"], key
+    assert eager["force"] == 0 and eager["mental"] == 0 and eager["dexterite"] == 0
+    assert ambre_combat._level(sheet, chars, "melee_level") == -10 + 10 + 25 + (3 if modifiers else 0)
 
 
 # ---------------------------------------------------------------- settings and Altaride derived values
@@ -431,3 +461,18 @@ def test_clefs_aspects_are_what_they_were(aspects: dict[str, Any], skills: list[
     assert D.aspect_state(sheet) == expected
     for code, values in expected.items():
         assert D.current_aspect(sheet, code) == values["current"]
+
+
+def ref_normalise_wounds(points: int) -> dict[str, int]:
+    """Reference copy of the pair merge (L429) before its first 64 totals were tabled (#21)."""
+    points = max(0, points)
+    return {"light": points & 1, "serious": (points >> 1) & 1, "grave": (points >> 2) & 1, "mortal": points >> 3}
+
+
+def test_ambre_tabled_pair_merge_is_the_formula_and_a_fresh_dict_each_time() -> None:
+    for points in range(-5, 300):
+        assert ambre_derive.normalise_wounds(points) == ref_normalise_wounds(points), points
+    first = ambre_derive.normalise_wounds(5)
+    first["mortal"] = 99  # a caller changing its copy changes no later answer
+    assert ambre_derive.normalise_wounds(5) == {"light": 1, "serious": 0, "grave": 1, "mortal": 0}
+    assert ambre_derive.normalise_wounds(5) is not ambre_derive.normalise_wounds(5)

@@ -16,7 +16,17 @@ from rules import get_system
 from rules.ambre import combat as ambre_combat
 from rules.ambre import resolution as ambre_resolution
 from rules.ambre.derive import normalise_wounds, wound_points
-from rules.base import Combatant, Field, LazyMsg, Msg, RulesError, SeededRandom, fields_checker, validate_fields
+from rules.base import (
+    Combatant,
+    Field,
+    LazyMsg,
+    Msg,
+    RulesError,
+    SeededRandom,
+    fields_checker,
+    fields_reader,
+    validate_fields,
+)
 from rules.base.clean import _compiled
 from rules.tests.test_hot_path_equivalence import (
     FIELD_TUPLES,
@@ -64,6 +74,43 @@ def test_fields_checker_is_validate_fields_finding_nothing(name: str, fields: tu
     except TypeError:
         expected = False
     assert fields_checker(fields)(request) is expected
+
+
+FLAT = [(name, fields) for name, fields in FIELD_TUPLES if all(f.path and "." not in f.path for f in fields)]
+
+
+@pytest.mark.parametrize(("name", "fields"), FLAT, ids=[n for n, _ in FLAT])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_a_fields_reader_reads_what_it_checks(name: str, fields: tuple[Field, ...], data: Any) -> None:
+    """``fields_reader``: None when the loop finds an error, else ``{path: get(path, default)}`` in order."""
+    request = data.draw(data_for(fields))
+    try:
+        valid = not ref_validate_fields(request, fields)
+    except TypeError:
+        valid = False
+    got = fields_reader(fields)(request)
+    if not valid:
+        assert got is None
+        return
+    expected = {f.path: request.get(f.path, f.default) for f in fields}
+    assert got == expected and list(got) == [f.path for f in fields]
+
+
+def test_a_fields_reader_keeps_an_explicit_none_and_fills_a_missing_default() -> None:
+    fields = (
+        Field("n", "int", Msg("n", "n"), required=True, minimum=0, maximum=9),
+        Field("label", "str", Msg("l", "l"), default="A", max_length=3),
+        Field("flag", "bool", Msg("f", "f"), default=False),
+    )
+    read = fields_reader(fields)
+    assert read({"n": 2}) == {"n": 2, "label": "A", "flag": False}
+    assert read({"n": 2, "label": None, "extra": 1}) == {"n": 2, "label": None, "flag": False}
+    for bad in ({"n": 10}, {"label": "A"}, {"n": 1, "label": "long"}, {"n": True}, {"n": 1, "flag": 1}, [("n", 1)]):
+        assert read(bad) is None, bad
+    long = tuple(Field(f"f{i}", "int", Msg("f", "f"), default=i) for i in range(12))  # not written out
+    assert fields_reader(long)({"f3": 7}) == {f"f{i}": 7 if i == 3 else i for i in range(12)}
+    assert fields_reader(long)({"f3": "7"}) is None
 
 
 def test_straight_check_edges() -> None:
