@@ -53,60 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 import bench_live_streams as bls  # noqa: E402
 
-
-# -- a TCP proxy in front of PostgreSQL ---------------------------------------------
-class Proxy:
-    """Forwards 127.0.0.1:<port> to the real server; ``outage()`` cuts it."""
-
-    def __init__(self, target: tuple[str, int]) -> None:
-        self.target = target
-        self.port = bls.free_port()
-        self.loop = asyncio.new_event_loop()
-        self.server: asyncio.AbstractServer | None = None
-        self.writers: set[asyncio.StreamWriter] = set()
-        threading.Thread(target=self.loop.run_forever, daemon=True).start()
-        self._call(self._listen())
-
-    def _call(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
-
-    async def _listen(self) -> None:
-        self.server = await asyncio.start_server(self._handle, "127.0.0.1", self.port, reuse_address=True)
-
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while data := await reader.read(65536):
-                writer.write(data)
-                await writer.drain()
-        except (OSError, asyncio.CancelledError):
-            pass
-        finally:
-            writer.close()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            writer.close()
-            return
-        self.writers |= {writer, up_writer}
-        try:
-            await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
-        finally:
-            self.writers -= {writer, up_writer}
-
-    async def _cut(self) -> None:
-        if self.server is not None:
-            self.server.close()
-            self.server = None
-        for writer in list(self.writers):
-            writer.transport.abort()
-        self.writers.clear()
-
-    def outage(self, seconds: float) -> None:
-        self._call(self._cut())
-        time.sleep(seconds)
-        self._call(self._listen())
+from tests.tcpproxy import Proxy  # noqa: E402  (PostgreSQL is reached through it)
 
 
 # -- a Redis server of our own --------------------------------------------------------

@@ -168,6 +168,9 @@ if DATABASE_URL:
             # the site is back within a second or two of the database.
             "reconnect_timeout": 5,
         }
+        # Django's backend, with the pool's wait cut to a second while the server refuses
+        # connections (config/postgresql/base.py): pages and /healthz answer 503 at once.
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_PREPARE_THRESHOLD > 0:
         # Parameters bound by the server, so a query sent DB_PREPARE_THRESHOLD times on a
         # connection is prepared there and planned once (the pool keeps connections, and so

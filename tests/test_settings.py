@@ -40,11 +40,17 @@ def test_it_uses_postgres_and_redis_when_configured() -> None:
     found = probe(
         {"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/tablee", "REDIS_URL": "redis://127.0.0.1:6379/0"}
     )
-    assert found["engine"] == "django.db.backends.postgresql"
+    # Django's backend with the pool's wait cut short while the server is away (config/postgresql).
+    assert found["engine"] == "config.postgresql"
     assert found["cache"].endswith("RedisCache")
     assert found["eager"] is False
     assert found["live"] == "redis"
     assert found["broker"] == "redis://127.0.0.1:6379/0"
+
+
+def test_without_the_pool_it_is_django_s_postgresql_backend() -> None:
+    found = probe({"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/tablee", "TABLEE_DB_POOL_SIZE": "0"})
+    assert found["engine"] == "django.db.backends.postgresql"
 
 
 def test_it_refuses_production_without_a_secret_key() -> None:
