@@ -90,11 +90,11 @@ class OwnRedis:
 
 # -- load ----------------------------------------------------------------------------
 class Load:
-    """Pages and posts by ``workers`` clients until stopped: (time sent, status) of each."""
+    """Pages and posts by ``workers`` clients until stopped: (time sent, status, seconds) of each."""
 
     def __init__(self, port: int, setup: dict[str, Any], workers: int = 4) -> None:
         self.port, self.setup, self.workers = port, setup, workers
-        self.results: list[tuple[float, int]] = []
+        self.results: list[tuple[float, int, float]] = []
         self.stop = threading.Event()
         self.threads = [threading.Thread(target=self._run, args=(i,), daemon=True) for i in range(workers)]
 
@@ -117,7 +117,7 @@ class Load:
                 status, _t = bls.request(self.port, "GET", f"/campaigns/threads/{thread}/", self.setup["session"])
             else:
                 status = api_get(self.port, self.setup, "/api/v1/me/")
-            self.results.append((began, status))
+            self.results.append((began, status, time.monotonic() - began))
             time.sleep(0.05)
 
     def __enter__(self) -> Load:
@@ -130,9 +130,12 @@ class Load:
         for t in self.threads:
             t.join(40)
 
-    def window(self, start: float, end: float) -> dict[str, int]:
-        inside = [status for when, status in self.results if start <= when <= end]
+    def window(self, start: float, end: float) -> dict[str, Any]:
+        inside = [status for when, status, _s in self.results if start <= when <= end]
+        errors = sorted(took for when, status, took in self.results if start <= when <= end and status >= 500)
         return {
+            # How long a reader waited for an error page (a page while the database is away).
+            "5xx wait s (median, max)": (round(errors[len(errors) // 2], 2), round(errors[-1], 2)) if errors else None,
             "requests": len(inside),
             "5xx": sum(1 for s in inside if s >= 500),
             "503": sum(1 for s in inside if s == 503),
@@ -442,10 +445,12 @@ def report(out: dict[str, Any], label: str) -> None:
     s = out["streams"]
     print(f"live streams held by one process: {s['held']} of {s['asked']} asked")
     for name, w in out["outages"].items():
+        waits = w["5xx wait s (median, max)"]
         print(
             f"{name:<14} outage (+5 s): {w['requests']:>4} requests, {w['5xx']:>4} answered 5xx "
             f"({w.get('503', 0)} of them 503 'back in a moment'), "
             f"{w['network']:>3} network errors, {w['ok']:>4} ok"
+            + (f"; a 5xx took {waits[0]} s (median), {waits[1]} s at most" if waits else "")
         )
     live = out["live"]
     print(

@@ -1,15 +1,15 @@
-"""Django's PostgreSQL backend (``ENGINE = "config.postgresql"``), failing fast while the server
-refuses connections.
+"""Django's PostgreSQL backend (``ENGINE = "config.postgresql"``): the pool's wait bounded while the
+server refuses connections.
 
-With the psycopg pool (``TABLEE_DB_POOL_SIZE``), a request waits up to
-``TABLEE_DB_POOL_TIMEOUT`` seconds (10) for a connection: right while the pool is only busy (a
-burst of pages waits its turn), wrong while the server is away: every page, and ``/healthz``, then
-hung for 10 s before its 503. So the pool's connections are made by :class:`RecordingConnection`,
-which notes in :data:`OUTAGE` whether the last attempt to reach the server failed; while it did,
-a request waits at most :data:`OUTAGE_WAIT` for a connection (one still in the pool, or one made
-as the server comes back), then gets the 503 page with ``Retry-After``. A request already waiting
-when the outage begins stops after :data:`OUTAGE_WAIT` too. The first connection made again ends
-the outage.
+With the psycopg pool (``TABLEE_DB_POOL_SIZE``), a request waits up to ``TABLEE_DB_POOL_TIMEOUT``
+seconds (10) for a connection. That is right while the pool is only busy (a burst of pages waits
+its turn) and while the server restarts (a request sent during a 3 s restart is answered when it is
+back, not with an error page). It is wrong for a longer outage: every page, and ``/healthz``, then
+hung 10 s before its 503. So the pool's connections are made by :class:`RecordingConnection`,
+which notes in :data:`OUTAGE` since when the server refuses them; a request then waits only until
+the outage is ``TABLEE_DB_POOL_TIMEOUT`` old (what a restart needs, as before), and :data:`OUTAGE_WAIT`
+after that: past the first 10 s of an outage, pages answer 503 with ``Retry-After`` in a second.
+The first connection made again ends the outage.
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from typing import Any
 
 import psycopg
 from django.db.backends.postgresql import base
-from psycopg_pool import ConnectionPool, PoolTimeout
+from psycopg_pool import ConnectionPool
 
-#: Seconds a request waits for a pooled connection while the server refuses new ones.
+#: Seconds a request waits for a pooled connection once the server has refused them for the pool's
+#: whole timeout.
 OUTAGE_WAIT = 1.0
 
 
@@ -65,24 +66,25 @@ class RecordingConnection(psycopg.Connection[Any]):
 
 
 class ShortWaitPool:
-    """The pool, as Django's backend uses it, with :meth:`getconn` bounded during an outage."""
+    """The pool, as Django's backend uses it, with :meth:`getconn`'s wait bounded during an outage."""
 
     def __init__(self, pool: ConnectionPool[Any]) -> None:
         self._pool = pool
 
     def getconn(self, timeout: float | None = None) -> Any:
-        full = self._pool.timeout if timeout is None else timeout
-        if OUTAGE.active or full <= OUTAGE_WAIT:
-            return self._pool.getconn(min(full, OUTAGE_WAIT))
-        try:  # the first second: long enough for a busy pool to hand most requests a connection
-            return self._pool.getconn(OUTAGE_WAIT)
-        except PoolTimeout:
-            if OUTAGE.active:  # the server went away meanwhile: the 503 now, not in 9 s
-                raise
-        return self._pool.getconn(full - OUTAGE_WAIT)  # only busy: the rest of the wait
+        return self._pool.getconn(outage_wait(self._pool.timeout if timeout is None else timeout))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._pool, name)
+
+
+def outage_wait(timeout: float) -> float:
+    """How long a request waits for a connection: ``timeout``, or while the server refuses
+    connections, until the outage is ``timeout`` old, and at least :data:`OUTAGE_WAIT`."""
+    since = OUTAGE.since
+    if since is None:
+        return timeout
+    return min(timeout, max(OUTAGE_WAIT, since + timeout - time.monotonic()))
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
