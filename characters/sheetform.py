@@ -542,6 +542,9 @@ def sheet_page(
                 "stored": stored,
                 "effective": cell["value"],
             }
+        # Every key the template reads, present: a missing one costs the template a failed lookup.
+        cell.setdefault("provenance", "")
+        cell.setdefault("max", None)
         headline.append(cell)
     shown = {c["key"] for c in headline}
     shown |= {k[:-4] for k in shown if k.endswith(".max")} | {k + "_max" for k in shown}
@@ -566,6 +569,7 @@ def sheet_page(
                 shown.add(row["path"])
             row["value"] = _number(row["value"])
             row["key"] = row["path"]
+            row.setdefault("provenance", "")
             rows.append(row)
         group["rows"] = rows
         if group["key"] in layout.state_groups:
