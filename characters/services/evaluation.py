@@ -106,14 +106,21 @@ def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | Non
     """
     if character.status != Character.Status.APPROVED:
         return result.budget, False
-    version = character.versions.filter(status=Character.Status.APPROVED).order_by("version").first()
-    if version is None:
+    # The version's identity only: its sheet (a JSON document) is read when its budget is not kept yet.
+    # Its creation time is part of the key: an id can be given again after a rolled-back transaction
+    # (SQLite), never with the same time.
+    found_version = (
+        character.versions.filter(status=Character.Status.APPROVED).order_by("version").values_list("pk", "created")
+    ).first()
+    if found_version is None:
         return result.budget, False
-    key = (version.pk, character.system, character.is_npc, repr(system_settings(character.campaign)))
+    version_pk, created = found_version
+    key = (version_pk, created, character.system, character.is_npc, repr(system_settings(character.campaign)))
     with _approved_lock:
         found = key in _APPROVED_BUDGETS
         budget = _APPROVED_BUDGETS.get(key)
     if not found:
+        version = character.versions.get(pk=version_pk)
         try:
             approved = character.rule_system.migrate_sheet(copy.deepcopy(version.sheet), version.schema_version)
         except Exception:

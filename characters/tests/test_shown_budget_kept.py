@@ -6,6 +6,8 @@ import copy
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from characters.models import Character, SheetVersion
 from characters.services import evaluation
@@ -33,8 +35,11 @@ def test_the_kept_budget_is_the_approved_sheet_s_and_a_change_to_it_stays_with_t
     if first is not None:
         first.lines.clear()
         first.spent += 1000
-    again, _ = evaluation.shown_budget(hero, result)
+    with CaptureQueriesContext(connection) as queries:
+        again, _ = evaluation.shown_budget(hero, result)
     assert again == expected  # what a caller did with its copy is its own
+    # A kept budget reads the version's identity only, not its sheet (a JSON document).
+    assert len(queries) == 1 and '."sheet"' not in queries[0]["sql"], queries.captured_queries
     # Today's sheet may change (a raise paid with experience): the frozen budget is still the approved one.
     hero.sheet = {**hero.sheet, "name": "Iris la Grande"}
     hero.save()
