@@ -18,7 +18,7 @@ from django.urls import reverse
 from campaigns import post_html, services
 from campaigns.models import Membership, Post, Role
 from campaigns.reads import page_posts, post_recipients, post_rolls, thread_posts
-from campaigns.views.postform import _post_form
+from campaigns.views.postform import _form_inputs, _post_form
 from conftest import make_table, make_user
 from moderation import services as moderation_services
 
@@ -287,3 +287,18 @@ def test_a_prepared_query_is_compiled_once_for_every_request_thread(monkeypatch:
     assert len({id(c) for c in prepares}) == 1
     assert found[-1] is not None and found[-1].pk == member.pk
     assert list(auth._LOAD._shapes.values()) != [None]
+
+
+def test_the_reply_form_addresses_the_other_members_by_name_in_joining_order() -> None:
+    table = make_table("sms", prefix="tm")
+    request = RequestFactory().get("/")
+    request.user = table.player2
+    table.player.profile.display_name = "Dame Ysolde"
+    table.player.profile.save()
+    table.cogm.profile.delete()  # a member without a profile reads its username
+    members = _form_inputs(request, table.campaign).members
+    joined = Membership.objects.filter(campaign=table.campaign).order_by("pk").values_list("user_id", flat=True)
+    assert [pk for pk, _ in members] == [pk for pk in joined if pk != table.player2.pk]  # never the reader
+    names = dict(members)
+    assert names[table.player.pk] == "Dame Ysolde"
+    assert names[table.cogm.pk] == table.cogm.username and names[table.gm.pk] == table.gm.username

@@ -7,6 +7,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import get_script_prefix, reverse
@@ -26,6 +27,7 @@ from campaigns.models import (
 from campaigns.post_html import ReplyForm
 from campaigns.views.common import _odds_text, page_of
 from campaigns.voices import voices
+from config.prepared import PreparedQuery
 from rules.base import RulesError
 
 
@@ -82,18 +84,38 @@ class _FormInputs:
         return hashlib.blake2b(repr(values).encode(), digest_size=20).digest()
 
 
+def _other_members(campaign_id: int, user_id: int) -> QuerySet[Membership]:
+    """The campaign's other members, in the order they joined, with the two columns a name needs."""
+    return (
+        Membership.objects.filter(campaign_id=campaign_id)
+        .exclude(user_id=user_id)
+        .select_related("user__profile")
+        .only("user_id", "user__username", "user__profile__display_name")
+        .order_by("pk")
+    )
+
+
+#: On every thread page (the reply form's recipients): compiled once per process (config.prepared).
+_OTHER_MEMBERS = PreparedQuery(
+    _other_members, {"campaign_id": (910_000_001, 920_000_002), "user_id": (970_000_003, 980_000_004)}
+)
+
+
+def _member_name(membership: Membership) -> str:
+    """A profile's display name, else the username (a user without a profile reads its username)."""
+    profile = getattr(membership.user, "profile", None)
+    return (profile.display_name if profile is not None else "") or membership.user.username
+
+
 def _form_inputs(request: HttpRequest, campaign: Campaign) -> _FormInputs:
     is_gm = access.is_gm(request.user, campaign)
     # A player: one query (their voices; those approved can also roll from their sheet).
     characters, sheet_characters = voices().post_voices(request.user, campaign, is_gm=is_gm)
     for character in sheet_characters:
         character.campaign = campaign
-    # The other members' ids and names (a profile's display name, else the username): three columns.
+    # The other members' ids and names (a profile's display name, else the username).
     members = [
-        (user_id, shown or username)
-        for user_id, shown, username in Membership.objects.filter(campaign=campaign)
-        .exclude(user=request.user)
-        .values_list("user_id", "user__profile__display_name", "user__username")
+        (m.user_id, _member_name(m)) for m in _OTHER_MEMBERS.all(campaign_id=campaign.pk, user_id=request.user.pk)
     ]
     return _FormInputs(campaign, characters, sheet_characters, members, is_gm)
 
