@@ -47,6 +47,14 @@ class _Shape:
         self.start, self.end = fields[0], fields[-1] + 1
         self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
         self.annotations = dict(compiler.annotation_col_map or {})
+        # What turns a fetched row into values and objects, found on the first run (as
+        # ``results_iter`` and ``ModelIterable`` find them on every run): the converters of the
+        # selected columns (the backend's and the fields'; a converter is given the connection it
+        # runs on) and the builders of the select_related objects, per database alias.
+        self.fields = [s[0] for s in select[0 : compiler.col_count]]
+        self.converters: dict[int, Any] | None = None
+        self.composite = compiler.has_composite_fields(self.fields)
+        self.populators: dict[str, list[Any]] = {}
 
 
 class PreparedQuery:
@@ -148,9 +156,18 @@ class PreparedQuery:
         if compiler.connection is not connection:
             compiler = copy.copy(compiler)  # the kept compiler, reading this connection's converters
             compiler.connection = connection
-        populators = get_related_populators(compiler.klass_info, compiler.select, using)
+        if shape.converters is None:
+            shape.converters = compiler.get_converters(shape.fields)
+        values: Any = rows
+        if shape.converters:
+            values = compiler.apply_converters(values, shape.converters)
+        if shape.composite:
+            values = compiler.composite_fields_to_tuples(values, shape.fields)
+        populators = shape.populators.get(using)
+        if populators is None:
+            populators = shape.populators[using] = get_related_populators(compiler.klass_info, compiler.select, using)
         objects = []
-        for row in compiler.results_iter([rows]):
+        for row in values:
             obj = shape.model.from_db(using, shape.init_list, row[shape.start : shape.end])
             for populator in populators:
                 populator.populate(row, obj)

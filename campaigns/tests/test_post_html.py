@@ -243,3 +243,49 @@ def test_a_query_whose_text_depends_on_a_value_is_never_prepared(scene: Any) -> 
     rows = prepared.all(thread_id=thread.pk, upto=3)
     assert sorted(p.number for p in rows) == [1, 2, 3] and rows[0].author.profile.pk
     assert list(prepared._shapes.values()) != [None]
+
+
+def test_a_prepared_query_converts_values_the_same_on_every_connection(transactional_db: Any) -> None:
+    """The converters and object builders found on the first run serve the next runs, on other
+    connections (under ASGI each request has its own): JSON, times and related objects as the ORM's."""
+    import threading
+
+    from characters.models import Character
+    from conftest import make_table
+
+    table = make_table("altaride", prefix="pc")
+    for n in range(3):
+        Character.objects.create(
+            campaign=table.campaign, owner=table.player, name=f"C{n}", system="altaride", sheet={"n": n, "tags": ["a"]}
+        )
+    query = PreparedQuery(
+        lambda campaign_id: Character.objects.filter(campaign_id=campaign_id)
+        .select_related("owner__profile")
+        .order_by("pk"),
+        {"campaign_id": (910_000_001, 920_000_002)},
+    )
+
+    def seen(rows: list[Any]) -> list[Any]:
+        return [(c.pk, c.sheet, c.created, c.owner.username, c.owner.profile.pk) for c in rows]
+
+    expected = seen(
+        list(Character.objects.filter(campaign=table.campaign).select_related("owner__profile").order_by("pk"))
+    )
+    assert seen(query.all(campaign_id=table.campaign.pk)) == expected
+    assert list(query._shapes.values()) != [None]
+    got: list[Any] = []
+
+    def elsewhere() -> None:
+        from django.db import connection
+
+        try:
+            got.append(seen(query.all(campaign_id=table.campaign.pk)))
+        finally:
+            connection.close()
+
+    for _ in range(2):
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        thread.join(30)
+    assert got == [expected, expected]
+    assert isinstance(expected[0][1], dict) and expected[0][2].tzinfo is not None
