@@ -14,6 +14,7 @@ from django.urls import get_script_prefix, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from accounts.models import display_name
 from campaigns import access, dice, play, services
 from campaigns.forms import (
     PostForm,
@@ -101,12 +102,6 @@ _OTHER_MEMBERS = PreparedQuery(
 )
 
 
-def _member_name(membership: Membership) -> str:
-    """A profile's display name, else the username (a user without a profile reads its username)."""
-    profile = getattr(membership.user, "profile", None)
-    return (profile.display_name if profile is not None else "") or membership.user.username
-
-
 def _form_inputs(request: HttpRequest, campaign: Campaign) -> _FormInputs:
     is_gm = access.is_gm(request.user, campaign)
     # A player: one query (their voices; those approved can also roll from their sheet).
@@ -115,7 +110,7 @@ def _form_inputs(request: HttpRequest, campaign: Campaign) -> _FormInputs:
         character.campaign = campaign
     # The other members' ids and names (a profile's display name, else the username).
     members = [
-        (m.user_id, _member_name(m)) for m in _OTHER_MEMBERS.all(campaign_id=campaign.pk, user_id=request.user.pk)
+        (m.user_id, display_name(m.user)) for m in _OTHER_MEMBERS.all(campaign_id=campaign.pk, user_id=request.user.pk)
     ]
     return _FormInputs(campaign, characters, sheet_characters, members, is_gm)
 

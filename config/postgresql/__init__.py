@@ -1,2 +1,2 @@
-"""Django's PostgreSQL backend, with the connection pool's wait cut short while the server is
-away (see :mod:`config.postgresql.base`)."""
+"""Django's PostgreSQL backend, with the connection pool's wait bounded while the server refuses
+connections (see :mod:`config.postgresql.base`)."""

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.ambre import tables as T
-from rules.ambre.derive import global_levels, minor_keys, normalise_wounds, wound_points
+from rules.ambre.derive import attribute_points, global_levels, minor_keys, normalise_wounds, wound_points
 from rules.ambre.schema import safe_validate
 from rules.ambre.sorcery import spell_cost, spell_request_errors
 from rules.base import (
@@ -190,12 +190,6 @@ def _level(sheet: dict[str, Any], chars: dict[str, Any], key: str) -> int:
     if mods:
         value += as_int(mods.get(key))
     return value
-
-
-def _attr(sheet: dict[str, Any], key: str) -> int:
-    """Signed attribute points (points d'attribut) of ``key``, as
-    :func:`rules.ambre.derive.attribute_points` reads them."""
-    return as_int((sheet.get("attributes") or {}).get(key))
 
 
 def combat_state(
@@ -638,7 +632,7 @@ def resolve_action(
             rule = settings.get("tie_rule", "stalemate")
             touch["tie_rule"] = rule
             if rule == "attribute":
-                pa, pt = _attr(a_sheet, T.PARENT[a_char]), _attr(t_sheet, T.PARENT[d_char])
+                pa, pt = attribute_points(a_sheet, T.PARENT[a_char]), attribute_points(t_sheet, T.PARENT[d_char])
                 winner = "actor" if pa > pt else "target" if pt > pa else None
                 touch["winner"] = winner
             if rule == "gm":

@@ -423,7 +423,12 @@ def _valid(data: dict[str, Any], compiled: _Compiled) -> bool:
     by_path = compiled.by_path
     if by_path is not None:
         return _keyed_valid(by_path, compiled.required, compiled.nested, data)
-    for check in compiled.checks:
+    return _checks_ok(data, compiled.checks)
+
+
+def _checks_ok(data: dict[str, Any], checks: tuple[tuple[Any, ...], ...]) -> bool:
+    """Each compiled check in turn, its value read by path (dotted or not)."""
+    for check in checks:
         value = get_path(data, check[0], None) if check[1] else data.get(check[0])
         if value is None:
             if check[3]:
@@ -482,13 +487,8 @@ def _keyed_valid(
             if any_required:
                 return False
             continue
-        for check in group:
-            value = get_path(data, check[0], None)
-            if value is None:
-                if check[3]:
-                    return False
-            elif not _value_ok(value, check):
-                return False
+        if not _checks_ok(data, group):
+            return False
     return True
 
 

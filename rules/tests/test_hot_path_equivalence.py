@@ -88,11 +88,11 @@ def reference_ambre() -> Iterator[None]:
     saved = (
         ambre_combat._char,
         ambre_combat._level,
-        ambre_combat._attr,
+        ambre_combat.attribute_points,
         ambre_combat.wound_points,
         ambre_derive.wound_points,
     )
-    ambre_combat._char, ambre_combat._level, ambre_combat._attr = ref_char, ref_level, ref_attr
+    ambre_combat._char, ambre_combat._level, ambre_combat.attribute_points = ref_char, ref_level, ref_attr
     ambre_combat.wound_points = ref_wound_points
     ambre_derive.wound_points = ref_wound_points
     try:
@@ -101,7 +101,7 @@ def reference_ambre() -> Iterator[None]:
         (
             ambre_combat._char,
             ambre_combat._level,
-            ambre_combat._attr,
+            ambre_combat.attribute_points,
             ambre_combat.wound_points,
             ambre_derive.wound_points,
         ) = saved
@@ -359,7 +359,7 @@ def test_ambre_stats_read_from_the_sheet_equal_the_eager_stats(modifiers: dict[s
     for key in ambre_combat._LEVELS:
         assert ambre_combat._level(sheet, chars, key) == eager[key], key
     for key in AT.ATTRIBUTES:
-        assert ambre_combat._attr(sheet, key) == eager[f"attr_{key}"], key
+        assert ambre_combat.attribute_points(sheet, key) == eager[f"attr_{key}"], key
     assert eager["force"] == 0 and eager["mental"] == 0 and eager["dexterite"] == 0
     assert ambre_combat._level(sheet, chars, "melee_level") == -10 + 10 + 25 + (3 if modifiers else 0)
 
