@@ -468,7 +468,13 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("TABLEE_LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "filters": {"outage": {"()": "config.postgresql.outage.OutageLogFilter"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # psycopg's pool logs three INFO lines per request (connection requested, given, returned);
+        # its warnings stay, and during an outage "error connecting" once per half minute.
+        "psycopg.pool": {"level": "WARNING", "filters": ["outage"]},
+    },
 }
 
 # WhiteNoise serves static files under the ASGI server too (no runserver).

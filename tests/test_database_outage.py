@@ -2,7 +2,9 @@
 waits up to ``TABLEE_DB_POOL_TIMEOUT`` for the server) but, once the outage is that old, answers
 503 within a second instead of after the pool's whole wait; it is back when the server is.
 
-``config/postgresql/base.py``: the pool's connections note since when the server refuses them. The
+``config/postgresql/base.py``: the pool's connections note since when the server refuses them, and the
+pool tries again at most half a second apart (psycopg backs off 1, 2, 4 s: a 1.5 s restart could
+outlast a request's wait); ``config/postgresql/outage.py`` logs an outage once, not per attempt. The
 end-to-end tests run a real uvicorn process (the pool is on outside pytest) reaching PostgreSQL
 through a TCP proxy that stages the outage (``tests/tcpproxy.py``).
 """
@@ -10,6 +12,8 @@ through a TCP proxy that stages the outage (``tests/tcpproxy.py``).
 from __future__ import annotations
 
 import http.client
+import itertools
+import logging
 import os
 import subprocess
 import sys
@@ -24,6 +28,7 @@ import pytest
 from django.conf import settings
 
 from config.postgresql import base as backend
+from config.postgresql import outage as outages
 from tests.tcpproxy import Proxy, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -80,6 +85,94 @@ def test_a_refused_connection_starts_the_outage_and_a_made_one_ends_it(outage: A
     ) as conn:
         assert conn.execute("SELECT 1").fetchone() == (1,)
     assert not outage.active
+
+
+# ---------------------------------------------------------------- the pool's attempts
+def test_the_pool_tries_again_within_half_a_second_until_its_reconnect_timeout() -> None:
+    attempt = backend.SteadyAttempt(timeout=5.0)
+    now, times = 0.0, [0.0]
+    while not attempt.time_to_give_up(now):
+        attempt.update_delay(now)
+        now += attempt.delay
+        times.append(now)
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert 0.18 <= gaps[0] <= 0.22  # the first again after 0.2 s (psycopg: 1 s)...
+    assert max(gaps) <= backend.RECONNECT_EVERY  # ...then never more than half a second apart (psycopg: 2, 4 s)
+    assert times[-1] == pytest.approx(5.0)  # and given up after reconnect_timeout, as before
+    assert 10 <= len(times) <= 13
+
+
+def _database_wrapper(**pool: Any) -> Any:
+    wrapper = backend.DatabaseWrapper(
+        {
+            **settings.DATABASES["default"],
+            "ENGINE": "config.postgresql",
+            "NAME": "tablee_pool_probe",
+            "CONN_MAX_AGE": 0,
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": {"pool": {"min_size": 1, "max_size": 2, "timeout": 3.0, **pool}},
+        },
+        alias="pool_probe",
+    )
+    return wrapper
+
+
+def test_django_s_pool_is_the_steady_one_and_makes_recording_connections() -> None:
+    wrapper = _database_wrapper(reconnect_timeout=5)
+    try:
+        pool = wrapper.pool
+        assert isinstance(pool, backend.ShortWaitPool)
+        inner = pool._pool
+        assert isinstance(inner, backend.SteadyReconnectPool)
+        assert inner.connection_class is backend.RecordingConnection
+        assert (inner.min_size, inner.max_size, inner.timeout, inner.reconnect_timeout) == (1, 2, 3.0, 5)
+        assert inner._check is not None  # CONN_HEALTH_CHECKS: a dropped connection is not handed out
+        assert wrapper.pool._pool is inner  # one pool per alias
+    finally:
+        backend.DatabaseWrapper._connection_pools.pop("pool_probe", None)
+
+
+def test_a_pool_with_persistent_connections_is_refused() -> None:
+    from django.core.exceptions import ImproperlyConfigured
+
+    wrapper = _database_wrapper()
+    wrapper.settings_dict["CONN_MAX_AGE"] = 60
+    with pytest.raises(ImproperlyConfigured):
+        wrapper.pool  # noqa: B018
+
+
+def _error_connecting() -> logging.LogRecord:
+    return logging.LogRecord(
+        "psycopg.pool", logging.WARNING, __file__, 1, "error connecting in %r: %s", ("p", "x"), None
+    )
+
+
+def test_an_outage_is_logged_when_it_begins_then_every_half_minute(outage: Any, monkeypatch: Any) -> None:
+    clock = [1000.0]
+    monkeypatch.setattr(outages.time, "monotonic", lambda: clock[0])
+    log = outages.OutageLogFilter()
+    other = logging.LogRecord("psycopg.pool", logging.WARNING, __file__, 1, "discarding broken connection", (), None)
+
+    outage.refused()
+    kept = []
+    for _ in range(130):  # a minute of attempts, two a second
+        kept.append(log.filter(_error_connecting()))
+        clock[0] += 0.5
+    assert kept.count(True) == 3 and kept[0] and kept[60] and kept[120]  # at 0, 30 and 60 s
+    assert log.filter(other)  # the pool's other warnings all pass
+
+    outage.connected()  # the server is back; ten seconds later it goes away again
+    clock[0] += 10
+    outage.refused()
+    assert log.filter(_error_connecting())  # a new outage is logged at once
+    assert not log.filter(_error_connecting())
+
+
+def test_the_site_s_logging_quiets_the_pool_s_per_request_lines() -> None:
+    pool_log = logging.getLogger("psycopg.pool")
+    assert not pool_log.isEnabledFor(logging.INFO)  # "connection requested/given/returned", 3 per page
+    assert pool_log.isEnabledFor(logging.WARNING)
+    assert any(isinstance(f, outages.OutageLogFilter) for f in pool_log.filters)
 
 
 # ---------------------------------------------------------------- a real process, a real outage
@@ -174,3 +267,6 @@ def test_a_restart_shorter_than_the_pool_s_timeout_is_ridden_out(pooled_process:
     first.join(30)
     second.join(30)
     assert [status for status, _ in results] == [200, 200], results
+    # Served soon after the server's return: the pool tries again every half second. With psycopg's
+    # backoff (1, 2, 4 s) the attempt after the 1st second came near the 3rd: late, or a 503.
+    assert max(seconds for _, seconds in results) < 2.7, results

@@ -10,45 +10,33 @@ which notes in :data:`OUTAGE` since when the server refuses them; a request then
 the outage is ``TABLEE_DB_POOL_TIMEOUT`` old (what a restart needs, as before), and :data:`OUTAGE_WAIT`
 after that: past the first 10 s of an outage, pages answer 503 with ``Retry-After`` in a second.
 The first connection made again ends the outage.
+
+The pool also tries again steadily while the server refuses it (:class:`SteadyReconnectPool`):
+psycopg's own attempts back off 1, 2, 4 s, so a 1.5 s restart could keep requests waiting until
+the 3rd second or past their timeout. Here an attempt follows within half a second, so a request
+waiting through a restart is served within half a second of the server's return. Repeated
+"error connecting" warnings are logged once per half minute (:class:`config.postgresql.outage.OutageLogFilter`).
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any
 
 import psycopg
+from django.core.exceptions import ImproperlyConfigured
+from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
+from psycopg_pool.base import AttemptWithBackoff
+
+from config.postgresql.outage import OUTAGE
 
 #: Seconds a request waits for a pooled connection once the server has refused them for the pool's
 #: whole timeout.
 OUTAGE_WAIT = 1.0
-
-
-class Outage:
-    """Whether the last attempt of this process to connect to the server failed, and when."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.since: float | None = None
-
-    def refused(self) -> None:
-        with self._lock:
-            if self.since is None:
-                self.since = time.monotonic()
-
-    def connected(self) -> None:
-        with self._lock:
-            self.since = None
-
-    @property
-    def active(self) -> bool:
-        return self.since is not None
-
-
-OUTAGE = Outage()
+#: Most seconds between two attempts of the pool to connect again while the server refuses it.
+RECONNECT_EVERY = 0.5
 
 
 class RecordingConnection(psycopg.Connection[Any]):
@@ -63,6 +51,25 @@ class RecordingConnection(psycopg.Connection[Any]):
             raise
         OUTAGE.connected()
         return connection
+
+
+class SteadyAttempt(AttemptWithBackoff):
+    """psycopg's reconnection attempt, first again after 0.2 s, then at most :data:`RECONNECT_EVERY`
+    apart (psycopg: 1 s, doubling), until the pool's ``reconnect_timeout`` as before."""
+
+    INITIAL_DELAY = 0.2
+    DELAY_BACKOFF = 1.5
+
+    def update_delay(self, now: float) -> None:
+        super().update_delay(now)
+        self.delay = min(self.delay, RECONNECT_EVERY)
+
+
+class SteadyReconnectPool(ConnectionPool[Any]):
+    """psycopg's pool, whose new connections are attempted steadily (:class:`SteadyAttempt`)."""
+
+    def _add_connection(self, attempt: AttemptWithBackoff | None, growing: bool = False) -> None:
+        super()._add_connection(attempt or SteadyAttempt(timeout=self.reconnect_timeout), growing)
 
 
 class ShortWaitPool:
@@ -96,5 +103,22 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     @property
     def pool(self) -> ShortWaitPool | None:
-        pool = super().pool
-        return None if pool is None else ShortWaitPool(pool)
+        """Django's pool (``django.db.backends.postgresql.base``, 5.2), made a :class:`SteadyReconnectPool`."""
+        pool_options = self.settings_dict["OPTIONS"].get("pool")
+        if self.alias == NO_DB_ALIAS or not pool_options:
+            return None
+        if self.alias not in self._connection_pools:
+            if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
+                raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
+            connect_kwargs = self.get_connection_params()
+            connect_kwargs["autocommit"] = True  # as Django: it sets the mode itself later on
+            checks = self.settings_dict["CONN_HEALTH_CHECKS"]
+            pool = SteadyReconnectPool(
+                kwargs=connect_kwargs,
+                open=False,
+                configure=self._configure_connection,
+                check=ConnectionPool.check_connection if checks else None,
+                **({} if pool_options is True else pool_options),
+            )
+            self._connection_pools.setdefault(self.alias, pool)  # the first thread's wins
+        return ShortWaitPool(self._connection_pools[self.alias])
