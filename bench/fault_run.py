@@ -23,7 +23,8 @@ Figures printed:
 2. open live streams held by the process (``--streams`` asked);
 3. 500s (and network errors) of a steady load of thread pages, posts and
    API reads (4 clients) sent during a 3 s and an 18 s PostgreSQL outage, and a 30 s
-   Redis outage (each window includes 5 s after the service is back);
+   Redis outage (each window includes 5 s after the service is back), how long a 5xx took,
+   and how long the slowest request answered ok waited (one sent during a restart waits for it);
 4. events missed by live clients that reconnect like browsers
    (``Last-Event-ID``) once everything is back: must be 0;
 5. duplicates from double submits (the same form sent twice at once, the
@@ -133,7 +134,10 @@ class Load:
     def window(self, start: float, end: float) -> dict[str, Any]:
         inside = [status for when, status, _s in self.results if start <= when <= end]
         errors = sorted(took for when, status, took in self.results if start <= when <= end and status >= 500)
+        served = [took for when, status, took in self.results if start <= when <= end and 200 <= status < 400]
         return {
+            # How long the slowest reader served waited (a request sent during a restart waits for it).
+            "slowest ok s": round(max(served), 2) if served else None,
             # How long a reader waited for an error page (a page while the database is away).
             "5xx wait s (median, max)": (round(errors[len(errors) // 2], 2), round(errors[-1], 2)) if errors else None,
             "requests": len(inside),
@@ -451,6 +455,7 @@ def report(out: dict[str, Any], label: str) -> None:
             f"({w.get('503', 0)} of them 503 'back in a moment'), "
             f"{w['network']:>3} network errors, {w['ok']:>4} ok"
             + (f"; a 5xx took {waits[0]} s (median), {waits[1]} s at most" if waits else "")
+            + (f"; the slowest ok took {w['slowest ok s']} s" if w.get("slowest ok s") is not None else "")
         )
     live = out["live"]
     print(
