@@ -11,6 +11,12 @@ more than once per period. Rate limits therefore fail open: nobody is
 throttled while Redis is down, and pages, login, posting and the API keep
 working.
 
+The breaker and the Redis client (its connection pool) are per process and server, shared by
+every instance of the cache (:func:`_shared`). Django makes a cache instance per context, and the
+ASGI handler (``config.asgi_handler``) runs each request in a context of its own: with state per
+instance, every request that touched the cache opened a new connection to Redis, and while Redis
+was down every request tried it again and logged a line.
+
 ``clear()`` never empties the Redis database: it deletes only the keys under
 this cache's ``KEY_PREFIX`` (Django's ``RedisCache.clear()`` is ``FLUSHDB``,
 and the database may also hold the Celery broker's queues). Tests get a
@@ -27,11 +33,26 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache
+from django.utils.functional import cached_property
 
 logger = logging.getLogger("tablee.cache")
 
 #: Seconds during which a failed Redis is not tried again.
 RETRY_AFTER = 5.0
+
+_SHARED: dict[tuple[Any, ...], Any] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def _shared(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """The process's one object for ``key``, made by ``make`` the first time."""
+    found = _SHARED.get(key)
+    if found is None:
+        with _SHARED_LOCK:
+            found = _SHARED.get(key)
+            if found is None:
+                found = _SHARED[key] = make()
+    return found
 
 
 class _Breaker:
@@ -92,7 +113,13 @@ class FailOpenRedisCache(RedisCache):
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._breaker = _Breaker()
+        self._breaker: _Breaker = _shared(("breaker", *self._servers), _Breaker)
+
+    @cached_property
+    def _cache(self) -> Any:
+        """Django's client for these servers and options, one per process (see the module docstring)."""
+        key = ("client", self._class, repr(sorted(self._options.items())), *self._servers)
+        return _shared(key, lambda: self._class(self._servers, **self._options))
 
     def redis_available(self) -> bool:
         return not self._breaker.is_open()
