@@ -199,9 +199,17 @@ class Hub:
 
     # -- the sweep ---------------------------------------------------------------
     def _ensure_sweeper(self) -> None:
-        self._sweeper, self._sweeper_loop = _running(self._sweeper, self._sweeper_loop, self._sweep_forever)
+        sweeper, self._sweeper_loop = _running(self._sweeper, self._sweeper_loop, self._sweep_forever)
+        if sweeper is not self._sweeper:
+            with self._lock:
+                self._marks.clear()  # a new sweeper starts afresh (a test's loop ended with the last one)
+        self._sweeper = sweeper
 
     async def _sweep_forever(self) -> None:
+        # Sweeps start from the newest id now, when the first stream opens: an event committed
+        # unpublished before the first sweep is found by it (streams opened earlier caught up
+        # from the database themselves).
+        await self._restart_marks()
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             with self._lock:
@@ -210,10 +218,10 @@ class Hub:
                     self._marks.clear()
                     return  # nobody listens: the next stream starts a sweeper again
             if not self.connected:
-                # Redis is down: the streams read the database themselves, and the hub's first
-                # sweep once back starts afresh (the streams catch up as they go live).
-                with self._lock:
-                    self._marks.clear()
+                # Redis is down: the streams read the database themselves and the hub hears
+                # nothing, so once back it sweeps from the newest id of its last check while down,
+                # not from the events it did not hear during the outage.
+                await self._restart_marks()
                 continue
             try:
                 await self.sweep()
@@ -222,12 +230,26 @@ class Hub:
             except Exception as error:  # the database is down: the next sweep covers the same window
                 logger.info("live: sweep skipped (%s)", error)
 
+    async def _restart_marks(self) -> None:
+        """The next sweeps read ids above the newest one now (forgotten if the database is away:
+        the next sweep then notes where it starts, as a first sweep)."""
+        try:
+            newest = await asyncio.to_thread(_newest_id)
+        except Exception as error:
+            logger.info("live: sweep start not noted (%s)", error)
+            with self._lock:
+                self._marks.clear()
+            return
+        with self._lock:
+            self._marks.clear()
+            self._marks.append((time.monotonic(), newest))
+
     async def sweep(self) -> int:
         """Read the database for events of the open channels the hub did not hear, deliver them.
 
         Reads ids above the highest id heard :data:`SWEEP_WINDOW` seconds ago (the first sweeps of
-        a process: above the newest id when its first stream opened, read once). Returns how many
-        events were delivered."""
+        a process: above the newest id when its first stream opened, see :meth:`_restart_marks`).
+        Returns how many events were delivered."""
         now = time.monotonic()
         with self._lock:
             channels = list(self._subs)
