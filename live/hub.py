@@ -299,6 +299,9 @@ class Hub:
                 await pubsub.psubscribe(prefix + "*")
                 subscribed = True
                 self._set_connected(True)
+                # The streams catch up from the database as they see the hub back; the sweeps
+                # start from here, not from the events the hub could not hear while away.
+                await self._restart_marks()
                 delay = 0.5
                 heard = time.monotonic()
                 pinged = False
