@@ -12,6 +12,7 @@ from rest_framework.request import Request
 
 from api import services
 from api.models import ApiToken, digest_key
+from config.api_user import remembered
 
 KEYWORDS = (b"token", b"bearer")
 
@@ -27,6 +28,17 @@ class PersonalTokenAuthentication(BaseAuthentication):
     keyword = "Token"
 
     def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
+        found = remembered(request._request, type(self), lambda: self._find(request))
+        if found is not None:
+            user, _token = found
+            profile = getattr(user, "profile", None)
+            if profile is not None and profile.language:
+                translation.activate(profile.language)
+                request._request.LANGUAGE_CODE = profile.language
+        return found
+
+    def _find(self, request: Request) -> tuple[Any, ApiToken] | None:
+        """The token's member and the token (once per request: the middleware asked first)."""
         parts = get_authorization_header(request).split()
         if not parts or parts[0].lower() not in KEYWORDS:
             return None
@@ -44,10 +56,6 @@ class PersonalTokenAuthentication(BaseAuthentication):
         if token is None or not token.user.is_active:
             raise exceptions.AuthenticationFailed(_("Invalid or revoked token."), code="invalid_token")
         services.touch_token(token)
-        profile = getattr(token.user, "profile", None)
-        if profile is not None and profile.language:
-            translation.activate(profile.language)
-            request._request.LANGUAGE_CODE = profile.language
         return token.user, token
 
     def authenticate_header(self, request: Request) -> str:
