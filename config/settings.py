@@ -471,8 +471,8 @@ LOGGING = {
     "filters": {"outage": {"()": "config.postgresql.outage.OutageLogFilter"}},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
-        # psycopg's pool logs three INFO lines per request (connection requested, given, returned);
-        # its warnings stay, and during an outage "error connecting" once per half minute.
+        # WARNING is psycopg's own default, kept explicit (its pool logs three INFO lines per
+        # request); during an outage "error connecting" is logged once per half minute.
         "psycopg.pool": {"level": "WARNING", "filters": ["outage"]},
     },
 }

@@ -167,7 +167,7 @@ def test_an_outage_is_logged_when_it_begins_then_every_half_minute(outage: Any, 
     assert not log.filter(_error_connecting())
 
 
-def test_the_site_s_logging_quiets_the_pool_s_per_request_lines() -> None:
+def test_the_site_s_logging_filters_the_pool_s_outage_warnings() -> None:
     pool_log = logging.getLogger("psycopg.pool")
     assert not pool_log.isEnabledFor(logging.INFO)  # "connection requested/given/returned", 3 per page
     assert pool_log.isEnabledFor(logging.WARNING)
