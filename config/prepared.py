@@ -60,7 +60,7 @@ class _Shape:
 class PreparedQuery:
     """``build(**values)`` -> a queryset of model rows whose shape does not depend on the values.
 
-    ``probes`` gives two distinct values for each name (an ``int`` or an aware ``datetime``), valid
+    ``probes`` gives two distinct values for each name (an ``int``, a ``str`` or an aware ``datetime``), valid
     for the fields they are compared with (a positive id: Django answers nothing, without SQL, for
     a negative one on a positive field) and unlike any constant of the query.
     """

@@ -443,6 +443,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Security (production) ------------------------------------------------------
+# Django's database sessions, the row read by a query compiled once per process (config/sessions.py).
+SESSION_ENGINE = "config.sessions"
 SESSION_COOKIE_HTTPONLY = True
 CSRF_COOKIE_HTTPONLY = False  # htmx reads it from the cookie-less header on <body>
 X_FRAME_OPTIONS = "DENY"
