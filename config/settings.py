@@ -168,9 +168,10 @@ if DATABASE_URL:
             # the site is back within a second or two of the database.
             "reconnect_timeout": 5,
         }
-        # Django's backend, with the pool's wait bounded while the server refuses connections
-        # (config/postgresql/base.py): a restart is ridden out as before; past the pool's timeout
-        # of an outage, pages and /healthz answer 503 within a second.
+    if DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        # Django's backend (config/postgresql/): with the pool, its wait bounded while the server
+        # refuses connections (a restart is ridden out as before; past the pool's timeout of an
+        # outage, pages and /healthz answer 503 within a second); everywhere, dates read in C.
         DATABASES["default"]["ENGINE"] = "config.postgresql"
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_PREPARE_THRESHOLD > 0:
         # Parameters bound by the server, so a query sent DB_PREPARE_THRESHOLD times on a

@@ -48,9 +48,11 @@ def test_it_uses_postgres_and_redis_when_configured() -> None:
     assert found["broker"] == "redis://127.0.0.1:6379/0"
 
 
-def test_without_the_pool_it_is_django_s_postgresql_backend() -> None:
+def test_without_the_pool_it_is_still_the_site_s_postgresql_backend() -> None:
+    """No pool (``TABLEE_DB_POOL_SIZE=0``; also Celery workers and tests): the same backend, which
+    reads dates in C (config/postgresql/timestamps.py) and leaves the pool out."""
     found = probe({"DATABASE_URL": "postgres://postgres@127.0.0.1:5432/tablee", "TABLEE_DB_POOL_SIZE": "0"})
-    assert found["engine"] == "django.db.backends.postgresql"
+    assert found["engine"] == "config.postgresql"
 
 
 def test_it_refuses_production_without_a_secret_key() -> None:

@@ -24,6 +24,7 @@ import time
 from typing import Any
 
 import psycopg
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.base.base import NO_DB_ALIAS
 from django.db.backends.postgresql import base
@@ -31,6 +32,7 @@ from psycopg_pool import ConnectionPool
 from psycopg_pool.base import AttemptWithBackoff
 
 from config.postgresql.outage import OUTAGE
+from config.postgresql.timestamps import adapters_for
 
 #: Seconds a request waits for a pooled connection once the server has refused them for the pool's
 #: whole timeout.
@@ -100,6 +102,13 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if isinstance(options.get("pool"), dict):  # the pool makes its connections as RecordingConnection
             settings_dict["OPTIONS"] = {**options, "pool": {"connection_class": RecordingConnection, **options["pool"]}}
         super().__init__(settings_dict, *args, **kwargs)
+
+    def get_connection_params(self) -> dict[str, Any]:
+        """Django's parameters, ``timestamptz`` read in C in a UTC session (:mod:`config.postgresql.timestamps`)."""
+        params = super().get_connection_params()
+        if "context" in params:
+            params["context"] = adapters_for(params["context"], settings.USE_TZ, self.timezone)
+        return params
 
     @property
     def pool(self) -> ShortWaitPool | None:
