@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import QuerySet, Sum
@@ -25,10 +26,11 @@ from django.db.models import QuerySet, Sum
 from campaigns.access import is_gm
 from campaigns.models import Campaign
 from characters import access, plugins
-from characters.models import Character, LedgerEntry
+from characters.models import ChangeRequest, Character, LedgerEntry
 from characters.plugins import SheetPart
 from characters.services.evaluation import Evaluation, evaluate_character
 from characters.sheetform import msg
+from config.prepared import PreparedQuery
 
 
 def can_see_full(user: Any, character: Character) -> bool:
@@ -115,11 +117,7 @@ def ledger_read(user: Any, character: Character, *, limit: int = 50) -> LedgerRe
     """What ``user`` sees of the character's ledger: everything (owner, GMs) or nothing (``None``)."""
     if not can_see_full(user, character):
         return None
-    totals = dict(
-        LedgerEntry.objects.filter(character=character, approval=LedgerEntry.Approval.APPROVED)
-        .values_list("currency")
-        .annotate(total=Sum("amount"))
-    )
+    totals = dict(_LEDGER_TOTALS.all(character_id=character.pk))
     labels = currency_labels(character)
     balances = {code: 0 for code in character.rule_system.currencies}
     balances.update({code: int(total or 0) for code, total in totals.items()})
@@ -141,9 +139,45 @@ def ledger_read(user: Any, character: Character, *, limit: int = 50) -> LedgerRe
             note=entry_note(e),
             approval=e.approval,
         )
-        for e in LedgerEntry.objects.filter(character=character).order_by("-id")[:limit]
+        for e in _latest_entries(limit).all(character_id=character.pk)
     ]
     return LedgerRead(balances, rows, entries)
+
+
+def _ledger_totals(character_id: int) -> QuerySet[Any]:
+    # ``order_by()``: the model's ordering (by character, then campaign) only added two joins.
+    return (
+        LedgerEntry.objects.filter(character_id=character_id, approval=LedgerEntry.Approval.APPROVED)
+        .order_by()
+        .values_list("currency")
+        .annotate(total=Sum("amount"))
+    )
+
+
+_LEDGER_PROBES = {"character_id": (930_000_001, 940_000_002)}
+#: The balances and the latest entries of a character's ledger, each query compiled once per process.
+_LEDGER_TOTALS = PreparedQuery(_ledger_totals, _LEDGER_PROBES, rows=True)
+
+
+def latest_change_requests(character: Character, limit: int = 20) -> list[ChangeRequest]:
+    """The character's latest change requests with their authors, newest first (one query)."""
+    return _latest_changes(limit).all(character_id=character.pk)
+
+
+@lru_cache(maxsize=8)
+def _latest_changes(limit: int) -> PreparedQuery:
+    return PreparedQuery(
+        lambda character_id: ChangeRequest.objects.filter(character_id=character_id).select_related("author")[:limit],
+        _LEDGER_PROBES,
+    )
+
+
+@lru_cache(maxsize=8)
+def _latest_entries(limit: int) -> PreparedQuery:
+    return PreparedQuery(
+        lambda character_id: LedgerEntry.objects.filter(character_id=character_id).order_by("-id")[:limit],
+        _LEDGER_PROBES,
+    )
 
 
 # ---------------------------------------------------------------------------

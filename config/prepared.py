@@ -29,23 +29,26 @@ from typing import Any
 from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import ModelIterable, ValuesListIterable, get_related_populators
 
 
 class _Shape:
     """The compiled SQL of one connection, where each value goes and how to build the rows."""
 
-    def __init__(self, compiler: Any, sql: str, constants: list[Any], slots: list[tuple[int, str, Any]]) -> None:
+    def __init__(
+        self, compiler: Any, sql: str, constants: list[Any], slots: list[tuple[int, str, Any]], *, rows: bool = False
+    ) -> None:
         self.compiler = compiler
         self.sql = sql
         self.constants = constants
         self.slots = slots
-        klass_info = compiler.klass_info
+        klass_info = None if rows else compiler.klass_info
         select = compiler.select
-        self.model = klass_info["model"]
-        fields = klass_info["select_fields"]
+        # A ``values_list()`` query (``rows=True``): its rows are returned as tuples, no model built.
+        self.model = klass_info["model"] if klass_info else None
+        fields = klass_info["select_fields"] if klass_info else [0]
         self.start, self.end = fields[0], fields[-1] + 1
-        self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
+        self.init_list = [f[0].target.attname for f in select[self.start : self.end]] if klass_info else []
         self.annotations = dict(compiler.annotation_col_map or {})
         # What turns a fetched row into values and objects, found on the first run (as
         # ``results_iter`` and ``ModelIterable`` find them on every run): the converters of the
@@ -58,16 +61,20 @@ class _Shape:
 
 
 class PreparedQuery:
-    """``build(**values)`` -> a queryset of model rows whose shape does not depend on the values.
+    """``build(**values)`` -> a queryset of model rows whose shape does not depend on the values
+    (``rows=True``: a ``values_list()`` queryset, whose rows :meth:`all` returns as tuples).
 
     ``probes`` gives two distinct values for each name (an ``int``, a ``str`` or an aware ``datetime``), valid
     for the fields they are compared with (a positive id: Django answers nothing, without SQL, for
     a negative one on a positive field) and unlike any constant of the query.
     """
 
-    def __init__(self, build: Callable[..., QuerySet[Any]], probes: dict[str, tuple[Any, Any]]) -> None:
+    def __init__(
+        self, build: Callable[..., QuerySet[Any]], probes: dict[str, tuple[Any, Any]], *, rows: bool = False
+    ) -> None:
         self.build = build
         self.probes = probes
+        self.rows = rows
         self._shapes: dict[tuple[str, str, str], _Shape | None] = {}
         self._lock = threading.Lock()
 
@@ -94,7 +101,10 @@ class PreparedQuery:
             sql_b, params_b = second.query.get_compiler(using=second.db).as_sql()
         except EmptyResultSet:  # a probe out of a field's range: nothing to prepare
             return None
-        if sql != sql_b or len(params) != len(params_b) or compiler.klass_info is None:
+        if sql != sql_b or len(params) != len(params_b):
+            return None
+        wanted = ValuesListIterable if self.rows else ModelIterable
+        if first._iterable_class is not wanted or (not self.rows and compiler.klass_info is None):
             return None
         adapted = {
             name: (self._adapt(connection, pair[0]), self._adapt(connection, pair[1]))
@@ -118,7 +128,7 @@ class PreparedQuery:
                 constants.append(a)
             else:
                 return None  # a parameter this cannot place: use the ORM each time
-        return _Shape(compiler, sql, constants, slots)
+        return _Shape(compiler, sql, constants, slots, rows=self.rows)
 
     @staticmethod
     def _database(connection: Any) -> tuple[str, str, str]:
@@ -163,6 +173,8 @@ class PreparedQuery:
             values = compiler.apply_converters(values, shape.converters)
         if shape.composite:
             values = compiler.composite_fields_to_tuples(values, shape.fields)
+        if shape.model is None:
+            return [tuple(row) for row in values]
         populators = shape.populators.get(using)
         if populators is None:
             populators = shape.populators[using] = get_related_populators(compiler.klass_info, compiler.select, using)

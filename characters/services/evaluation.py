@@ -13,6 +13,7 @@ from campaigns.models import Campaign
 from characters.models import Character
 from characters.services.errors import _error
 from characters.sheetform import type_errors
+from config.prepared import PreparedQuery
 from rules.base import Budget, FieldError
 
 
@@ -109,12 +110,10 @@ def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | Non
     # The version's identity only: its sheet (a JSON document) is read when its budget is not kept yet.
     # Its creation time is part of the key: an id can be given again after a rolled-back transaction
     # (SQLite), never with the same time.
-    found_version = (
-        character.versions.filter(status=Character.Status.APPROVED).order_by("version").values_list("pk", "created")
-    ).first()
-    if found_version is None:
+    found = _FIRST_APPROVED.first(character_id=character.pk)
+    if found is None:
         return result.budget, False
-    version_pk, created = found_version
+    version_pk, created = found
     key = (version_pk, created, character.system, character.is_npc, repr(system_settings(character.campaign)))
     with _approved_lock:
         found = key in _APPROVED_BUDGETS
@@ -131,6 +130,20 @@ def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | Non
             if len(_APPROVED_BUDGETS) > _MAX_APPROVED_BUDGETS:
                 _APPROVED_BUDGETS.popitem(last=False)
     return copy.deepcopy(budget), True
+
+
+def _first_approved_version(character_id: int) -> Any:
+    from characters.models import SheetVersion
+
+    return (
+        SheetVersion.objects.filter(character_id=character_id, status=Character.Status.APPROVED)
+        .order_by("version")
+        .values_list("pk", "created")[:1]
+    )
+
+
+#: The first approved version of a character (its id and time), compiled once per process.
+_FIRST_APPROVED = PreparedQuery(_first_approved_version, {"character_id": (950_000_001, 960_000_002)}, rows=True)
 
 
 def evaluate_character(character: Character, sheet: dict[str, Any] | None = None) -> Evaluation:

@@ -52,3 +52,32 @@ def test_a_system_with_experience_shows_it_even_at_zero() -> None:
     hero = make_character(table, table.player, name="Aube")
     page = client_for(table.player).get(f"/characters/{hero.pk}/").content.decode()
     assert "expérience 0" in page
+
+
+def test_the_ledger_read_sums_approved_entries_only_in_two_prepared_queries(table: Any) -> None:
+    """Balances count approved entries only, per currency, whoever else has entries; the latest
+    entries come newest first, pending ones included; both queries compiled once per process."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from characters import read as reads
+
+    hero = make_character(table, table.player, sheet=valid_ambre_sheet(), status="approved")
+    other = make_character(table, table.player2, name="Autre", sheet=valid_ambre_sheet(), status="approved")
+    ledger.append_entry(hero, "karma", 7, "gm_award")
+    ledger.append_entry(hero, "karma", -2, "purchase", note="Atout")
+    ledger.append_entry(hero, "karma", 40, "gm_award", approval=LedgerEntry.Approval.PENDING)
+    ledger.append_entry(other, "karma", 100, "gm_award")
+    hero.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        read = ledger_read(table.player, hero)
+    assert read is not None
+    assert [(r.currency, r.amount) for r in read.rows] == [("karma", 5)]
+    assert [e.amount for e in read.entries] == [40, -2, 7]
+    assert read.entries[0].approval == LedgerEntry.Approval.PENDING
+    ledger_sql = [q["sql"] for q in queries.captured_queries if 'FROM "characters_ledgerentry"' in q["sql"]]
+    assert len(ledger_sql) == 2
+    assert "JOIN" not in ledger_sql[0]  # no join the model's ordering added
+    assert list(reads._LEDGER_TOTALS._shapes.values()) != [None]
+    assert list(reads._latest_entries(50)._shapes.values()) != [None]
+    assert [e.amount for e in ledger_read(table.player, hero, limit=2).entries] == [40, -2]

@@ -17,7 +17,7 @@ from characters.forms import (
     StatusForm,
 )
 from characters.models import ChangeRequest, Character
-from characters.read import CharacterRead, character_read, readable_character
+from characters.read import CharacterRead, character_read, latest_change_requests, readable_character
 from rules.base import is_digits
 
 
@@ -67,7 +67,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 ),
                 "show_budget": show_creation and context.get("budget"),
                 "ledger": read.ledger,
-                "changes": list(character.change_requests.select_related("author")[:20]),
+                "changes": latest_change_requests(character),
                 "can_edit": access.can_edit_directly(request.user, character),
                 "can_request": access.can_request_change(request.user, character),
                 "review_form": ReviewForm(),
