@@ -34,7 +34,9 @@ def sheet_test_characters(user: Any, campaign: Campaign) -> QuerySet[Any]:
 
 
 def can_roll_for(user: Any, character: Any) -> bool:
-    return sheet_test_characters(user, character.campaign).filter(pk=character.pk).exists()
+    """Whether ``character`` is one of :func:`sheet_test_characters` for ``user`` (no query for a
+    player's own character)."""
+    return voices().may_roll(user, character)
 
 
 def sheet_tests_of(character: Any) -> list[SheetTest]:

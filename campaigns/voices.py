@@ -38,6 +38,10 @@ class Voices(Protocol):
         A player: their own approved characters. A GM or co-GM: every approved player character
         (to roll for a player, with GM-only inputs) and the NPCs still in play."""
 
+    def may_roll(self, user: Any, character: Any) -> bool:
+        """Whether ``character`` is one of :meth:`rollable` for ``user``, read on the loaded character
+        (no query but the reader's role in its campaign, when it is not their own)."""
+
     def sheet_at(self, character_id: Any, version: Any) -> tuple[dict[str, Any], int] | None:
         """The sheet (and its schema version) of that version of the character, or ``None``."""
 
@@ -53,6 +57,9 @@ class NoCharacters:
 
     def rollable(self, user: Any, campaign: Campaign) -> Any:
         return campaign.__class__.objects.none()
+
+    def may_roll(self, user: Any, character: Any) -> bool:
+        return False
 
     def sheet_at(self, character_id: Any, version: Any) -> tuple[dict[str, Any], int] | None:
         return None

@@ -32,6 +32,14 @@ _GM_VOICES = PreparedQuery(_gm_voices, _VOICE_PROBES)
 _PLAYER_VOICES = PreparedQuery(_player_voices, _VOICE_PROBES)
 
 
+def _rolls_for(character: Character, user_id: int, *, is_gm: bool) -> bool:
+    """Whether a reader (a GM of the campaign, or not) may roll sheet tests for ``character``: the
+    rule :meth:`CharacterVoices.rollable` queries, read on a character already loaded."""
+    if character.is_npc:
+        return is_gm and character.status not in (voices.DEAD, voices.RETIRED)
+    return character.status in voices.PLAYABLE_STATUSES and (is_gm or character.owner_id == user_id)
+
+
 class CharacterVoices:
     """:class:`campaigns.voices.Voices` over :class:`characters.models.Character`."""
 
@@ -46,16 +54,17 @@ class CharacterVoices:
             # in play roll from their sheet (as :meth:`rollable` gives them a GM).
             rows = _GM_VOICES.all(campaign_id=campaign.pk, user_id=user.pk)
             speaking = [c for c in rows if c.owner_id == user.pk or c.is_npc]
-            rolling = [
-                c
-                for c in rows
-                if (c.is_npc and c.status not in (voices.DEAD, voices.RETIRED))
-                or (not c.is_npc and c.status in voices.PLAYABLE_STATUSES)
-            ]
-            return speaking, rolling
+            return speaking, [c for c in rows if _rolls_for(c, user.pk, is_gm=True)]
         # One query: a player's voices are their characters; those approved can also roll from their sheet.
         mine = _PLAYER_VOICES.all(campaign_id=campaign.pk, user_id=user.pk)
-        return mine, [c for c in mine if c.status in voices.PLAYABLE_STATUSES]
+        return mine, [c for c in mine if _rolls_for(c, user.pk, is_gm=False)]
+
+    def may_roll(self, user: Any, character: Any) -> bool:
+        if user is None or not user.is_authenticated or not isinstance(character, Character):
+            return False
+        if _rolls_for(character, user.pk, is_gm=False):
+            return True  # their own playable character: no need to ask for their role
+        return _rolls_for(character, user.pk, is_gm=True) and access.is_gm(user, character.campaign)
 
     def rollable(self, user: Any, campaign: Campaign) -> QuerySet[Character]:
         pcs = Character.objects.filter(campaign=campaign, is_npc=False, status__in=voices.PLAYABLE_STATUSES)
