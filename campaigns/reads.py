@@ -57,8 +57,9 @@ class Reader:
     def is_moderator(self) -> bool:
         return access.is_moderator(self.user)
 
-    @property
+    @cached_property
     def user_id(self) -> int | None:
+        # Read once: a page asks it of every post (``request.user`` is a lazy object, each access a detour).
         return self.user.pk if self.user is not None and self.user.is_authenticated else None
 
     @property
