@@ -9,6 +9,10 @@ from typing import Any
 
 import pytest
 
+# The test process serves config.asgi in a thread for the browser tests: its garbage collector stays
+# as Python sets it (config/gc_tuning.py is for server processes; tests/test_gc_tuning.py checks it).
+os.environ.setdefault("TABLEE_GC_TUNING", "0")
+
 
 @dataclass
 class Table:
