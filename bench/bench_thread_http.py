@@ -12,6 +12,7 @@ One uvicorn process serves these URLs from the same database, in the same run:
   10 and of 10,000 posts;
 * the player's character sheet page (``/characters/<id>/``).
 
+The load sends the cookies a browser would send back: the member's session and their CSRF cookie.
 A load generator with a fixed concurrency (``wrk`` when installed, else threads with keep-alive
 connections in this process) hits each URL for a fixed time, in interleaved rounds; the medians of the rounds are
 printed with req/s, p50/p99 latency and the ratios to the floors and to the lean view, plus each
@@ -65,6 +66,9 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+#: The server's garbage-collector setting as the caller gave it (importing conftest, for the data,
+#: turns it off in this process's environment: that default is for the test process).
+SERVER_GC_TUNING = os.environ.get("TABLEE_GC_TUNING")
 SECONDS = float(os.environ.get("BENCH_SECONDS", "4"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "10"))
@@ -179,7 +183,6 @@ def main() -> None:
     hero = sheet_character(table.campaign, table.player2)
     client = Client()
     client.force_login(table.player2)
-    cookie = f"sessionid={client.cookies['sessionid'].value}"
     targets = {
         "floor /healthz": "/healthz",
         "stack floor /bench/floor/": "/bench/floor/",
@@ -198,9 +201,15 @@ def main() -> None:
         assert response.status_code == 200, (url, response.status_code)
         reads = [q for q in queries.captured_queries if q["sql"].lstrip().upper().startswith("SELECT")]
         sizes[name] = (len(reads), len(response.content), len(gzip.compress(response.content)))
+    # The cookies a browser sends back: the session and the CSRF cookie the pages with a form set (without
+    # it, every page with a form would draw a new CSRF secret, which no browser asks twice).
+    cookie = "; ".join(f"{name}={client.cookies[name].value}" for name in ("sessionid", "csrftoken"))
 
     port = free_port()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "bench_settings", "PYTHONPATH": f"{ROOT}:{ROOT / 'bench'}"}
+    env.pop("TABLEE_GC_TUNING", None)
+    if SERVER_GC_TUNING is not None:
+        env["TABLEE_GC_TUNING"] = SERVER_GC_TUNING
     env.setdefault("TABLEE_INPROCESS_BEAT", "0")  # the periodic tasks' thread is not what is measured
     if connection.vendor == "sqlite":  # the same database file as this process (bench_thread_pages sets its own)
         env["TABLEE_SQLITE_PATH"] = str(settings.DATABASES["default"]["NAME"])
