@@ -138,10 +138,13 @@ def sheet_panel(user: Any, character: Any, lang: str) -> dict[str, Any] | None:
         return None
     lines = []
     for test in sheet_tests_of(character):
+        label = test.label.get(lang)
         lines.append(
             {
                 "key": test.key,
-                "label": test.label.get(lang),
+                "label": label,
+                # The button's accessible name, "Lancer Épée" (one catalog lookup a line, not a template tag).
+                "aria": _("Roll %(what)s") % {"what": label},
                 "group": test.group.get(lang),
                 "reads": [{"label": r.label.get(lang), "value": r.value} for r in test.reads],
                 "impossible": test.impossible.get(lang) if test.impossible else "",

@@ -246,6 +246,14 @@ def test_the_sheet_page_offers_what_its_owner_can_roll_and_opens_the_prefilled_f
     html = client.get(reverse("characters:detail", args=[hero.pk])).content.decode()
     assert "Ce que vous pouvez lancer" in html
     assert 'value="skill:epee"' in html and 'value="talent:HAB"' in html
+    # Each line's button is named for what it rolls, in the reader's language.
+    assert re.search(r'value="skill:epee" class="[^"]*" aria-label="Lancer [^"]+">Lancer</button>', html)
+    from accounts.models import Profile
+
+    Profile.objects.filter(user=table.player).update(language="en")
+    english = client.get(reverse("characters:detail", args=[hero.pk])).content.decode()
+    assert re.search(r'value="skill:epee" class="[^"]*" aria-label="Roll [^"]+">Roll</button>', english)
+    Profile.objects.filter(user=table.player).update(language="fr")
     # An incantation beyond the caster's Occult Endurance is impossible, not a roll.
     assert "Impossible : il faut 9 points d&#x27;Endurance Occulte" in html
     assert 'value="spell:1"' not in html and 'value="spell:0"' in html
