@@ -13,8 +13,16 @@ from rest_framework.request import Request
 from api import services
 from api.models import ApiToken, digest_key
 from config.api_user import remembered
+from config.auth import load_user
+from config.prepared import PreparedQuery
 
 KEYWORDS = (b"token", b"bearer")
+
+#: An unrevoked token by its key's digest, compiled once per process (config.prepared).
+_LIVE_TOKEN = PreparedQuery(
+    lambda digest: ApiToken.objects.filter(digest=digest, revoked_at__isnull=True),
+    {"digest": ("tablee-probe-digest-one", "tablee-probe-digest-two")},
+)
 
 
 class PersonalTokenAuthentication(BaseAuthentication):
@@ -48,15 +56,15 @@ class PersonalTokenAuthentication(BaseAuthentication):
             key = parts[1].decode("ascii")
         except UnicodeDecodeError as exc:
             raise exceptions.AuthenticationFailed(_("Invalid token."), code="invalid_token") from exc
-        token = (
-            ApiToken.objects.select_related("user", "user__profile")
-            .filter(digest=digest_key(key), revoked_at__isnull=True)
-            .first()
-        )
-        if token is None or not token.user.is_active:
+        token = _LIVE_TOKEN.first(digest=digest_key(key))
+        # The member as a browser session loads them (config.auth.load_user): their profile and the
+        # facts every request asks (moderator, suspended, unread) in one query, not three more.
+        user = load_user(token.user_id) if token is not None else None
+        if token is None or user is None or not user.is_active:
             raise exceptions.AuthenticationFailed(_("Invalid or revoked token."), code="invalid_token")
+        token.user = user
         services.touch_token(token)
-        return token.user, token
+        return user, token
 
     def authenticate_header(self, request: Request) -> str:
         return self.keyword

@@ -66,7 +66,10 @@ class SuspensionMiddleware:
             if getattr(user, "tablee_suspended", True):
                 suspension = active_suspension(user)
         elif is_api:
-            suspension = active_suspension(api_user(request))
+            caller = api_user(request)
+            # A token's member is loaded as a session's is (api/authentication.py): the same annotation.
+            if caller is not None and getattr(caller, "tablee_suspended", True):
+                suspension = active_suspension(caller)
         if suspension is None:
             return self.get_response(request)
         refusal = self.refuse(request, suspension, is_api=is_api)

@@ -73,3 +73,21 @@ def test_with_the_database_away_a_token_request_waits_for_it_once(table: Any, mo
     assert response.status_code == 503
     assert response.json()["code"] == "unavailable"
     assert len(attempts) == 1  # was 2: the middleware's lookup failed quietly, then DRF's waited again
+
+
+@pytest.mark.django_db
+def test_a_token_s_member_is_loaded_as_a_session_s_in_one_query(table: Any) -> None:
+    """The token, then the member with their profile and the moderator, suspended and unread facts
+    (config.auth.load_user): two queries for /me/, not four (permissions and suspension asked apart)."""
+    from moderation import services as moderation
+
+    client = token_client(table.player)
+    client.get("/api/v1/me/")
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/api/v1/me/")
+    assert response.status_code == 200 and response.json()["username"] == table.player.username
+    assert len(queries.captured_queries) == 2, [q["sql"][:80] for q in queries.captured_queries]
+    # The annotation still refuses a suspended member's token, for reads too.
+    moderation.suspend_user(table.moderator, table.player, reason="test", days=None)
+    refused = client.get("/api/v1/me/")
+    assert refused.status_code == 403 and refused.json()["code"] == "suspended"
