@@ -154,9 +154,10 @@ def _ledger_totals(character_id: int) -> QuerySet[Any]:
     )
 
 
-_LEDGER_PROBES = {"character_id": (930_000_001, 940_000_002)}
-#: The balances and the latest entries of a character's ledger, each query compiled once per process.
-_LEDGER_TOTALS = PreparedQuery(_ledger_totals, _LEDGER_PROBES, rows=True)
+_CHARACTER_PROBES = {"character_id": (930_000_001, 940_000_002)}
+#: The balances and the latest entries of a character's ledger, each query compiled once per process
+#: (``_CHARACTER_PROBES``: the one value these per-character queries take).
+_LEDGER_TOTALS = PreparedQuery(_ledger_totals, _CHARACTER_PROBES, rows=True)
 
 
 def latest_change_requests(character: Character, limit: int = 20) -> list[ChangeRequest]:
@@ -168,7 +169,7 @@ def latest_change_requests(character: Character, limit: int = 20) -> list[Change
 def _latest_changes(limit: int) -> PreparedQuery:
     return PreparedQuery(
         lambda character_id: ChangeRequest.objects.filter(character_id=character_id).select_related("author")[:limit],
-        _LEDGER_PROBES,
+        _CHARACTER_PROBES,
     )
 
 
@@ -176,7 +177,7 @@ def _latest_changes(limit: int) -> PreparedQuery:
 def _latest_entries(limit: int) -> PreparedQuery:
     return PreparedQuery(
         lambda character_id: LedgerEntry.objects.filter(character_id=character_id).order_by("-id")[:limit],
-        _LEDGER_PROBES,
+        _CHARACTER_PROBES,
     )
 
 

@@ -54,7 +54,7 @@ def test_an_expired_or_unknown_key_reads_as_a_new_empty_session() -> None:
     assert expired.session_key and expired.session_key != store.session_key
     unknown = sessions.SessionStore("a" * 32)
     assert dict(unknown.items()) == {} and unknown.session_key is None
-    assert not sessions.SessionStore("short").exists("short")  # an invalid key is never looked up
+    assert not sessions.SessionStore("short").exists("short")  # a key too short to be one names no session
 
 
 def test_a_tampered_row_reads_as_empty() -> None:

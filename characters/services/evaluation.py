@@ -10,7 +10,7 @@ from typing import Any
 
 import rules
 from campaigns.models import Campaign
-from characters.models import Character
+from characters.models import Character, SheetVersion
 from characters.services.errors import _error
 from characters.sheetform import type_errors
 from config.prepared import PreparedQuery
@@ -110,10 +110,10 @@ def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | Non
     # The version's identity only: its sheet (a JSON document) is read when its budget is not kept yet.
     # Its creation time is part of the key: an id can be given again after a rolled-back transaction
     # (SQLite), never with the same time.
-    found = _FIRST_APPROVED.first(character_id=character.pk)
-    if found is None:
+    first_version = _FIRST_APPROVED.first(character_id=character.pk)
+    if first_version is None:
         return result.budget, False
-    version_pk, created = found
+    version_pk, created = first_version
     key = (version_pk, created, character.system, character.is_npc, repr(system_settings(character.campaign)))
     with _approved_lock:
         found = key in _APPROVED_BUDGETS
@@ -133,8 +133,6 @@ def shown_budget(character: Character, result: Evaluation) -> tuple[Budget | Non
 
 
 def _first_approved_version(character_id: int) -> Any:
-    from characters.models import SheetVersion
-
     return (
         SheetVersion.objects.filter(character_id=character_id, status=Character.Status.APPROVED)
         .order_by("version")

@@ -16,6 +16,9 @@ psycopg's own attempts back off 1, 2, 4 s, so a 1.5 s restart could keep request
 the 3rd second or past their timeout. Here an attempt follows within half a second, so a request
 waiting through a restart is served within half a second of the server's return. Repeated
 "error connecting" warnings are logged once per half minute (:class:`config.postgresql.outage.OutageLogFilter`).
+
+Every connection, pooled or not, reads ``timestamptz`` values with psycopg's C loader when the session
+is in UTC (:mod:`config.postgresql.timestamps`).
 """
 
 from __future__ import annotations
