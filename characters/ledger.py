@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 
 from characters.models import Character, LedgerEntry
+from config.prepared import PreparedQuery
 
 
 def append_entry(
@@ -62,11 +63,20 @@ def append_entry(
 
 def balances(character: Character) -> dict[str, int]:
     """Current balances per currency: the sum of approved entries (every currency of the system, even at 0)."""
-    rows = (
-        LedgerEntry.objects.filter(character=character, approval=LedgerEntry.Approval.APPROVED)
-        .values("currency")
+    result = {currency: 0 for currency in character.rule_system.currencies}
+    result.update({currency: int(total or 0) for currency, total in _TOTALS.all(character_id=character.pk)})
+    return result
+
+
+def _totals(character_id: int) -> Any:
+    # ``order_by()``: the model's ordering (by character, then campaign) only added two joins.
+    return (
+        LedgerEntry.objects.filter(character_id=character_id, approval=LedgerEntry.Approval.APPROVED)
+        .order_by()
+        .values_list("currency")
         .annotate(total=Sum("amount"))
     )
-    result = {currency: 0 for currency in character.rule_system.currencies}
-    result.update({row["currency"]: int(row["total"] or 0) for row in rows})
-    return result
+
+
+#: Each currency's sum of approved entries of one character, compiled once per process (config.prepared).
+_TOTALS = PreparedQuery(_totals, {"character_id": (930_000_001, 940_000_002)}, rows=True)

@@ -21,11 +21,12 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
-from django.db.models import QuerySet, Sum
+from django.db.models import QuerySet
 
 from campaigns.access import is_gm
 from campaigns.models import Campaign
 from characters import access, plugins
+from characters.ledger import balances as ledger_balances
 from characters.models import ChangeRequest, Character, LedgerEntry
 from characters.plugins import SheetPart
 from characters.services.evaluation import Evaluation, evaluate_character
@@ -117,10 +118,8 @@ def ledger_read(user: Any, character: Character, *, limit: int = 50) -> LedgerRe
     """What ``user`` sees of the character's ledger: everything (owner, GMs) or nothing (``None``)."""
     if not can_see_full(user, character):
         return None
-    totals = dict(_LEDGER_TOTALS.all(character_id=character.pk))
+    balances = ledger_balances(character)
     labels = currency_labels(character)
-    balances = {code: 0 for code in character.rule_system.currencies}
-    balances.update({code: int(total or 0) for code, total in totals.items()})
     rows = [
         BalanceRow(code, labels.get(code, code), amount)
         for code, amount in balances.items()
@@ -144,20 +143,8 @@ def ledger_read(user: Any, character: Character, *, limit: int = 50) -> LedgerRe
     return LedgerRead(balances, rows, entries)
 
 
-def _ledger_totals(character_id: int) -> QuerySet[Any]:
-    # ``order_by()``: the model's ordering (by character, then campaign) only added two joins.
-    return (
-        LedgerEntry.objects.filter(character_id=character_id, approval=LedgerEntry.Approval.APPROVED)
-        .order_by()
-        .values_list("currency")
-        .annotate(total=Sum("amount"))
-    )
-
-
 _CHARACTER_PROBES = {"character_id": (930_000_001, 940_000_002)}
-#: The balances and the latest entries of a character's ledger, each query compiled once per process
-#: (``_CHARACTER_PROBES``: the one value these per-character queries take).
-_LEDGER_TOTALS = PreparedQuery(_ledger_totals, _CHARACTER_PROBES, rows=True)
+#: The one value the per-character queries below take (each compiled once per process).
 
 
 def latest_change_requests(character: Character, limit: int = 20) -> list[ChangeRequest]:

@@ -78,6 +78,6 @@ def test_the_ledger_read_sums_approved_entries_only_in_two_prepared_queries(tabl
     ledger_sql = [q["sql"] for q in queries.captured_queries if 'FROM "characters_ledgerentry"' in q["sql"]]
     assert len(ledger_sql) == 2
     assert "JOIN" not in ledger_sql[0]  # no join the model's ordering added
-    assert list(reads._LEDGER_TOTALS._shapes.values()) != [None]
+    assert list(ledger._TOTALS._shapes.values()) != [None]
     assert list(reads._latest_entries(50)._shapes.values()) != [None]
     assert [e.amount for e in ledger_read(table.player, hero, limit=2).entries] == [40, -2]
