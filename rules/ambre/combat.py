@@ -183,12 +183,15 @@ def _level(sheet: dict[str, Any], chars: dict[str, Any], key: str) -> int:
     attrs, char, value = _LEVELS[key]
     points = sheet.get("attributes") or {}
     for a in attrs:
-        value += as_int(points.get(a))
+        v = points.get(a)
+        value += v if v.__class__ is int else as_int(v)
     if char:
-        value += _char(chars, char)
+        v = chars.get(char)
+        value += v if v.__class__ is int else as_int(v)
     mods = sheet.get("modifiers")
     if mods:
-        value += as_int(mods.get(key))
+        v = mods.get(key)
+        value += v if v.__class__ is int else as_int(v)
     return value
 
 
@@ -528,15 +531,6 @@ def _given_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any
     return given if _STATE_KEYS <= given.keys() else {**combat_state(c.sheet, settings), **given}
 
 
-def _fight_flags_state(c: Combatant, settings: dict[str, Any] | None) -> dict[str, Any]:
-    """A state to read ``dead`` and ``coma`` from (read only): the given one when it holds both,
-    else :func:`_given_state`. Only the loser's state is read further, and it is completed then."""
-    given = c.state
-    if given and "dead" in given and "coma" in given:
-        return given
-    return _given_state(c, settings)
-
-
 def _normalise_state_wounds(state: dict[str, Any]) -> None:
     wounds = state.get("wounds")
     state["wounds"] = normalise_wounds(wound_points(wounds) if wounds else 0)
@@ -578,21 +572,20 @@ def resolve_action(
         raise RulesError(
             [error("target", "invalid_target", "On ne s'attaque pas soi-même.", "One cannot attack oneself.")]
         )
-    a_state, t_state = _fight_flags_state(actor, settings), _fight_flags_state(target, settings)
-    if a_state.get("dead") or a_state.get("coma"):
+    a_state, t_state = actor.state, target.state  # read only; completed when a flag is missing
+    if not (a_state and "dead" in a_state and "coma" in a_state):
+        a_state = _given_state(actor, settings)
+    if a_state["dead"] or a_state["coma"]:
         raise _out_of_fight(actor, "", "cannot_act")
-    if t_state.get("dead") or t_state.get("coma"):
+    if not (t_state and "dead" in t_state and "coma" in t_state):
+        t_state = _given_state(target, settings)
+    if t_state["dead"] or t_state["coma"]:
         raise _out_of_fight(target, "target", "invalid_target")
     a_sheet, t_sheet = actor.sheet, target.sheet
     a_chars, t_chars = a_sheet.get("characteristics") or {}, t_sheet.get("characteristics") or {}
     target_mode = decl.get("target_mode") or "melee"
     surprise = bool(decl.get("surprise"))
-    outcome: dict[str, Any] = {
-        "mode": mode,
-        "target_mode": target_mode,
-        "surprise": surprise,
-        "action_type": "physical" if mode in PHYSICAL_MODES else "mental",
-    }
+    action_type = "physical" if mode in PHYSICAL_MODES else "mental"
     tags: list[str] = [mode]
     changes: list[StateChange] = []
 
@@ -614,9 +607,10 @@ def resolve_action(
     if modifier is not None:
         d_val += as_int(modifier)
     winner: str | None
+    touch: dict[str, Any]
     if surprise:
         winner = "actor"
-        outcome["touch"] = {"skipped": True, "winner": "actor"}
+        touch = {"skipped": True, "winner": "actor"}
         tags.append("surprise")
     else:
         winner = "actor" if a_val > d_val else "target" if d_val > a_val else None
@@ -637,7 +631,6 @@ def resolve_action(
                 touch["winner"] = winner
             if rule == "gm":
                 tags.append("gm_decision")
-        outcome["touch"] = touch
     # The touch decides the level (README): the actor's characteristic minus the target's is the margin.
     margin = None if surprise else a_val - d_val
     if winner is None:
@@ -647,7 +640,13 @@ def resolve_action(
             "exchange",
             dict(declaration),
             [],
-            outcome,
+            {
+                "mode": mode,
+                "target_mode": target_mode,
+                "surprise": surprise,
+                "action_type": action_type,
+                "touch": touch,
+            },
             LazyMsg(_stalemate_summary, actor.name, target.name),
             [],
             {},
@@ -657,22 +656,21 @@ def resolve_action(
         )
     step_level = "success" if winner == "actor" else "failure"
 
-    w, lo = (actor, target) if winner == "actor" else (target, actor)
-    w_sheet, w_chars, l_chars = (a_sheet, a_chars, t_chars) if winner == "actor" else (t_sheet, t_chars, a_chars)
-    l_state = dict(_given_state(lo, settings))  # the only state an exchange changes
-    given_wounds = l_state.get("wounds")  # and the only one it reads the wounds of (normalised)
-    l_points = max(0, wound_points(given_wounds)) if given_wounds else 0
-    l_state["wounds"] = normalise_wounds(l_points)
-    w_mode = mode if winner == "actor" else target_mode
     if winner == "target" and mode in ("ranged", "thrown") and not decl.get("within_reach"):
         tags.append("miss")
-        outcome["miss"] = True
         return CombatResult(
             SLUG,
             "exchange",
             dict(declaration),
             [],
-            outcome,
+            {
+                "mode": mode,
+                "target_mode": target_mode,
+                "surprise": surprise,
+                "action_type": action_type,
+                "touch": touch,
+                "miss": True,
+            },
             LazyMsg(_evade_summary, actor.name, target.name),
             [],
             {},
@@ -680,6 +678,17 @@ def resolve_action(
             step_level,
             margin,
         )
+    w, lo = (actor, target) if winner == "actor" else (target, actor)
+    w_sheet, w_chars, l_chars = (a_sheet, a_chars, t_chars) if winner == "actor" else (t_sheet, t_chars, a_chars)
+    # The only state an exchange changes: a copy of the given one, or completed from the sheet (a new dict).
+    given = lo.state
+    l_state = dict(given) if given and _STATE_KEYS <= given.keys() else _given_state(lo, settings)
+    given_wounds = l_state.get("wounds")  # and the only one it reads the wounds of (normalised)
+    l_points = wound_points(given_wounds) if given_wounds else 0
+    if l_points < 0:
+        l_points = 0
+    l_state["wounds"] = normalise_wounds(l_points)
+    w_mode = mode if winner == "actor" else target_mode
     if winner == "target":
         tags.append("attacker_hit")  # L418 "un assaillant peut donc être blessé"
 
@@ -693,16 +702,19 @@ def resolve_action(
         if coma:
             _change(changes, lo.id, l_state, "coma", True)
             tags.append("coma")
-        outcome.update(
-            {
-                "winner": w.id,
-                "loser": lo.id,
-                "energy_loss": loss,
-                "energy_before": before,
-                "energy_after": l_state["energy"],
-                "coma": coma,
-            }
-        )
+        outcome = {
+            "mode": mode,
+            "target_mode": target_mode,
+            "surprise": surprise,
+            "action_type": action_type,
+            "touch": touch,
+            "winner": w.id,
+            "loser": lo.id,
+            "energy_loss": loss,
+            "energy_before": before,
+            "energy_after": l_state["energy"],
+            "coma": coma,
+        }
         return CombatResult(
             SLUG,
             "exchange",
@@ -729,10 +741,10 @@ def resolve_action(
         "rapidite" if loser_unarmed and settings.get("unarmed_defence", "rapidite") == "rapidite" else "hab_cac"
     )
     parade = 0 if parade_skipped else _char(l_chars, parade_char)
-    raw = max(0, level - parade)
+    raw = level - parade if level > parade else 0
     # Step 5: impact (L422).
     resistance = _char(l_chars, "resistance")
-    net = max(0, raw - resistance)
+    net = raw - resistance if raw > resistance else 0
     immunity = decl.get("target_damage_resistance" if lo is target else "actor_damage_resistance") or ""
     weapon_class = decl.get("weapon_class") or "normal" if w is actor else "normal"
     ineffective = False
@@ -747,7 +759,9 @@ def resolve_action(
         wound_severity(net, resistance), decl.get("weapon_quality" if w is actor else "target_weapon_quality")
     )
     life_before = l_state["life"]
-    _change(changes, lo.id, l_state, "life", life_before - net)
+    if net:  # _change, inline: the common case of a hit
+        changes.append(StateChange(lo.id, "life", life_before, life_before - net))
+        l_state["life"] = life_before - net
     if wound:
         # accumulate_wounds (L429) from the points already read: normalise_wounds(W) keeps W whole.
         points = l_points + T.WOUND_WEIGHTS[wound]
@@ -756,16 +770,22 @@ def resolve_action(
             _change(changes, lo.id, l_state, "wounds", new_wounds)
         _change(changes, lo.id, l_state, "wound_points", points)
         tags.append(_WOUND_TAGS[wound])
-    # Step 7: determination (L431–L434).
-    determined = stays_determined(
-        wound, net, _char(l_chars, "volonte"), settings.get("mortal_determination", "below_5v")
+    # Step 7: determination (L431–L434), asked of a serious wound or worse only (else None).
+    determined = (
+        stays_determined(wound, net, _char(l_chars, "volonte"), settings.get("mortal_determination", "below_5v"))
+        if wound in T.DETERMINATION_FACTORS
+        else None
     )
     if determined is False:
         _change(changes, lo.id, l_state, "determined", False)
         tags.append("not_determined")
     flags = _death_flags(lo, l_state, changes, settings, tags)
-    outcome = {
-        **outcome,
+    outcome = {  # one literal, in the order of the early returns' outcome then the hit's keys
+        "mode": mode,
+        "target_mode": target_mode,
+        "surprise": surprise,
+        "action_type": action_type,
+        "touch": touch,
         "winner": w.id,
         "loser": lo.id,
         "attack_level": level,
