@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import replace
 from typing import Any
 
@@ -39,8 +41,33 @@ TYPE_ERROR_CODES = frozenset(
 )
 
 
+#: The language :func:`lang` answers inside :func:`one_language` (``None``: ask Django).
+_HELD_LANGUAGE: ContextVar[str | None] = ContextVar("records_language", default=None)
+
+
 def lang() -> str:
+    """The two-letter code of the active language (``fr`` when none is active)."""
+    held = _HELD_LANGUAGE.get()
+    if held is not None:
+        return held
     return (get_language() or "fr")[:2]
+
+
+@contextmanager
+def one_language() -> Iterator[str]:
+    """Read the active language once for a block that translates many messages (a sheet page
+    asks :func:`msg` over a hundred times, and each Django lookup of the active language goes
+    through its thread- and task-local store).
+
+    Inside the block :func:`lang` answers the language active on entry: a block must not switch
+    languages (``translation.override``) and expect :func:`msg` to follow. The value is held in a
+    context variable, so concurrent requests (threads or tasks) each keep their own."""
+    code = lang()
+    token = _HELD_LANGUAGE.set(code)
+    try:
+        yield code
+    finally:
+        _HELD_LANGUAGE.reset(token)
 
 
 def note_i18n(m: Msg | Mapping[str, str] | str | None) -> dict[str, str]:

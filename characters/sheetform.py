@@ -38,6 +38,7 @@ from campaigns.records import (  # noqa: F401  (the record editor, shared with t
     lang,
     msg,
     note_i18n,
+    one_language,
     parse_sheet,
     type_errors,
 )
@@ -521,7 +522,15 @@ def sheet_page(
     Each value appears once: a stored field that the rules also derive shows
     the derived (effective) value, with the stored one as its provenance;
     headline values are left out of the groups below. Creation groups are
-    kept only while creating and for the GM (``show_creation``)."""
+    kept only while creating and for the GM (``show_creation``). Every label
+    is in the active language, read once for the page (:func:`one_language`)."""
+    with one_language():
+        return _sheet_page(system, sheet, derived, show_creation=show_creation)
+
+
+def _sheet_page(
+    system: RuleSystem, sheet: dict[str, Any], derived: dict[str, Any], *, show_creation: bool
+) -> dict[str, Any]:
     layout = system.sheet_layout()
     fields = list(system.sheet_fields())
     by_path = fields_by_path(fields)
