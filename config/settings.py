@@ -119,8 +119,9 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "accounts.context_processors.site",
             ],
-            # {% once_field %}: the one-time token of forms that create something.
-            "builtins": ["config.idempotency", "config.typography", "config.urltag"],
+            # {% once_field %}: the one-time token of forms that create something; {% url %} and
+            # {% include_pure %}: answers kept per process (config.urltag, config.puretag).
+            "builtins": ["config.idempotency", "config.typography", "config.urltag", "config.puretag"],
         },
     },
 ]

@@ -30,7 +30,9 @@ MAX_URLS = 20_000
 _PLAIN = frozenset({str, SafeString, int})
 
 
-class _Kept:
+class Kept:
+    """Answers kept per process, the oldest dropped past ``size`` (also {% include_pure %}'s, config.puretag)."""
+
     def __init__(self, size: int) -> None:
         self.size = size
         self.items: OrderedDict[tuple[Any, ...], str] = OrderedDict()
@@ -50,7 +52,7 @@ class _Kept:
             self.items.clear()
 
 
-KEPT = _Kept(MAX_URLS)
+KEPT = Kept(MAX_URLS)
 
 
 def _plain(value: Any) -> bool:

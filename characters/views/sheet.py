@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
 from django.utils.text import slugify
+from django.utils.translation import get_language
 
 from campaigns import play
 from characters import access, services
 from characters import sheetform as sf
 from characters.forms import (
     PortraitForm,
-    ReviewForm,
     StatusForm,
 )
 from characters.models import ChangeRequest, Character
@@ -46,6 +50,14 @@ def _sheet_context(character: Character, read: CharacterRead) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=16)
+def _portrait_fields(language: str, max_bytes: int) -> SafeString:
+    """The portrait upload's fields, as ``partials/form_fields.html`` renders an empty
+    :class:`PortraitForm`: the same HTML on every sheet page in ``language`` (its label and help
+    text, which names ``max_bytes``), rendered once per process instead of once per page."""
+    return render_to_string("partials/form_fields.html", {"form": PortraitForm()})
+
+
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     character = readable_character(request.user, pk)
     read = character_read(request.user, character)
@@ -70,9 +82,8 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "changes": latest_change_requests(character),
                 "can_edit": access.can_edit_directly(request.user, character),
                 "can_request": access.can_request_change(request.user, character),
-                "review_form": ReviewForm(),
                 "status_form": StatusForm(initial={"status": character.status}),
-                "portrait_form": PortraitForm(),
+                "portrait_fields": _portrait_fields(get_language() or "", settings.TABLEE_MAX_PORTRAIT_BYTES),
                 "first_step": (character.rule_system.creation_steps() or [None])[0],
                 "roll_panel": play.sheet_panel(request.user, character, request.LANGUAGE_CODE or "fr"),
             }
