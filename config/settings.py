@@ -121,7 +121,15 @@ TEMPLATES = [
             ],
             # {% once_field %}: the one-time token of forms that create something; {% url %} and
             # {% include_pure %}: answers kept per process (config.urltag, config.puretag).
-            "builtins": ["config.idempotency", "config.typography", "config.urltag", "config.puretag"],
+            # {% static %} (its answers kept, config.statictag) is a builtin too: the site's templates do not
+            # {% load static %}, which would put Django's tag back.
+            "builtins": [
+                "config.idempotency",
+                "config.typography",
+                "config.urltag",
+                "config.puretag",
+                "config.statictag",
+            ],
         },
     },
 ]
