@@ -103,7 +103,10 @@ def thread_detail(request: HttpRequest, thread_id: int) -> HttpResponse:
         is_last_page=page == num_pages,
         last_number=max(last if page < num_pages else thread.post_count, 0),
         form=form,
-        thread_form=ThreadForm(initial={"title": thread.title, "sticky": thread.sticky, "locked": thread.locked}),
+        # The thread's settings form: a GM's only (the page shows it to them alone).
+        thread_form=ThreadForm(initial={"title": thread.title, "sticky": thread.sticky, "locked": thread.locked})
+        if role in access.GM_ROLES
+        else None,
         per_page=POSTS_PER_PAGE,
     )
     return render(request, "campaigns/thread_detail.html", ctx)
