@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery
 from django.utils.translation import gettext as _
 
 import rules
@@ -82,45 +82,40 @@ def reads_text(source: dict[str, Any], lang: str, hidden: frozenset[str] = froze
 
 
 def _roll_thread_list(locked: bool) -> Any:
-    def build(campaign_id: int) -> QuerySet[Thread]:
+    def build(campaign_id: int, character_id: int) -> QuerySet[Thread]:
         threads = Thread.objects.filter(campaign_id=campaign_id).select_related("board")
+        last = Post.objects.filter(campaign_id=campaign_id, character_id=character_id)
         if not locked:
             threads = threads.filter(locked=False)
+            last = last.filter(thread__locked=False)
+        # Each row also names the thread of the character's latest post (the same on every row: the
+        # database reads it once), so the panel needs no second query to preselect it.
+        threads = threads.annotate(character_thread=Subquery(last.order_by("-id").values("thread_id")[:1]))
         return threads.order_by("-last_post_at", "-id")[:ROLL_THREADS]
-
-    return build
-
-
-def _character_last_post(locked: bool) -> Any:
-    def build(campaign_id: int, character_id: int) -> QuerySet[Post]:
-        posts = Post.objects.filter(campaign_id=campaign_id, character_id=character_id)
-        if not locked:
-            posts = posts.filter(thread__locked=False)
-        return posts.only("id", "thread_id").order_by("-id")[:1]
 
     return build
 
 
 #: The threads offered on a sheet's "What you can roll" panel (the latest active ones).
 ROLL_THREADS = 30
-_THREAD_PROBES = {"campaign_id": (970_000_001, 980_000_002)}
-_POST_PROBES = {**_THREAD_PROBES, "character_id": (990_000_003, 999_000_004)}
+_PROBES = {"campaign_id": (970_000_001, 980_000_002), "character_id": (990_000_003, 999_000_004)}
 #: Per reader kind (a GM also sees locked threads): compiled once per process (config.prepared).
-_ROLL_THREADS = {locked: PreparedQuery(_roll_thread_list(locked), _THREAD_PROBES) for locked in (False, True)}
-_LAST_POST = {locked: PreparedQuery(_character_last_post(locked), _POST_PROBES) for locked in (False, True)}
+_ROLL_THREADS = {locked: PreparedQuery(_roll_thread_list(locked), _PROBES) for locked in (False, True)}
 
 
 def roll_threads(user: Any, campaign: Campaign, character: Any) -> tuple[list[Any], Any]:
     """Threads ``user`` may post a roll in (open ones; a GM also locked), and the character's current one.
 
-    The current thread is the one of the character's latest post, else the latest active thread.
+    The current thread is the one of the character's latest post (in a thread ``user`` is offered),
+    else the latest active thread. One query; a second only when that thread is older than the
+    :data:`ROLL_THREADS` listed.
     """
     if not access.can_post(user, campaign):
         return [], None
     gm = access.is_gm(user, campaign)
-    listed = _ROLL_THREADS[gm].all(campaign_id=campaign.pk)
-    last = _LAST_POST[gm].first(campaign_id=campaign.pk, character_id=character.pk)
-    current_id = last.thread_id if last is not None else None
+    listed = _ROLL_THREADS[gm].all(campaign_id=campaign.pk, character_id=character.pk)
+    # No thread listed: none is open to this reader, so the character's latest post is in none of them.
+    current_id = listed[0].character_thread if listed else None
     current = next((t for t in listed if t.pk == current_id), None)
     if current is None and current_id is not None:
         current = Thread.objects.filter(pk=current_id).select_related("board").first()
