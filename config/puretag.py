@@ -13,8 +13,9 @@ language, the time zone and a digest of the values' pickle. Equal values give th
 reads the page; a reader shown other values (a GM sees the creation groups) gets another key, so no
 reader is ever served a fragment made from someone else's values.
 
-A value that cannot be pickled renders each time. With ``DEBUG`` (templates edited while the
-server runs) nothing is kept.
+Pass plain values (text, numbers, lists and dicts of them): a model instance would be pickled
+whole, the related objects it holds included. A value that cannot be pickled renders each time.
+With ``DEBUG`` (templates edited while the server runs) nothing is kept.
 """
 
 from __future__ import annotations
