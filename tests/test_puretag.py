@@ -153,3 +153,13 @@ def test_each_member_sees_their_own_links_in_the_layout() -> None:
     mine, logout = reverse("characters:mine"), reverse("account_logout")
     assert f'href="{mine}"' in pages["player"] and f'href="{mine}"' not in pages["visitor"]
     assert logout not in pages["visitor"] and reverse("account_login") in pages["visitor"]
+
+
+def test_the_fragments_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Values without end (a page's path in the language form) never grow the process: the oldest go."""
+    monkeypatch.setattr(puretag.KEPT, "size", 5)
+    source = '{% include_pure "partials/language_fields.html" next=path current="fr" %}'
+    for n in range(12):
+        assert f'value="/page/{n}/"' in _render(source, path=f"/page/{n}/")
+    assert len(puretag.KEPT.items) == 5
+    assert 'value="/page/0/"' in _render(source, path="/page/0/")  # dropped, rendered again
