@@ -125,7 +125,8 @@ def roll_threads(user: Any, campaign: Campaign, character: Any) -> tuple[list[An
 
 
 def sheet_panel(user: Any, character: Any, lang: str) -> dict[str, Any] | None:
-    """The "What you can roll" panel of a sheet page: the lines, the threads, the current one.
+    """The "What you can roll" panel of a sheet page: the lines, the threads (``pk``, ``title``), the
+    current one (``pk``), as plain values.
 
     ``None`` when ``user`` cannot roll for this character (a visitor, a draft, someone else's character).
     """
@@ -149,4 +150,9 @@ def sheet_panel(user: Any, character: Any, lang: str) -> dict[str, Any] | None:
     for line in lines:
         groups.setdefault(line["group"], []).append(line)
     threads, current = roll_threads(user, character.campaign, character)
-    return {"groups": list(groups.items()), "threads": threads, "current": current}
+    return {
+        "groups": list(groups.items()),
+        # Plain values (the page renders the panel with ``{% include_pure %}``, config.puretag).
+        "threads": [{"pk": t.pk, "title": t.title} for t in threads],
+        "current": {"pk": current.pk} if current is not None else None,
+    }
