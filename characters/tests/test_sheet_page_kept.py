@@ -64,3 +64,31 @@ def test_the_portrait_fields_follow_the_reader_s_language() -> None:
     assert "at most 2048 KB" in english and "au plus" not in english
     with override_settings(TABLEE_MAX_PORTRAIT_BYTES=1024 * 1024):
         assert "at most 1024 KB" in client.get(f"/characters/{character.pk}/").content.decode()
+
+
+def test_the_kept_fragments_follow_each_change_of_the_sheet_and_its_ledger() -> None:
+    """The sheet page's kept fragments are keyed by what they show: an award, an approved sheet
+    change and a renamed thread show on the next page, never an older rendering."""
+    from campaigns import services as campaign_services
+    from characters import ledger
+    from characters.models import Character
+
+    table = make_table("altaride", prefix="pf")
+    character = make_character(table, table.player, name="Maëlis", status="approved")
+    board = table.campaign.boards.first()
+    thread = campaign_services.create_thread(table.gm, board, title="Le col", body="Début.")
+    client = client_for(table.player)
+    url = f"/characters/{character.pk}/"
+    first = client.get(url).content.decode()
+    before = character.sheet.get("talents", {}).get("HAB")
+    assert "Le col" in first and "expérience 0" in first and f"Habileté {before}" in first
+
+    ledger.append_entry(character, "xp", 7, "gm_award", note="Séance 1")
+    sheet = dict(character.sheet)
+    sheet["talents"] = {**sheet.get("talents", {}), "HAB": before + 2}
+    Character.objects.filter(pk=character.pk).update(sheet=sheet, version=character.version + 1)
+    type(thread).objects.filter(pk=thread.pk).update(title="Le col enneigé")
+    second = client.get(url).content.decode()
+    assert "expérience 7" in second and "Séance 1" in second and "expérience 0" not in second
+    assert "Le col enneigé" in second
+    assert f"Habileté {before + 2}" in second and f"Habileté {before}<" not in second
