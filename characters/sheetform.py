@@ -144,6 +144,9 @@ def humanize_group(group: str, system: RuleSystem | None = None) -> str:
 def display_value(f: Field, value: Any) -> Any:
     if f.kind == "choice":
         return msg(dict(f.choices).get(value)) or value or "—"
+    shown = f.shown(value)  # a code the rules wrote in a free-text field (Field.value_labels)
+    if shown is not None:
+        return msg(shown)
     if f.kind == "bool":
         return "✓" if value else "—"
     if value in (None, ""):

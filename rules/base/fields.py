@@ -71,6 +71,18 @@ class Field:
     key_field: Field | None = None
     value_field: Field | None = None
     example: JSON = None
+    #: For a free-text (``str``) field the rules also write to: the codes they write and what a
+    #: reader reads instead (a Clefs handicap's cause ``harm``, "Blessure au combat"). Any other
+    #: text is shown as typed; nothing is validated against these.
+    value_labels: tuple[tuple[str, Msg], ...] = ()
+
+    def shown(self, value: Any) -> Msg | None:
+        """The label of ``value`` when it is one of :attr:`value_labels`' codes, else ``None``."""
+        if self.value_labels and isinstance(value, str):
+            for code, label in self.value_labels:
+                if code == value:
+                    return label
+        return None
 
     @property
     def multiple(self) -> bool:
@@ -105,6 +117,7 @@ class Field:
             "key_field": self.key_field.to_dict() if self.key_field else None,
             "value_field": self.value_field.to_dict() if self.value_field else None,
             "example": self.example,
+            "value_labels": [[value, label.to_dict()] for value, label in self.value_labels],
         }
 
 

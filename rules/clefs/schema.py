@@ -92,6 +92,7 @@ CONDITION_ITEM_FIELDS: tuple[Field, ...] = (
         help=Msg(
             "Blessure, alcool, malédiction, équipement… (L742-L752)", "Wound, alcohol, curse, equipment… (L742-L752)"
         ),
+        value_labels=t.CONDITION_SOURCE_LABELS,
     ),
     Field("note", "str", Msg("Note", "Note"), max_length=200),
     Field("active", "bool", Msg("Actif", "Active"), default=True),

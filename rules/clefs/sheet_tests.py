@@ -170,6 +170,7 @@ def sheet_test_request(
         if isinstance(condition, dict) and condition.get("active", True):
             word = Msg("Avantage", "Advantage") if condition.get("kind") == "advantage" else Msg("Handicap", "Handicap")
             source = str(condition.get("source") or condition.get("note") or "").strip()
-            label = Msg(f"{word.fr} {source}".strip(), f"{word.en} {source}".strip())
+            cause = dict(t.CONDITION_SOURCE_LABELS).get(source) or Msg(source, source)  # "harm": its words
+            label = Msg(f"{word.fr} {cause.fr}".strip(), f"{word.en} {cause.en}".strip())
             reads.append(SheetRead(f"conditions.{index}.value", label, as_int(condition.get("value"))))
     return request, reads

@@ -48,6 +48,14 @@ MEANS_LABELS: dict[str, Msg] = {
     "EX": Msg("Expression (Ex)", "Expression (Ex)"),
     "PE": Msg("Perception (Pe)", "Perception (Pe)"),
 }
+
+#: The causes the rules themselves write in a condition's free-text ``source`` (its "Cause",
+#: L739-L746: "à cause d'une blessure..."): a handicap a confrontation inflicts, one the game
+#: master sets during a fight. Shown in their place; a cause a GM types is shown as typed.
+CONDITION_SOURCE_LABELS: tuple[tuple[str, Msg], ...] = (
+    ("harm", Msg("Blessure au combat", "Wound from a fight")),
+    ("gm", Msg("Décision du meneur", "Game master's ruling")),
+)
 MEANS_ALIASES: dict[str, str] = {
     "PU": "PU",
     "PUISSANCE": "PU",
