@@ -50,12 +50,23 @@ def _sheet_context(character: Character, read: CharacterRead) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=16)
 def _portrait_fields(language: str, max_bytes: int) -> SafeString:
     """The portrait upload's fields, as ``partials/form_fields.html`` renders an empty
     :class:`PortraitForm`: the same HTML on every sheet page in ``language`` (its label and help
-    text, which names ``max_bytes``), rendered once per process instead of once per page."""
+    text, which names ``max_bytes``), rendered once per process instead of once per page; each
+    time with ``DEBUG``, where templates are edited while the server runs."""
+    if settings.DEBUG:
+        return _render_portrait_fields()
+    return _kept_portrait_fields(language, max_bytes)
+
+
+def _render_portrait_fields() -> SafeString:
     return render_to_string("partials/form_fields.html", {"form": PortraitForm()})
+
+
+@lru_cache(maxsize=16)
+def _kept_portrait_fields(language: str, max_bytes: int) -> SafeString:
+    return _render_portrait_fields()
 
 
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
