@@ -1,4 +1,5 @@
-"""``{% load static %}`` with ``{% static %}``'s answers kept (``TEMPLATES["OPTIONS"]["libraries"]``).
+"""``{% static %}`` with its answers kept (a template builtin, see ``TEMPLATES``; the site's templates
+do not ``{% load static %}``, which would put Django's tag back).
 
 Every page's layout names seven static files, and the manifest storage resolves each of them
 (hashed name, quoting, joining with ``STATIC_URL``) on every request: about a sixth of the layout's

@@ -544,6 +544,13 @@ def _change(changes: list[StateChange], cid: str, state: dict[str, Any], path: s
         state[path] = value
 
 
+def _exchange_head(
+    mode: str, target_mode: str, surprise: bool, action_type: str, touch: dict[str, Any]
+) -> dict[str, Any]:
+    """The outcome keys every exchange has (the declared modes and the touch), in their order."""
+    return {"mode": mode, "target_mode": target_mode, "surprise": surprise, "action_type": action_type, "touch": touch}
+
+
 def _out_of_fight(who: Combatant, path: str, code: str) -> RulesError:
     return RulesError([error(path, code, "{n} est hors de combat.", "{n} is out of the fight.", n=who.name)])
 
@@ -640,13 +647,7 @@ def resolve_action(
             "exchange",
             dict(declaration),
             [],
-            {
-                "mode": mode,
-                "target_mode": target_mode,
-                "surprise": surprise,
-                "action_type": action_type,
-                "touch": touch,
-            },
+            _exchange_head(mode, target_mode, surprise, action_type, touch),
             LazyMsg(_stalemate_summary, actor.name, target.name),
             [],
             {},
@@ -663,14 +664,7 @@ def resolve_action(
             "exchange",
             dict(declaration),
             [],
-            {
-                "mode": mode,
-                "target_mode": target_mode,
-                "surprise": surprise,
-                "action_type": action_type,
-                "touch": touch,
-                "miss": True,
-            },
+            {**_exchange_head(mode, target_mode, surprise, action_type, touch), "miss": True},
             LazyMsg(_evade_summary, actor.name, target.name),
             [],
             {},
@@ -703,11 +697,7 @@ def resolve_action(
             _change(changes, lo.id, l_state, "coma", True)
             tags.append("coma")
         outcome = {
-            "mode": mode,
-            "target_mode": target_mode,
-            "surprise": surprise,
-            "action_type": action_type,
-            "touch": touch,
+            **_exchange_head(mode, target_mode, surprise, action_type, touch),
             "winner": w.id,
             "loser": lo.id,
             "energy_loss": loss,
@@ -780,7 +770,8 @@ def resolve_action(
         _change(changes, lo.id, l_state, "determined", False)
         tags.append("not_determined")
     flags = _death_flags(lo, l_state, changes, settings, tags)
-    outcome = {  # one literal, in the order of the early returns' outcome then the hit's keys
+    # One literal on the common path (a hit): _exchange_head's keys, in its order, then the hit's.
+    outcome = {
         "mode": mode,
         "target_mode": target_mode,
         "surprise": surprise,
